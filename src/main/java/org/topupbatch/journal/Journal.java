@@ -1,0 +1,93 @@
+package org.topupbatch.journal;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The durable record of batches, rows and their orders, and of recent provider calls.
+ * Every method commits before it returns (except {@link BatchWriter}, which commits on demand),
+ * so that what a method reports done survives a SIGKILL right after.
+ * Safe for use from several threads.
+ */
+public interface Journal extends AutoCloseable {
+
+    // ---- intake
+
+    /** Opens the single transaction in which intake records one file. */
+    BatchWriter openBatch(String fileName, char delimiter, List<String> extraHeaders, String archivedAs);
+
+    /** Records a file that could not be read as a batch at all; returns the batch id. */
+    long recordUnreadableBatch(String fileName, String error, String archivedAs);
+
+    // ---- submit
+
+    /**
+     * ACCEPTED rows of batches that are not halted, oldest batch first, in file order,
+     * at most {@code limit}.
+     */
+    List<RowRecord> nextToSubmit(int limit);
+
+    /** ACCEPTED -> SENDING, committed; false when the row was not ACCEPTED any more. */
+    boolean markSending(long rowId, Instant at);
+
+    /**
+     * Records what the provider said (or did not say) about a row's order: the new state with
+     * serial, price and message. Fields given as null keep their stored value. A row in a final
+     * state is never changed (returns false), so a late or repeated answer does no harm.
+     */
+    boolean recordOutcome(long rowId, RowState state, String serialNumber, Long price, String message);
+
+    /** Stops submission of a batch; its ACCEPTED rows stay as they are. Idempotent. */
+    void haltBatch(long batchId, String reason);
+
+    /** Records the balance read just before the batch's first order, once (later calls keep the first). */
+    void recordSubmitStart(long batchId, long balanceBefore, Instant at);
+
+    // ---- track
+
+    /** Every row in one of the given states (recovery, tracking), oldest first. */
+    List<RowRecord> rowsInState(Collection<RowState> states, int limit);
+
+    /** PENDING and UNKNOWN rows whose next check is due at or before {@code now}, soonest first. */
+    List<RowRecord> dueForCheck(Instant now, int limit);
+
+    /** Plans the next status look-up of a row. */
+    void scheduleCheck(long rowId, Instant nextCheckAt, int checks);
+
+    /** The order row (not a rejected one) with this ref_id, from any batch. */
+    Optional<RowRecord> findOrder(String refId);
+
+    /** Start-up recovery: every SENDING row becomes UNKNOWN, due for a check now. Returns how many. */
+    int sendingToUnknown(Instant now);
+
+    // ---- report
+
+    Optional<BatchRecord> batch(long batchId);
+
+    /** Batches never reported, or reported while some orders were not final. */
+    List<BatchRecord> batchesToReport();
+
+    BatchProgress progress(long batchId);
+
+    /** Streams a batch's rows in file order without holding them all in memory. */
+    void forEachRow(long batchId, Consumer<RowRecord> action);
+
+    /** Records that a report was written; {@code complete} when every row was final then. */
+    void markReported(long batchId, Instant at, boolean complete);
+
+    // ---- provider calls (the rate budget survives restarts through this)
+
+    void recordCall(Instant at, String operation, int httpStatus);
+
+    /** Times of recorded calls at or after {@code since}, oldest first. */
+    List<Instant> callsSince(Instant since);
+
+    /** Forgets calls older than {@code before}. */
+    void pruneCalls(Instant before);
+
+    @Override
+    void close();
+}

@@ -1,0 +1,23 @@
+package org.topupbatch.provider;
+
+/**
+ * The door every provider request passes, once per HTTP request (a retry passes it again).
+ * The rate budget implements it; the client knows nothing of rates.
+ */
+public interface RequestGate {
+
+    /**
+     * Waits until one more request of {@code operation} may be sent and reserves it.
+     * Called right before the request goes on the wire.
+     */
+    Ticket enter(String operation) throws InterruptedException;
+
+    /** One reserved request. */
+    interface Ticket {
+        /** Called once the request is over: its HTTP status, or 0 when no answer came. */
+        void completed(int httpStatus);
+    }
+
+    /** A gate that never waits, for tools and tests that count nothing. */
+    RequestGate OPEN = operation -> status -> { };
+}
