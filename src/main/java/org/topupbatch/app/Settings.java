@@ -1,0 +1,208 @@
+package org.topupbatch.app;
+
+import java.net.URI;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.function.Function;
+import org.quartz.CronExpression;
+import org.topupbatch.batch.BalancePolicy;
+
+/**
+ * Every {@code topup.*} setting, read once and checked at start-up, so that a bad value stops
+ * the product with one line naming the setting instead of failing later in the middle of a batch.
+ *
+ * <p>Values come from a lookup that already applies the precedence of CONTRACT.md section 2
+ * (environment over system property over application.properties).
+ */
+public record Settings(
+        String baseUrl, String apiKey, String apiSecret,
+        Path inbox, Path reports, Path data,
+        Mode mode, String schedule,
+        String webhookHost, int webhookPort, String webhookPath,
+        Duration pendingTimeout, BalancePolicy balancePolicy,
+        String dbUrl, String dbUser, String dbPassword,
+        Duration connectTimeout, Duration responseTimeout,
+        int submitConcurrency, String customerRules) {
+
+    public enum Mode { WATCH, ONCE }
+
+    /** The secret and the database password are never shown. */
+    @Override
+    public String toString() {
+        return "Settings[baseUrl=" + (embeddedSandbox() ? "(embedded sandbox)" : baseUrl) + ", apiKey=" + apiKey
+                + ", inbox=" + inbox + ", reports=" + reports + ", data=" + data + ", mode=" + mode
+                + ", schedule=" + (schedule == null ? "" : schedule) + ", webhook=" + webhookHost + ":" + webhookPort
+                + webhookPath + ", pendingTimeout=" + pendingTimeout + ", balancePolicy=" + balancePolicy
+                + ", db=" + (dbUrl == null ? "(embedded H2)" : dbUrl) + "]";
+    }
+
+    public boolean embeddedSandbox() {
+        return baseUrl == null;
+    }
+
+    public boolean webhookEnabled() {
+        return webhookPort != 0;
+    }
+
+    /** Reads and checks every setting; throws {@link SettingsException} naming the first bad one. */
+    public static Settings load(Function<String, String> lookup) {
+        Reader r = new Reader(lookup);
+        String baseUrl = r.optional("topup.base-url");
+        if (baseUrl != null) {
+            baseUrl = checkUrl("topup.base-url", baseUrl);
+        }
+        return new Settings(
+                baseUrl,
+                r.required("topup.api-key"),
+                r.required("topup.api-secret"),
+                r.path("topup.inbox", "inbox"),
+                r.path("topup.reports", "reports"),
+                r.path("topup.data", "data"),
+                r.mode(),
+                r.schedule(),
+                r.text("topup.webhook.host", "0.0.0.0"),
+                r.port("topup.webhook.port", 8085),
+                r.webhookPath(),
+                r.duration("topup.pending-timeout", "30m", Duration.ofSeconds(1)),
+                r.balancePolicy(),
+                r.optional("topup.db.url"),
+                r.optional("topup.db.user"),
+                r.optional("topup.db.password"),
+                r.duration("topup.http.connect-timeout", "5s", Duration.ofMillis(100)),
+                r.duration("topup.http.response-timeout", "30s", Duration.ofMillis(100)),
+                r.integer("topup.submit.concurrency", 16, 1, 256),
+                r.optional("topup.customer-rules"));
+    }
+
+    private static String checkUrl(String key, String value) {
+        try {
+            URI uri = URI.create(value);
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null) {
+                throw new SettingsException(key + ": '" + value + "' is not an http:// or https:// address");
+            }
+        } catch (IllegalArgumentException e) {
+            throw new SettingsException(key + ": '" + value + "' is not an http:// or https:// address");
+        }
+        return value.endsWith("/") ? value.substring(0, value.length() - 1) : value;
+    }
+
+    /** Turns a five-field Unix cron into Quartz's form, which has seconds and a '?' day field. */
+    static String toQuartzCron(String cron) {
+        String[] f = cron.trim().split("\\s+");
+        if (f.length == 5) {
+            String dom = f[2];
+            String dow = f[4];
+            if (dow.equals("*")) {
+                dow = "?";
+            } else if (dom.equals("*")) {
+                dom = "?";
+            }
+            return String.join(" ", "0", f[0], f[1], dom, f[3], dow);
+        }
+        return String.join(" ", f);
+    }
+
+    /** Reads raw values and turns each bad one into a {@link SettingsException} naming it. */
+    private static final class Reader {
+        private final Function<String, String> lookup;
+
+        Reader(Function<String, String> lookup) {
+            this.lookup = lookup;
+        }
+
+        String optional(String key) {
+            String v = lookup.apply(key);
+            return v == null || v.isBlank() ? null : v.trim();
+        }
+
+        String text(String key, String dflt) {
+            String v = optional(key);
+            return v == null ? dflt : v;
+        }
+
+        String required(String key) {
+            String v = optional(key);
+            if (v == null) {
+                throw new SettingsException(key + ": must not be empty");
+            }
+            return v;
+        }
+
+        Path path(String key, String dflt) {
+            String v = text(key, dflt);
+            try {
+                return Path.of(v);
+            } catch (InvalidPathException e) {
+                throw new SettingsException(key + ": '" + v + "' is not a usable folder name");
+            }
+        }
+
+        int integer(String key, int dflt, int min, int max) {
+            String v = optional(key);
+            if (v == null) {
+                return dflt;
+            }
+            try {
+                int n = Integer.parseInt(v);
+                if (n < min || n > max) {
+                    throw new SettingsException(key + ": " + n + " is outside " + min + ".." + max);
+                }
+                return n;
+            } catch (NumberFormatException e) {
+                throw new SettingsException(key + ": '" + v + "' is not a whole number");
+            }
+        }
+
+        int port(String key, int dflt) {
+            return integer(key, dflt, 0, 65535);
+        }
+
+        Duration duration(String key, String dflt, Duration min) {
+            String raw = text(key, dflt);
+            Duration d = DurationSetting.parse(key, raw);
+            if (d.compareTo(min) < 0) {
+                throw new SettingsException(key + ": '" + raw + "' is too short (at least " + min.toMillis() + "ms)");
+            }
+            return d;
+        }
+
+        Mode mode() {
+            String v = text("topup.mode", "watch");
+            return switch (v.toLowerCase(Locale.ROOT)) {
+                case "watch" -> Mode.WATCH;
+                case "once" -> Mode.ONCE;
+                default -> throw new SettingsException("topup.mode: '" + v + "' is neither watch nor once");
+            };
+        }
+
+        String schedule() {
+            String v = optional("topup.schedule");
+            if (v == null) {
+                return null;
+            }
+            String quartz = toQuartzCron(v);
+            if (!CronExpression.isValidExpression(quartz)) {
+                throw new SettingsException("topup.schedule: '" + v
+                        + "' is not a cron expression (e.g. '0 2 * * *' for 02:00 every night)");
+            }
+            return quartz;
+        }
+
+        String webhookPath() {
+            String v = text("topup.webhook.path", "/webhook");
+            if (!v.matches("/[A-Za-z0-9._~/-]*")) {
+                throw new SettingsException("topup.webhook.path: '" + v + "' must start with / and hold only letters, digits and - . _ ~ /");
+            }
+            return v;
+        }
+
+        BalancePolicy balancePolicy() {
+            String v = text("topup.balance-policy", "best-effort");
+            return BalancePolicy.parse(v).orElseThrow(() -> new SettingsException(
+                    "topup.balance-policy: '" + v + "' is neither best-effort nor all-or-nothing"));
+        }
+    }
+}

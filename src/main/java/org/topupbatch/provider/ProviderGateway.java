@@ -1,0 +1,140 @@
+package org.topupbatch.provider;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one way the product talks to the provider: the client behind the one {@link RateBudget},
+ * plus the retry policy. Retries happen here, from the caller, so that each one passes the
+ * budget again (a retry inside the HTTP layer would slip past it).
+ *
+ * <ul>
+ *   <li>429: every caller pauses (the budget backs off) and the call is tried again; this heals.</li>
+ *   <li>Read-only calls: a timeout, a 5xx, a dropped or unreadable answer is tried again a few times.</li>
+ *   <li>create-order: tried again only when nothing can have reached the provider (connection
+ *       refused) or on 429; an unknown outcome goes back to the caller, which reconciles it.</li>
+ * </ul>
+ */
+public class ProviderGateway {
+
+    /** Codes that no retry and no other row will heal: submission stops. */
+    public static final Set<String> STOPPING_CODES = Set.of(
+            "INVALID_SIGNATURE", "INVALID_API_KEY", "IP_NOT_WHITELISTED", "INSUFFICIENT_BALANCE",
+            "UNAUTHORIZED", "FORBIDDEN", "ACCOUNT_SUSPENDED");
+
+    private static final Logger LOG = LoggerFactory.getLogger(ProviderGateway.class);
+    private static final int READ_ATTEMPTS = 4;
+    private static final int CONNECT_ATTEMPTS = 3;
+
+    private final ProviderClient client;
+    private final RateBudget budget;
+    private final Sleeper sleeper;
+
+    /** Lets tests skip the waits between retries. */
+    public interface Sleeper {
+        void sleep(Duration d) throws InterruptedException;
+
+        Sleeper REAL = d -> Thread.sleep(d.toMillis());
+    }
+
+    public ProviderGateway(ProviderClient client, RateBudget budget) {
+        this(client, budget, Sleeper.REAL);
+    }
+
+    public ProviderGateway(ProviderClient client, RateBudget budget, Sleeper sleeper) {
+        this.client = client;
+        this.budget = budget;
+        this.sleeper = sleeper;
+    }
+
+    public RateBudget budget() {
+        return budget;
+    }
+
+    public Balance checkBalance() {
+        return read(ProviderClient.CHECK_BALANCE, client::checkBalance);
+    }
+
+    public List<Product> priceList() {
+        return read(ProviderClient.PRICE_LIST, () -> client.priceList(null, null));
+    }
+
+    public OrderHistoryPage orderHistory(HistoryQuery query) {
+        return read(ProviderClient.ORDER_HISTORY, () -> client.orderHistory(query));
+    }
+
+    public Profile profile() {
+        return read(ProviderClient.PROFILE, client::profile);
+    }
+
+    public Optional<Order> checkOrder(String refId) {
+        return read(ProviderClient.CHECK_ORDER, () -> client.checkOrder(refId));
+    }
+
+    public boolean checkOrderSupported() {
+        return client.checkOrderSupported();
+    }
+
+    /** Places an order; a ProviderException with outcomeUnknown means "maybe created". */
+    public Order createOrder(OrderRequest request) {
+        int connectFailures = 0;
+        while (true) {
+            try {
+                return client.createOrder(request);
+            } catch (ProviderException e) {
+                if (e.isRateLimited()) {
+                    budget.backOff(e.retryAfterSeconds());
+                } else if (!e.outcomeUnknown() && ProviderException.CONNECTION_FAILED.equals(e.code())
+                        && ++connectFailures < CONNECT_ATTEMPTS) {
+                    pause(connectFailures);
+                } else {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private <T> T read(String operation, Supplier<T> call) {
+        int failures = 0;
+        while (true) {
+            try {
+                return call.get();
+            } catch (ProviderException e) {
+                if (e.isRateLimited()) {
+                    budget.backOff(e.retryAfterSeconds());
+                } else if (transientFailure(e) && ++failures < READ_ATTEMPTS) {
+                    LOG.debug("{} failed ({}), trying again", operation, e.code());
+                    pause(failures);
+                } else {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    static boolean transientFailure(ProviderException e) {
+        return e.httpStatus() >= 500 || e.httpStatus() == 0
+                || ProviderException.TIMEOUT.equals(e.code())
+                || ProviderException.CONNECTION_FAILED.equals(e.code())
+                || ProviderException.UNREADABLE_ANSWER.equals(e.code());
+    }
+
+    private void pause(int failures) {
+        try {
+            sleeper.sleep(Duration.ofMillis(500L << Math.min(failures, 5)));
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+            throw new ProviderException("gateway", "INTERRUPTED", 0, false, "interrupted while waiting", null, ie);
+        }
+    }
+
+    /** True when this error stops submission for the batch (see {@link #STOPPING_CODES}). */
+    public static boolean stopsSubmission(ProviderException e) {
+        return !e.outcomeUnknown() && (STOPPING_CODES.contains(e.code()) || e.httpStatus() == 401 || e.httpStatus() == 403);
+    }
+}
