@@ -1,8 +1,35 @@
 package org.topupbatch.app;
 
+import java.util.Arrays;
+import org.topupbatch.sandbox.SandboxMain;
+
+/**
+ * The jar's entry point: {@code java -jar topup-batch.jar} runs the product,
+ * {@code java -jar topup-batch.jar sandbox [--port N]} serves the sandbox provider alone.
+ */
 public final class TopupBatchMain {
-    public static void main(String[] args) throws Exception {
-        org.apache.camel.main.Main main = new org.apache.camel.main.Main(TopupBatchMain.class);
-        main.run(args);
+
+    private TopupBatchMain() {
+    }
+
+    public static void main(String[] args) {
+        if (args.length > 0 && args[0].equals("sandbox")) {
+            SandboxMain.main(Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
+        if (args.length > 0) {
+            System.err.println("topup-batch: unknown argument '" + args[0] + "'. Usage: java -jar topup-batch.jar [sandbox [--port N]]"
+                    + "; settings are topup.* properties or TOPUP_* environment variables (see README.md)");
+            System.exit(1);
+        }
+        Settings settings;
+        try {
+            settings = Settings.load(SettingsLookup.standard());
+        } catch (SettingsException e) {
+            System.err.println("topup-batch: bad setting: " + e.getMessage());
+            System.exit(1);
+            return;
+        }
+        System.exit(new TopupApplication(settings).run());
     }
 }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.time.Clock;
 import java.util.Optional;
+import org.apache.camel.Body;
+import org.apache.camel.Header;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.topupbatch.journal.Journal;
@@ -34,7 +36,7 @@ public class WebhookReceiver {
     }
 
     /** Handles one webhook body with its signature header; returns a short word for the answer body. */
-    public String receive(byte[] body, String signature) {
+    public String receive(@Body byte[] body, @Header("X-Topup-Signature") String signature) {
         if (body == null || body.length == 0 || body.length > MAX_BODY) {
             LOG.warn("Webhook ignored: empty or larger than {} bytes", MAX_BODY);
             return "ignored";

@@ -117,7 +117,7 @@ public class ProviderGateway {
         }
     }
 
-    static boolean transientFailure(ProviderException e) {
+    public static boolean transientFailure(ProviderException e) {
         return e.httpStatus() >= 500 || e.httpStatus() == 0
                 || ProviderException.TIMEOUT.equals(e.code())
                 || ProviderException.CONNECTION_FAILED.equals(e.code())

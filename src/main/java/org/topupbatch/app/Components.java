@@ -1,0 +1,186 @@
+package org.topupbatch.app;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.ExecutorService;
+import java.util.function.IntConsumer;
+import org.apache.camel.CamelConfiguration;
+import org.apache.camel.CamelContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.topupbatch.batch.BatchIntake;
+import org.topupbatch.batch.CachedPriceCatalog;
+import org.topupbatch.batch.CustomerRules;
+import org.topupbatch.journal.JdbcJournal;
+import org.topupbatch.journal.Journal;
+import org.topupbatch.order.OrderSubmitter;
+import org.topupbatch.order.OrderTracker;
+import org.topupbatch.order.WebhookAuthenticator;
+import org.topupbatch.order.WebhookReceiver;
+import org.topupbatch.provider.ApiUsage;
+import org.topupbatch.provider.HttpProviderClient;
+import org.topupbatch.provider.Profile;
+import org.topupbatch.provider.ProviderEndpoint;
+import org.topupbatch.provider.ProviderException;
+import org.topupbatch.provider.ProviderGateway;
+import org.topupbatch.provider.RateBudget;
+import org.topupbatch.provider.Signer;
+import org.topupbatch.provider.Tier;
+import org.topupbatch.report.BatchReporter;
+import org.topupbatch.report.ReportWriter;
+import org.topupbatch.sandbox.SandboxConfig;
+import org.topupbatch.sandbox.SandboxProvider;
+
+/**
+ * Builds the product's parts from the settings and binds the ones the routes call, by name:
+ * batchIntake, orderSubmitter, orderTracker, webhookReceiver, batchReporter, runMonitor,
+ * inboxSnapshot, accountLimits, submitWorkers.
+ */
+public final class Components implements CamelConfiguration, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Components.class);
+    /** Until the account says otherwise, assume the smallest tier. */
+    private static final long UNKNOWN_DAILY_LIMIT = 10_000;
+
+    private final Settings settings;
+    private final Clock clock;
+    private final IntConsumer exit;
+    private SandboxProvider sandbox;
+    private Journal journal;
+    private HttpProviderClient client;
+    private ProviderGateway gateway;
+    private RateBudget budget;
+    private ExecutorService workers;
+
+    public Components(Settings settings, Clock clock, IntConsumer exit) {
+        this.settings = settings;
+        this.clock = clock;
+        this.exit = exit;
+    }
+
+    @Override
+    public void configure(CamelContext camel) {
+        CustomerRules rules = loadRules();
+        String baseUrl = settings.baseUrl();
+        if (settings.embeddedSandbox()) {
+            sandbox = startSandbox();
+            baseUrl = sandbox.baseUrl();
+        }
+        journal = JdbcJournal.open(settings.data(), settings.dbUrl(), settings.dbUser(), settings.dbPassword());
+        budget = new RateBudget(clock, journal::recordCall, Tier.BASIC.requestsPerMinute(), UNKNOWN_DAILY_LIMIT);
+        budget.seed(journal.callsSince(clock.instant().minus(Duration.ofSeconds(61))), settings.submitConcurrency());
+        ProviderEndpoint endpoint = new ProviderEndpoint(baseUrl, new Signer(settings.apiKey(), settings.apiSecret()),
+                settings.connectTimeout(), settings.responseTimeout());
+        client = new HttpProviderClient(camel, endpoint, budget);
+        gateway = new ProviderGateway(client, budget);
+
+        OrderSubmitter submitter = new OrderSubmitter(journal, gateway, clock);
+        BatchReporter reporter = new BatchReporter(journal, gateway, new ReportWriter(settings.reports()), clock,
+                settings.pendingTimeout());
+        InboxSnapshot snapshot = settings.mode() == Settings.Mode.ONCE
+                ? InboxSnapshot.takenNow(settings.inbox()) : InboxSnapshot.everything(settings.inbox());
+        CachedPriceCatalog catalog = new CachedPriceCatalog(gateway::priceList, clock);
+
+        bind(camel, "inboxSnapshot", snapshot);
+        bind(camel, "batchIntake", new BatchIntake(journal, gateway, catalog, rules, settings.balancePolicy(),
+                settings.data().resolve("archive"), clock));
+        bind(camel, "orderSubmitter", submitter);
+        bind(camel, "orderTracker", new OrderTracker(journal, gateway, submitter, clock));
+        bind(camel, "webhookReceiver", new WebhookReceiver(journal, new WebhookAuthenticator(settings.apiSecret()), clock));
+        bind(camel, "batchReporter", reporter);
+        bind(camel, "runMonitor", new RunMonitor(snapshot, journal, submitter, reporter, exit));
+        bind(camel, "accountLimits", this);
+        workers = camel.getExecutorServiceManager().newFixedThreadPool(this, "submit", settings.submitConcurrency());
+        bind(camel, "submitWorkers", workers);
+        LOG.info("topup-batch {} on {}", settings, settings.embeddedSandbox() ? "the embedded sandbox at " + baseUrl : baseUrl);
+    }
+
+    private static void bind(CamelContext camel, String name, Object bean) {
+        camel.getRegistry().bind(name, bean);
+    }
+
+    private CustomerRules loadRules() {
+        if (settings.customerRules() == null) {
+            return CustomerRules.loadDefault();
+        }
+        try {
+            return CustomerRules.load(java.nio.file.Path.of(settings.customerRules()));
+        } catch (RuntimeException e) {
+            throw new SettingsException("topup.customer-rules: " + e.getMessage());
+        }
+    }
+
+    private SandboxProvider startSandbox() {
+        SandboxConfig config = SandboxConfig.fromLookup(SettingsLookup.standard());
+        if (settings.webhookEnabled() && (config.webhookUrl() == null || config.webhookUrl().isBlank())) {
+            config.setWebhookUrl("http://127.0.0.1:" + settings.webhookPort() + settings.webhookPath());
+        }
+        SandboxProvider started = SandboxProvider.start(config, 0);
+        LOG.info("Embedded sandbox provider listening on {}", started.baseUrl());
+        return started;
+    }
+
+    /**
+     * The start-up checks, run once Camel is up and before any route starts: the provider answers
+     * and accepts the credentials, the rate budget knows the account's limits, and orders caught
+     * mid-flight by a crash become unknown (to be reconciled). Returns a fatal problem, or null.
+     */
+    public String startUp(CamelContext camel) {
+        try {
+            refreshLimits();
+        } catch (ProviderException e) {
+            if (ProviderGateway.stopsSubmission(e)) {
+                return "the provider refused the credentials (" + e.code() + ")";
+            }
+            return "the provider at " + client.endpoint().baseUrl() + " could not be reached: " + e.getMessage();
+        }
+        int unknown = journal.sendingToUnknown(clock.instant());
+        if (unknown > 0) {
+            LOG.warn("{} orders were being sent when the last run stopped; reconciling them with the provider", unknown);
+        }
+        return null;
+    }
+
+    /** Reads the account's rate limits from its profile (or its tier when the profile says nothing). */
+    public void refreshLimits() {
+        Profile profile;
+        try {
+            profile = gateway.profile();
+        } catch (ProviderException e) {
+            if (ProviderGateway.stopsSubmission(e) || ProviderGateway.transientFailure(e)) {
+                throw e;
+            }
+            // A provider without a usable profile: the tier from the balance record will do.
+            String tierWord = gateway.checkBalance().tier();
+            Tier tier = Tier.parse(tierWord).orElse(Tier.BASIC);
+            budget.setLimits(tier.requestsPerMinute(), UNKNOWN_DAILY_LIMIT, 0);
+            return;
+        }
+        ApiUsage usage = profile.apiUsage();
+        int perMinute = usage != null && usage.limitPerMinute() > 0 ? usage.limitPerMinute()
+                : Tier.parse(profile.tier()).orElse(Tier.BASIC).requestsPerMinute();
+        long perDay = usage != null && usage.limitPerDay() > 0 ? usage.limitPerDay() : UNKNOWN_DAILY_LIMIT;
+        budget.setLimits(perMinute, perDay, usage == null ? 0 : usage.today());
+    }
+
+    public Instant now() {
+        return clock.instant();
+    }
+
+    @Override
+    public void close() {
+        if (workers != null) {
+            workers.shutdownNow();
+        }
+        if (client != null) {
+            client.close();
+        }
+        if (journal != null) {
+            journal.close();
+        }
+        if (sandbox != null) {
+            sandbox.close();
+        }
+    }
+}

@@ -1,0 +1,104 @@
+package org.topupbatch.app;
+
+import java.time.Clock;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.camel.CamelContext;
+import org.apache.camel.main.BaseMainSupport;
+import org.apache.camel.main.Main;
+import org.apache.camel.main.MainListenerSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One run of the product: Camel Main with the routes of {@code routes/}, the components they
+ * call, and the start-up checks. Routes start only after the checks passed and the journal was
+ * recovered, so nothing moves before the product knows where it stands.
+ */
+public final class TopupApplication {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TopupApplication.class);
+
+    private final Settings settings;
+    private final AtomicInteger exitCode = new AtomicInteger(0);
+
+    public TopupApplication(Settings settings) {
+        this.settings = settings;
+    }
+
+    /** Runs until stopped (watch) or done (once); returns the process exit code. */
+    public int run() {
+        Main main = new Main(TopupBatchMain.class);
+        routeSettings(main);
+        Components components = new Components(settings, Clock.systemUTC(), this::stop);
+        main.configure().addConfiguration(components);
+        main.addMainListener(new MainListenerSupport() {
+            @Override
+            public void afterStart(BaseMainSupport m) {
+                CamelContext camel = m.getCamelContext();
+                String fatal = components.startUp(camel);
+                if (fatal != null) {
+                    LOG.error("topup-batch cannot start: {}", fatal);
+                    stop(1);
+                    return;
+                }
+                try {
+                    camel.getRouteController().startAllRoutes();
+                } catch (Exception e) {
+                    LOG.error("topup-batch cannot start its routes: {}", e.getMessage());
+                    stop(1);
+                }
+            }
+
+            @Override
+            public void afterStop(BaseMainSupport m) {
+                components.close();
+            }
+        });
+        this.main = main;
+        try {
+            main.run();
+        } catch (Exception e) {
+            LOG.error("topup-batch stopped on an error: {}", e.getMessage());
+            return 1;
+        }
+        return exitCode.get();
+    }
+
+    private volatile Main main;
+
+    private void stop(int code) {
+        exitCode.set(code);
+        Main m = main;
+        if (m != null) {
+            m.completed();
+        }
+    }
+
+    /** Hands the checked settings to the routes, and switches route files and the HTTP server on or off. */
+    private void routeSettings(Main main) {
+        main.addOverrideProperty("topup.inbox", settings.inbox().toAbsolutePath().toString());
+        main.addOverrideProperty("topup.webhook.path", settings.webhookPath());
+        main.addOverrideProperty("topup.internal.intake-schedule", intakeSchedule());
+        main.addOverrideProperty("camel.server.enabled", Boolean.toString(settings.webhookEnabled()));
+        main.addOverrideProperty("camel.server.port", Integer.toString(settings.webhookPort()));
+        main.addOverrideProperty("camel.server.host", settings.webhookHost());
+        StringBuilder exclude = new StringBuilder();
+        if (!settings.webhookEnabled()) {
+            exclude.append("classpath:routes/track-webhook.yaml");
+        }
+        if (settings.mode() != Settings.Mode.ONCE) {
+            exclude.append(exclude.length() > 0 ? "," : "").append("classpath:routes/run-once.yaml");
+        }
+        if (exclude.length() > 0) {
+            main.addOverrideProperty("camel.main.routes-exclude-pattern", exclude.toString());
+        }
+    }
+
+    /** How the intake polls the inbox: continuously, or on the operator's cron schedule (never in once mode). */
+    private String intakeSchedule() {
+        if (settings.schedule() != null && settings.mode() == Settings.Mode.WATCH) {
+            return "scheduler=quartz&scheduler.cron=" + settings.schedule().replace(' ', '+') + "&scheduler.triggerId=topup-intake";
+        }
+        return "delay=1000";
+    }
+}
