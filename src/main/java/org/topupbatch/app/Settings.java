@@ -89,12 +89,16 @@ public record Settings(
         return value.endsWith("/") ? value.substring(0, value.length() - 1) : value;
     }
 
-    /** Turns a five-field Unix cron into Quartz's form, which has seconds and a '?' day field. */
+    /**
+     * Turns a five-field Unix cron into Quartz's form, which has seconds, a '?' day field and
+     * numbers its weekdays from 1 = Sunday (Unix: 0 or 7 = Sunday).
+     */
     static String toQuartzCron(String cron) {
         String[] f = cron.trim().split("\\s+");
         if (f.length == 5) {
             String dom = f[2];
-            String dow = f[4];
+            String dow = java.util.regex.Pattern.compile("\\d+").matcher(f[4])
+                    .replaceAll(m -> Integer.toString(Integer.parseInt(m.group()) % 7 + 1));
             if (dow.equals("*")) {
                 dow = "?";
             } else if (dom.equals("*")) {
