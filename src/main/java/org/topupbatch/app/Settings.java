@@ -97,7 +97,7 @@ public record Settings(
         String[] f = cron.trim().split("\\s+");
         if (f.length == 5) {
             String dom = f[2];
-            String dow = java.util.regex.Pattern.compile("\\d+").matcher(f[4])
+            String dow = java.util.regex.Pattern.compile("(?<!/)\\d+").matcher(f[4])
                     .replaceAll(m -> Integer.toString(Integer.parseInt(m.group()) % 7 + 1));
             if (dow.equals("*")) {
                 dow = "?";
