@@ -17,6 +17,10 @@ public class ProviderException extends RuntimeException {
     public static final String TIMEOUT = "TIMEOUT";
     public static final String CONNECTION_FAILED = "CONNECTION_FAILED";
     public static final String UNREADABLE_ANSWER = "UNREADABLE_ANSWER";
+    /** The connection broke after the request was (perhaps) sent: closed, reset, no answer. */
+    public static final String CONNECTION_LOST = "CONNECTION_LOST";
+    /** The calling thread was interrupted before the request was sent. */
+    public static final String INTERRUPTED = "INTERRUPTED";
 
     private final String code;
     private final int httpStatus;
