@@ -1,0 +1,207 @@
+package org.topupbatch.journal;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * One batch written in one transaction on one connection. Rows go to the database in JDBC
+ * batches of {@link #CHUNK}; only the ref_ids of the chunk not yet sent are held in memory,
+ * the database answers for the rest (it sees this transaction's own rows), so memory stays
+ * flat whatever the file's size. Not thread-safe: intake reads one file on one thread.
+ */
+final class JdbcBatchWriter implements BatchWriter {
+
+    static final int CHUNK = 500;
+
+    private static final String INSERT_ROW = "INSERT INTO batch_row (batch_id, seq, line, ref_id, order_ref_id,"
+            + " product_sku, customer_no, customer_no_zone, max_price, extras, state, price, message,"
+            + " created_at, updated_at, checks) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)";
+
+    private final Connection connection;
+    private final long batchId;
+    private final long now;
+    private final PreparedStatement insertRow;
+    private final PreparedStatement findRef;
+    private final Set<String> unflushedRefIds = new HashSet<>();
+    private int unflushed;
+    private boolean committed;
+    private boolean closed;
+
+    /** Takes ownership of {@code connection}: it is closed by {@link #close()}. */
+    JdbcBatchWriter(Connection connection, String fileName, char delimiter, List<String> extraHeaders,
+                    String archivedAs, Instant now) {
+        this.connection = connection;
+        this.now = now.toEpochMilli();
+        try {
+            connection.setAutoCommit(false);
+            this.batchId = insertBatch(fileName, delimiter, extraHeaders, archivedAs);
+            this.insertRow = connection.prepareStatement(INSERT_ROW);
+            this.findRef = connection.prepareStatement("SELECT 1 FROM batch_row WHERE order_ref_id = ?");
+        } catch (SQLException e) {
+            closeQuietly();
+            throw new JournalException("cannot start recording batch " + fileName, e);
+        }
+    }
+
+    private long insertBatch(String fileName, char delimiter, List<String> extraHeaders, String archivedAs)
+            throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(
+                "INSERT INTO batch (file_name, delimiter, extra_headers, archived_as, started_at, report_complete)"
+                        + " VALUES (?, ?, ?, ?, ?, FALSE)", new String[] {"id"})) {
+            ps.setString(1, fileName);
+            ps.setString(2, String.valueOf(delimiter));
+            ps.setString(3, JsonText.write(extraHeaders == null ? List.of() : extraHeaders));
+            ps.setString(4, archivedAs);
+            ps.setLong(5, now);
+            ps.executeUpdate();
+            return generatedId(ps);
+        }
+    }
+
+    static long generatedId(Statement statement) throws SQLException {
+        try (ResultSet keys = statement.getGeneratedKeys()) {
+            if (!keys.next()) {
+                throw new SQLException("the database returned no generated id");
+            }
+            return keys.getLong(1);
+        }
+    }
+
+    @Override
+    public boolean refIdTaken(String refId) {
+        requireOpen();
+        if (refId == null) {
+            return false;
+        }
+        if (unflushedRefIds.contains(refId)) {
+            return true;
+        }
+        try {
+            findRef.setString(1, refId);
+            try (ResultSet rs = findRef.executeQuery()) {
+                return rs.next();
+            }
+        } catch (SQLException e) {
+            throw new JournalException("cannot look up ref_id " + refId, e);
+        }
+    }
+
+    @Override
+    public void add(NewRow row) {
+        requireOpen();
+        if (row.state() != RowState.ACCEPTED && row.state() != RowState.REJECTED) {
+            throw new IllegalArgumentException("a new row is ACCEPTED or REJECTED, not " + row.state());
+        }
+        boolean order = row.state() != RowState.REJECTED;
+        try {
+            insertRow.setLong(1, batchId);
+            insertRow.setInt(2, row.seq());
+            insertRow.setLong(3, row.line());
+            insertRow.setString(4, row.refId());
+            if (order) {
+                insertRow.setString(5, row.refId());
+            } else {
+                insertRow.setNull(5, Types.VARCHAR);
+            }
+            insertRow.setString(6, row.productSku());
+            insertRow.setString(7, row.customerNo());
+            insertRow.setString(8, row.customerNoZone());
+            Columns.setLong(insertRow, 9, row.maxPrice());
+            insertRow.setString(10, JsonText.write(row.extras() == null ? List.of() : row.extras()));
+            insertRow.setString(11, row.state().name());
+            Columns.setLong(insertRow, 12, row.price());
+            insertRow.setString(13, row.message());
+            insertRow.setLong(14, now);
+            insertRow.setLong(15, now);
+            insertRow.addBatch();
+        } catch (SQLException e) {
+            throw new JournalException("cannot record row " + row.seq() + " of batch " + batchId, e);
+        }
+        if (order && row.refId() != null) {
+            unflushedRefIds.add(row.refId());
+        }
+        if (++unflushed >= CHUNK) {
+            flush();
+        }
+    }
+
+    private void flush() {
+        if (unflushed == 0) {
+            return;
+        }
+        try {
+            insertRow.executeBatch();
+        } catch (SQLException e) {
+            throw new JournalException("cannot record rows of batch " + batchId + ": " + e.getMessage(), e);
+        }
+        unflushed = 0;
+        unflushedRefIds.clear();
+    }
+
+    @Override
+    public void rejectAllAccepted(String message) {
+        requireOpen();
+        flush();
+        try (PreparedStatement ps = connection.prepareStatement(
+                "UPDATE batch_row SET state = 'REJECTED', message = ?, price = NULL, order_ref_id = NULL"
+                        + " WHERE batch_id = ? AND state = 'ACCEPTED'")) {
+            ps.setString(1, message);
+            ps.setLong(2, batchId);
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new JournalException("cannot reject the rows of batch " + batchId, e);
+        }
+    }
+
+    @Override
+    public long commit() {
+        requireOpen();
+        flush();
+        try {
+            connection.commit();
+        } catch (SQLException e) {
+            throw new JournalException("cannot commit batch " + batchId, e);
+        }
+        committed = true;
+        return batchId;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            if (!committed) {
+                connection.rollback();
+            }
+        } catch (SQLException e) {
+            throw new JournalException("cannot roll back batch " + batchId, e);
+        } finally {
+            closeQuietly();
+        }
+    }
+
+    private void closeQuietly() {
+        try {
+            connection.close(); // the pool resets auto-commit
+        } catch (SQLException ignored) {
+            // the connection is gone either way; the pool replaces it
+        }
+    }
+
+    private void requireOpen() {
+        if (closed || committed) {
+            throw new IllegalStateException("batch " + batchId + " is already " + (committed ? "committed" : "closed"));
+        }
+    }
+}

@@ -1,0 +1,339 @@
+package org.topupbatch.journal;
+
+import com.zaxxer.hikari.HikariDataSource;
+
+import javax.sql.DataSource;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+/**
+ * The journal over plain JDBC. Each method is one statement on a pooled connection in
+ * auto-commit mode, so it is committed when the method returns; state changes are conditional
+ * UPDATEs ({@code WHERE state = ...}), so two threads or a late provider answer cannot undo
+ * one another: the database decides who wins.
+ */
+public final class JdbcJournal implements Journal {
+
+    /** Rows the provider may still change: a sent order whose outcome is not final. */
+    private static final String SENT_NOT_FINAL = "('SENDING', 'PENDING', 'UNKNOWN')";
+
+    private static final int FETCH_SIZE = 500;
+
+    private final DataSource dataSource;
+    private final Clock clock;
+    private final AutoCloseable owned;
+
+    /** A journal on a pool someone else owns and closes. */
+    public JdbcJournal(DataSource dataSource, Clock clock) {
+        this(dataSource, clock, null);
+    }
+
+    private JdbcJournal(DataSource dataSource, Clock clock, AutoCloseable owned) {
+        this.dataSource = dataSource;
+        this.clock = clock;
+        this.owned = owned;
+    }
+
+    /**
+     * Opens the journal the settings point at (see {@link JournalDataSource#open}); closing
+     * the journal closes its pool.
+     */
+    public static JdbcJournal open(Path dataDir, String jdbcUrl, String user, String password) {
+        HikariDataSource pool = JournalDataSource.open(dataDir, jdbcUrl, user, password);
+        return new JdbcJournal(pool, Clock.systemUTC(), pool);
+    }
+
+    // ---- intake
+
+    @Override
+    public BatchWriter openBatch(String fileName, char delimiter, List<String> extraHeaders, String archivedAs) {
+        return new JdbcBatchWriter(connection(), fileName, delimiter, extraHeaders, archivedAs, clock.instant());
+    }
+
+    @Override
+    public long recordUnreadableBatch(String fileName, String error, String archivedAs) {
+        try (Connection c = connection();
+             PreparedStatement ps = c.prepareStatement(
+                     "INSERT INTO batch (file_name, delimiter, extra_headers, archived_as, error, started_at,"
+                             + " report_complete) VALUES (?, ',', '[]', ?, ?, ?, FALSE)", new String[] {"id"})) {
+            ps.setString(1, fileName);
+            ps.setString(2, archivedAs);
+            ps.setString(3, error);
+            ps.setLong(4, clock.millis());
+            ps.executeUpdate();
+            return JdbcBatchWriter.generatedId(ps);
+        } catch (SQLException e) {
+            throw failure("cannot record unreadable batch " + fileName, e);
+        }
+    }
+
+    // ---- submit
+
+    @Override
+    public List<RowRecord> nextToSubmit(int limit) {
+        return rows("SELECT " + Mapping.ROW_COLUMNS + " FROM batch_row r JOIN batch b ON b.id = r.batch_id"
+                + " WHERE r.state = 'ACCEPTED' AND b.halt_reason IS NULL AND b.error IS NULL"
+                + " ORDER BY r.batch_id, r.seq LIMIT ?", ps -> ps.setInt(1, limit));
+    }
+
+    @Override
+    public boolean markSending(long rowId, Instant at) {
+        return update("UPDATE batch_row SET state = 'SENDING', sent_at = ?, updated_at = ?"
+                + " WHERE id = ? AND state = 'ACCEPTED'", ps -> {
+                    ps.setLong(1, at.toEpochMilli());
+                    ps.setLong(2, at.toEpochMilli());
+                    ps.setLong(3, rowId);
+                }) == 1;
+    }
+
+    /**
+     * Only a sent, unsettled row takes an outcome, and PENDING never falls back to UNKNOWN
+     * (that would forget that the provider has confirmed the order exists). A final state
+     * clears the planned check.
+     */
+    @Override
+    public boolean recordOutcome(long rowId, RowState state, String serialNumber, Long price, String message) {
+        if (state == RowState.ACCEPTED || state == RowState.SENDING || state == RowState.REJECTED) {
+            throw new IllegalArgumentException("an outcome is PENDING, SUCCESS, FAILED, REFUSED or UNKNOWN, not " + state);
+        }
+        String from = state == RowState.UNKNOWN ? "('SENDING', 'UNKNOWN')" : SENT_NOT_FINAL;
+        String sql = "UPDATE batch_row SET state = ?, serial_number = COALESCE(?, serial_number),"
+                + " price = COALESCE(?, price), message = COALESCE(?, message), updated_at = ?"
+                + (state.isFinal() ? ", next_check_at = NULL" : "")
+                + " WHERE id = ? AND state IN " + from;
+        return update(sql, ps -> {
+            ps.setString(1, state.name());
+            ps.setString(2, serialNumber);
+            Columns.setLong(ps, 3, price);
+            ps.setString(4, message);
+            ps.setLong(5, clock.millis());
+            ps.setLong(6, rowId);
+        }) == 1;
+    }
+
+    @Override
+    public void haltBatch(long batchId, String reason) {
+        update("UPDATE batch SET halt_reason = ? WHERE id = ? AND halt_reason IS NULL", ps -> {
+            ps.setString(1, reason);
+            ps.setLong(2, batchId);
+        });
+    }
+
+    @Override
+    public void recordSubmitStart(long batchId, long balanceBefore, Instant at) {
+        update("UPDATE batch SET balance_before = ?, submit_started_at = ?"
+                + " WHERE id = ? AND submit_started_at IS NULL", ps -> {
+                    ps.setLong(1, balanceBefore);
+                    ps.setLong(2, at.toEpochMilli());
+                    ps.setLong(3, batchId);
+                });
+    }
+
+    // ---- track
+
+    @Override
+    public List<RowRecord> rowsInState(Collection<RowState> states, int limit) {
+        if (states.isEmpty()) {
+            return List.of();
+        }
+        String in = states.stream().map(s -> "'" + s.name() + "'").distinct().collect(Collectors.joining(", "));
+        return rows("SELECT " + Mapping.ROW_COLUMNS + " FROM batch_row r WHERE r.state IN (" + in + ")"
+                + " ORDER BY r.id LIMIT ?", ps -> ps.setInt(1, limit));
+    }
+
+    @Override
+    public List<RowRecord> dueForCheck(Instant now, int limit) {
+        return rows("SELECT " + Mapping.ROW_COLUMNS + " FROM batch_row r WHERE r.state IN ('PENDING', 'UNKNOWN')"
+                + " AND (r.next_check_at IS NULL OR r.next_check_at <= ?)"
+                + " ORDER BY r.next_check_at NULLS FIRST, r.id LIMIT ?", ps -> {
+                    ps.setLong(1, now.toEpochMilli());
+                    ps.setInt(2, limit);
+                });
+    }
+
+    @Override
+    public void scheduleCheck(long rowId, Instant nextCheckAt, int checks) {
+        update("UPDATE batch_row SET next_check_at = ?, checks = ? WHERE id = ?", ps -> {
+            Columns.setInstant(ps, 1, nextCheckAt);
+            ps.setInt(2, checks);
+            ps.setLong(3, rowId);
+        });
+    }
+
+    @Override
+    public Optional<RowRecord> findOrder(String refId) {
+        return rows("SELECT " + Mapping.ROW_COLUMNS + " FROM batch_row r WHERE r.order_ref_id = ?",
+                ps -> ps.setString(1, refId)).stream().findFirst();
+    }
+
+    @Override
+    public int sendingToUnknown(Instant now) {
+        return update("UPDATE batch_row SET state = 'UNKNOWN', next_check_at = ?, updated_at = ?"
+                + " WHERE state = 'SENDING'", ps -> {
+                    ps.setLong(1, now.toEpochMilli());
+                    ps.setLong(2, now.toEpochMilli());
+                });
+    }
+
+    // ---- report
+
+    @Override
+    public Optional<BatchRecord> batch(long batchId) {
+        return batches("SELECT " + Mapping.BATCH_COLUMNS + " FROM batch WHERE id = ?",
+                ps -> ps.setLong(1, batchId)).stream().findFirst();
+    }
+
+    @Override
+    public List<BatchRecord> batchesToReport() {
+        return batches("SELECT " + Mapping.BATCH_COLUMNS + " FROM batch"
+                + " WHERE reported_at IS NULL OR report_complete = FALSE ORDER BY id", ps -> { });
+    }
+
+    @Override
+    public BatchProgress progress(long batchId) {
+        Map<RowState, Long> counts = new EnumMap<>(RowState.class);
+        query("SELECT state, COUNT(*) AS n FROM batch_row WHERE batch_id = ? GROUP BY state",
+                ps -> ps.setLong(1, batchId),
+                rs -> counts.put(RowState.valueOf(rs.getString("state")), rs.getLong("n")));
+        return new BatchProgress(batchId, counts);
+    }
+
+    /**
+     * A cursor, not a list: on PostgreSQL the driver streams only with auto-commit off and a
+     * fetch size; H2 spills large results to disk on its own.
+     */
+    @Override
+    public void forEachRow(long batchId, Consumer<RowRecord> action) {
+        try (Connection c = connection()) {
+            c.setAutoCommit(false);
+            try (PreparedStatement ps = c.prepareStatement("SELECT " + Mapping.ROW_COLUMNS
+                    + " FROM batch_row r WHERE r.batch_id = ? ORDER BY r.seq")) {
+                ps.setFetchSize(FETCH_SIZE);
+                ps.setLong(1, batchId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        action.accept(Mapping.row(rs));
+                    }
+                }
+            } finally {
+                c.rollback(); // read only: nothing to keep
+            }
+        } catch (SQLException e) {
+            throw failure("cannot read the rows of batch " + batchId, e);
+        }
+    }
+
+    @Override
+    public void markReported(long batchId, Instant at, boolean complete) {
+        update("UPDATE batch SET reported_at = ?, report_complete = ? WHERE id = ?", ps -> {
+            ps.setLong(1, at.toEpochMilli());
+            ps.setBoolean(2, complete);
+            ps.setLong(3, batchId);
+        });
+    }
+
+    // ---- provider calls
+
+    @Override
+    public void recordCall(Instant at, String operation, int httpStatus) {
+        update("INSERT INTO provider_call (called_at, operation, http_status) VALUES (?, ?, ?)", ps -> {
+            ps.setLong(1, at.toEpochMilli());
+            ps.setString(2, operation);
+            ps.setInt(3, httpStatus);
+        });
+    }
+
+    @Override
+    public List<Instant> callsSince(Instant since) {
+        List<Instant> calls = new ArrayList<>();
+        query("SELECT called_at FROM provider_call WHERE called_at >= ? ORDER BY called_at, id",
+                ps -> ps.setLong(1, since.toEpochMilli()),
+                rs -> calls.add(Instant.ofEpochMilli(rs.getLong(1))));
+        return calls;
+    }
+
+    @Override
+    public void pruneCalls(Instant before) {
+        update("DELETE FROM provider_call WHERE called_at < ?", ps -> ps.setLong(1, before.toEpochMilli()));
+    }
+
+    @Override
+    public void close() {
+        if (owned != null) {
+            try {
+                owned.close();
+            } catch (Exception e) {
+                throw new JournalException("cannot close the journal database", e);
+            }
+        }
+    }
+
+    // ---- plumbing
+
+    private interface Binder {
+        void bind(PreparedStatement ps) throws SQLException;
+    }
+
+    private interface RowHandler {
+        void handle(ResultSet rs) throws SQLException;
+    }
+
+    private Connection connection() {
+        try {
+            return dataSource.getConnection();
+        } catch (SQLException e) {
+            throw failure("cannot get a connection to the journal database", e);
+        }
+    }
+
+    private int update(String sql, Binder binder) {
+        try (Connection c = connection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            binder.bind(ps);
+            return ps.executeUpdate();
+        } catch (SQLException e) {
+            throw failure("journal update failed", e);
+        }
+    }
+
+    private void query(String sql, Binder binder, RowHandler handler) {
+        try (Connection c = connection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            binder.bind(ps);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    handler.handle(rs);
+                }
+            }
+        } catch (SQLException e) {
+            throw failure("journal query failed", e);
+        }
+    }
+
+    private List<RowRecord> rows(String sql, Binder binder) {
+        List<RowRecord> rows = new ArrayList<>();
+        query(sql, binder, rs -> rows.add(Mapping.row(rs)));
+        return rows;
+    }
+
+    private List<BatchRecord> batches(String sql, Binder binder) {
+        List<BatchRecord> batches = new ArrayList<>();
+        query(sql, binder, rs -> batches.add(Mapping.batch(rs)));
+        return batches;
+    }
+
+    private static JournalException failure(String what, SQLException e) {
+        return new JournalException(what + ": " + e.getMessage(), e);
+    }
+}

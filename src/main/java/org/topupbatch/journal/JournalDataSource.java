@@ -1,0 +1,121 @@
+package org.topupbatch.journal;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import org.flywaydb.core.Flyway;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Opens the journal's database as a connection pool, with its schema migrated.
+ *
+ * <p>With no JDBC URL the journal is an embedded H2 database in file mode under
+ * {@code <data>/journal/}. Its URL options are chosen for crash safety:
+ * <ul>
+ *   <li>{@code WRITE_DELAY=0}: H2's MVStore otherwise writes committed transactions to the file
+ *       only from a background thread, up to half a second later (its default write delay), so a
+ *       process killed right after a commit would lose it. With 0 every commit is written to the
+ *       file before {@code commit()} returns, which a killed process cannot undo. (H2 does not
+ *       fsync on each commit: a power cut or OS crash may still lose the last moments.)</li>
+ *   <li>{@code DB_CLOSE_ON_EXIT=FALSE}: the pool, not a JVM shutdown hook, decides when the
+ *       database closes, so late work during shutdown does not meet a closed database.</li>
+ *   <li>{@code AUTO_SERVER=FALSE}: one process owns the file; a second one fails at start
+ *       with a clear "already in use" error instead of sharing it through a hidden server.</li>
+ * </ul>
+ * <p>Otherwise the URL is used as given (PostgreSQL), with the given user and password.
+ */
+public final class JournalDataSource {
+
+    static final String H2_OPTIONS = ";WRITE_DELAY=0;DB_CLOSE_ON_EXIT=FALSE;AUTO_SERVER=FALSE";
+
+    private JournalDataSource() {
+    }
+
+    /** The JDBC URL the journal uses for this data folder and configured URL. */
+    public static String url(Path dataDir, String jdbcUrl) {
+        if (jdbcUrl != null && !jdbcUrl.isBlank()) {
+            return jdbcUrl.trim();
+        }
+        Path file = dataDir.toAbsolutePath().normalize().resolve("journal").resolve("journal");
+        return "jdbc:h2:file:" + file + H2_OPTIONS;
+    }
+
+    /**
+     * Opens the pool and brings the schema up to date.
+     *
+     * @param dataDir  the data folder ({@code topup.data}); used only for embedded H2
+     * @param jdbcUrl  {@code topup.db.url}; null or blank for embedded H2
+     * @throws JournalException with one line naming the URL (never the password) when the
+     *                          database cannot be opened or migrated
+     */
+    public static HikariDataSource open(Path dataDir, String jdbcUrl, String user, String password) {
+        String url = url(dataDir, jdbcUrl);
+        boolean embedded = jdbcUrl == null || jdbcUrl.isBlank();
+        if (embedded) {
+            createFolder(dataDir.toAbsolutePath().normalize().resolve("journal"), url);
+        }
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("journal");
+        config.setJdbcUrl(url);
+        if (user != null && !user.isBlank()) {
+            config.setUsername(user);
+        } else if (embedded) {
+            config.setUsername("sa");
+        }
+        if (password != null && !password.isEmpty()) {
+            config.setPassword(password);
+        }
+        config.setMaximumPoolSize(10);
+        config.setAutoCommit(true);
+        // fail at start, not at first use, when the database is not there
+        config.setInitializationFailTimeout(1);
+        config.setConnectionTimeout(10_000);
+        if (url.startsWith("jdbc:postgresql:")) {
+            // turns a JDBC batch of inserts into multi-row INSERTs: intake of big files is several times faster
+            config.addDataSourceProperty("reWriteBatchedInserts", "true");
+        }
+        HikariDataSource dataSource;
+        try {
+            dataSource = new HikariDataSource(config);
+        } catch (RuntimeException e) {
+            throw new JournalException("cannot open the journal database " + redact(url) + ": " + rootMessage(e), e);
+        }
+        try {
+            Flyway.configure()
+                    .dataSource(dataSource)
+                    .locations("classpath:db/migration")
+                    .load()
+                    .migrate();
+        } catch (RuntimeException e) {
+            dataSource.close();
+            throw new JournalException("cannot migrate the journal database " + redact(url) + ": " + rootMessage(e), e);
+        }
+        return dataSource;
+    }
+
+    private static void createFolder(Path folder, String url) {
+        try {
+            Files.createDirectories(folder);
+        } catch (IOException e) {
+            throw new JournalException("cannot open the journal database " + url
+                    + ": cannot create folder " + folder + ": " + e, e);
+        }
+    }
+
+    /** A URL may carry a password as a parameter; errors and logs must not. */
+    static String redact(String url) {
+        return url.replaceAll("(?i)(password=)[^&;]*", "$1***");
+    }
+
+    /** The innermost message is the one that says what is wrong (refused, locked, bad login). */
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        String message = t.getMessage();
+        return (message == null ? t.getClass().getSimpleName() : message).lines().findFirst().orElse("");
+    }
+}
