@@ -112,7 +112,8 @@ public final class Components implements CamelConfiguration, AutoCloseable {
     }
 
     private SandboxProvider startSandbox() {
-        SandboxConfig config = SandboxConfig.fromLookup(SettingsLookup.standard());
+        SandboxConfig config = SandboxConfig.fromLookup(SettingsLookup.standard())
+                .setApiKey(settings.apiKey()).setApiSecret(settings.apiSecret()); // the embedded one always matches
         if (settings.webhookEnabled() && (config.webhookUrl() == null || config.webhookUrl().isBlank())) {
             config.setWebhookUrl("http://127.0.0.1:" + settings.webhookPort() + settings.webhookPath());
         }
