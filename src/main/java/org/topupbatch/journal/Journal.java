@@ -19,6 +19,15 @@ public interface Journal extends AutoCloseable {
     /** Opens the single transaction in which intake records one file. */
     BatchWriter openBatch(String fileName, char delimiter, List<String> extraHeaders, String archivedAs);
 
+    /** The most recent batch taken from a file of this name, if any. */
+    Optional<BatchRecord> lastBatchForFile(String fileName);
+
+    /**
+     * What accepted rows not yet sent will cost (ACCEPTED and SENDING rows of batches not halted):
+     * money the balance must still cover before a new batch can count on it.
+     */
+    long reservedAmount();
+
     /** Records a file that could not be read as a batch at all; returns the batch id. */
     long recordUnreadableBatch(String fileName, String error, String archivedAs);
 

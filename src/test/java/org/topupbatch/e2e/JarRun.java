@@ -1,0 +1,121 @@
+package org.topupbatch.e2e;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The built jar run as a separate process, in a folder of its own (inbox, reports, data),
+ * against a provider the test controls. Its output goes to {@code run.log} in that folder.
+ */
+final class JarRun {
+
+    final Path home;
+    final Path inbox;
+    final Path reports;
+    final Path data;
+    final Map<String, String> env = new LinkedHashMap<>();
+    private Process process;
+    private Path log;
+    private int runs;
+
+    JarRun(Path home) throws IOException {
+        this.home = home;
+        this.inbox = Files.createDirectories(home.resolve("inbox"));
+        this.reports = home.resolve("reports");
+        this.data = home.resolve("data");
+        env.put("TOPUP_INBOX", inbox.toString());
+        env.put("TOPUP_REPORTS", reports.toString());
+        env.put("TOPUP_DATA", data.toString());
+        env.put("TOPUP_WEBHOOK_HOST", "127.0.0.1");
+        env.put("TOPUP_WEBHOOK_PORT", Integer.toString(freePort()));
+    }
+
+    static Path jar() {
+        Path jar = Path.of(System.getProperty("topup.jar", "target/topup-batch.jar"));
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("the built jar is missing: " + jar + " (run mvn package first)");
+        }
+        return jar;
+    }
+
+    static int freePort() {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    int webhookPort() {
+        return Integer.parseInt(env.get("TOPUP_WEBHOOK_PORT"));
+    }
+
+    JarRun provider(String baseUrl) {
+        env.put("TOPUP_BASE_URL", baseUrl);
+        return this;
+    }
+
+    Path drop(String name, String content) throws IOException {
+        return drop(name, content.getBytes(StandardCharsets.UTF_8));
+    }
+
+    Path drop(String name, byte[] content) throws IOException {
+        // Written aside and moved in, as a careful ERP would; the product copes with slow writers too.
+        Path tmp = home.resolve(name + ".part");
+        Files.write(tmp, content);
+        return Files.move(tmp, inbox.resolve(name));
+    }
+
+    Process start(String... args) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-Xmx512m");
+        cmd.add("-jar");
+        cmd.add(jar().toAbsolutePath().toString());
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(home.toFile()).redirectErrorStream(true);
+        log = home.resolve("run-" + (++runs) + ".log");
+        pb.redirectOutput(log.toFile());
+        pb.environment().keySet().removeIf(k -> k.startsWith("TOPUP_"));
+        pb.environment().putAll(env);
+        process = pb.start();
+        return process;
+    }
+
+    /** Runs to the end and returns the exit code; kills the process and fails when it overruns. */
+    int runOnce(Duration limit) throws Exception {
+        env.put("TOPUP_MODE", "once");
+        Process p = start();
+        if (!p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
+            p.destroyForcibly().waitFor();
+            throw new AssertionError("the run did not end within " + limit + "; its output:\n" + output());
+        }
+        return p.exitValue();
+    }
+
+    void kill() throws InterruptedException {
+        if (process != null && process.isAlive()) {
+            process.destroyForcibly(); // SIGKILL
+            process.waitFor();
+        }
+    }
+
+    String output() {
+        try {
+            return log == null ? "" : Files.readString(log, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "(no output: " + e.getMessage() + ")";
+        }
+    }
+}
