@@ -285,6 +285,17 @@ class HttpProviderClientStubTest {
         }
     }
 
+    @Test
+    void closeRemovesItsEndpointsFromTheSharedContext() {
+        stub.answer(ProviderClient.CHECK_BALANCE, Canned.json(200, "{\"success\":true,\"data\":{\"balance\":5,\"currency\":\"IDR\"}}"));
+        assertThat(client.checkBalance().balance()).isEqualTo(5L);
+        assertThat(camel.getEndpoints()).anySatisfy(e -> assertThat(e.getEndpointUri()).contains("/v1/check-balance"));
+        client.close();
+        assertThat(camel.getEndpoints()).noneSatisfy(e -> assertThat(e.getEndpointUri()).contains("/v1/"));
+        client = newClient(stub.baseUrl(), Duration.ofSeconds(5));
+        assertThat(client.checkBalance().balance()).isEqualTo(5L);
+    }
+
     // ---- check-order fallback -------------------------------------------------------------
 
     @Test
