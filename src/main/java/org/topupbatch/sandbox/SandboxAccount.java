@@ -1,0 +1,42 @@
+package org.topupbatch.sandbox;
+
+import java.time.Instant;
+
+/** The demo reseller account: fixed profile facts and the live deposit balance. */
+final class SandboxAccount {
+
+    static final String ID = "RS-100427";
+    static final String NAME = "Toko Maju Jaya Games";
+    static final String EMAIL = "ops@majujaya-games.example";
+    static final String PHONE = "081234567890";
+    static final Instant JOINED_AT = Instant.parse("2024-03-15T08:30:00Z");
+
+    private long balance;
+
+    SandboxAccount(long balance) {
+        this.balance = balance;
+    }
+
+    synchronized long balance() {
+        return balance;
+    }
+
+    synchronized void setBalance(long balance) {
+        this.balance = balance;
+    }
+
+    /** Deducts the price and returns the balance before, or throws INSUFFICIENT_BALANCE. */
+    synchronized long debit(long price) {
+        if (balance < price) {
+            throw new SandboxException(402, "INSUFFICIENT_BALANCE",
+                    "insufficient balance: " + balance + " IDR does not cover " + price + " IDR");
+        }
+        long before = balance;
+        balance -= price;
+        return before;
+    }
+
+    synchronized void refund(long price) {
+        balance += price;
+    }
+}

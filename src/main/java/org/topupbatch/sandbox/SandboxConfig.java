@@ -1,0 +1,251 @@
+package org.topupbatch.sandbox;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.LongConsumer;
+
+/**
+ * The sandbox's knobs. Mutable and thread-safe: a running sandbox reads every knob at the moment it
+ * needs it, so tests (and {@code POST /sandbox/config}) can change behaviour while it runs.
+ * Exceptions: {@code seed} is read once at start, and {@code balance} is the balance to set: setting
+ * it on a running sandbox replaces the account's live balance.
+ */
+public final class SandboxConfig {
+
+    /** Prefix of every knob in properties and (upper-cased, {@code .}/{@code -} as {@code _}) in the environment. */
+    public static final String PREFIX = "topup.sandbox.";
+
+    /** Knob names (key suffixes) in the order they are documented. */
+    public static final List<String> KNOBS = List.of(
+            "api-key", "api-secret", "tier", "balance", "webhook-url", "latency", "error-rate",
+            "lost-answer-rate", "lost-answer-mode", "settle-delay", "fail-rate", "webhook-duplicate-rate",
+            "webhook-late-rate", "webhook-late-delay", "check-order", "ip-whitelist-enforced", "ip-whitelist", "seed");
+
+    private volatile String apiKey = "RSL-7F3A9C21";
+    private volatile String apiSecret = "s3cr3t-Kx9pQ2";
+    private volatile SandboxTier tier = SandboxTier.GOLD;
+    private volatile long balance = 10_000_000L;
+    private volatile String webhookUrl = "";
+    private volatile DurationRange latency = DurationRange.ZERO;
+    private volatile double errorRate;
+    private volatile double lostAnswerRate;
+    private volatile LostAnswerMode lostAnswerMode = LostAnswerMode.MIXED;
+    private volatile DurationRange settleDelay = DurationRange.of(Duration.ofSeconds(2), Duration.ofSeconds(5));
+    private volatile double failRate;
+    private volatile double webhookDuplicateRate;
+    private volatile double webhookLateRate;
+    private volatile Duration webhookLateDelay = Duration.ofSeconds(10);
+    private volatile boolean checkOrder = true;
+    private volatile boolean ipWhitelistEnforced;
+    private volatile List<String> ipWhitelist = List.of("127.0.0.1");
+    private volatile Long seed;
+
+    // a running sandbox listens here so that setting the balance tops the live account up (or down)
+    private volatile LongConsumer balanceListener = b -> { };
+
+    public static SandboxConfig defaults() {
+        return new SandboxConfig();
+    }
+
+    /**
+     * Reads every knob as {@code topup.sandbox.<knob>} from the lookup (null or blank = unset: the default).
+     *
+     * @throws IllegalArgumentException naming the key when a value is bad
+     */
+    public static SandboxConfig fromLookup(Function<String, String> lookup) {
+        SandboxConfig config = new SandboxConfig();
+        for (String knob : KNOBS) {
+            String value = lookup.apply(PREFIX + knob);
+            if (value != null && !value.isBlank()) {
+                config.set(knob, value);
+            }
+        }
+        return config;
+    }
+
+    /**
+     * Sets one knob from its text form, exactly as {@link #fromLookup} reads it.
+     *
+     * @param knob the key suffix, e.g. {@code latency}; the full key {@code topup.sandbox.latency} is accepted too
+     * @throws IllegalArgumentException naming the key when the knob is unknown or the value bad
+     */
+    public SandboxConfig set(String knob, String value) {
+        String name = knob.startsWith(PREFIX) ? knob.substring(PREFIX.length()) : knob;
+        String v = value == null ? "" : value.trim();
+        try {
+            switch (name) {
+                case "api-key": return setApiKey(requireText(v));
+                case "api-secret": return setApiSecret(requireText(v));
+                case "tier": return setTier(SandboxTier.parse(v));
+                case "balance": return setBalance(parseAmount(v));
+                case "webhook-url": return setWebhookUrl(v);
+                case "latency": return setLatency(DurationRange.parse(v));
+                case "error-rate": return setErrorRate(parseProbability(v));
+                case "lost-answer-rate": return setLostAnswerRate(parseProbability(v));
+                case "lost-answer-mode": return setLostAnswerMode(LostAnswerMode.parse(v));
+                case "settle-delay": return setSettleDelay(DurationRange.parse(v));
+                case "fail-rate": return setFailRate(parseProbability(v));
+                case "webhook-duplicate-rate": return setWebhookDuplicateRate(parseProbability(v));
+                case "webhook-late-rate": return setWebhookLateRate(parseProbability(v));
+                case "webhook-late-delay": return setWebhookLateDelay(DurationRange.parseDuration(v));
+                case "check-order": return setCheckOrder(parseBoolean(v));
+                case "ip-whitelist-enforced": return setIpWhitelistEnforced(parseBoolean(v));
+                case "ip-whitelist": return setIpWhitelist(parseList(v));
+                case "seed": return setSeed(v.isEmpty() ? null : Long.parseLong(v));
+                default: throw new IllegalArgumentException("unknown sandbox setting " + PREFIX + name
+                        + " (known: " + String.join(", ", KNOBS) + ")");
+            }
+        } catch (IllegalArgumentException e) {
+            if (e.getMessage() != null && e.getMessage().startsWith("unknown sandbox setting")) {
+                throw e;
+            }
+            // NumberFormatException is an IllegalArgumentException too; the secret's value is never echoed
+            String shown = name.equals("api-secret") ? "(hidden)" : "'" + v + "'";
+            throw new IllegalArgumentException("bad value " + shown + " for " + PREFIX + name
+                    + (e.getMessage() == null || e instanceof NumberFormatException ? "" : ": " + e.getMessage()), e);
+        }
+    }
+
+    /** The knobs as text, the secret left out: what {@code /sandbox/config} shows. */
+    public Map<String, String> describe() {
+        Map<String, String> out = new LinkedHashMap<>();
+        out.put("api-key", apiKey);
+        out.put("tier", tier.wireName());
+        out.put("balance", Long.toString(balance));
+        out.put("webhook-url", webhookUrl);
+        out.put("latency", latency.toString());
+        out.put("error-rate", Double.toString(errorRate));
+        out.put("lost-answer-rate", Double.toString(lostAnswerRate));
+        out.put("lost-answer-mode", lostAnswerMode.wireName());
+        out.put("settle-delay", settleDelay.toString());
+        out.put("fail-rate", Double.toString(failRate));
+        out.put("webhook-duplicate-rate", Double.toString(webhookDuplicateRate));
+        out.put("webhook-late-rate", Double.toString(webhookLateRate));
+        out.put("webhook-late-delay", webhookLateDelay.toMillis() + "ms");
+        out.put("check-order", Boolean.toString(checkOrder));
+        out.put("ip-whitelist-enforced", Boolean.toString(ipWhitelistEnforced));
+        out.put("ip-whitelist", String.join(",", ipWhitelist));
+        out.put("seed", seed == null ? "" : seed.toString());
+        return out;
+    }
+
+    private static String requireText(String v) {
+        if (v.isEmpty()) {
+            throw new IllegalArgumentException("must not be empty");
+        }
+        return v;
+    }
+
+    private static long parseAmount(String v) {
+        long amount = Long.parseLong(v.replace("_", ""));
+        if (amount < 0) {
+            throw new IllegalArgumentException("must not be negative");
+        }
+        return amount;
+    }
+
+    private static double parseProbability(String v) {
+        double p = Double.parseDouble(v);
+        if (!(p >= 0.0 && p <= 1.0)) {
+            throw new IllegalArgumentException("expected a probability between 0 and 1");
+        }
+        return p;
+    }
+
+    private static boolean parseBoolean(String v) {
+        switch (v.toLowerCase(Locale.ROOT)) {
+            case "true": return true;
+            case "false": return false;
+            default: throw new IllegalArgumentException("expected true or false");
+        }
+    }
+
+    private static List<String> parseList(String v) {
+        List<String> items = new ArrayList<>();
+        Arrays.stream(v.split(",")).map(String::trim).filter(s -> !s.isEmpty()).forEach(items::add);
+        return List.copyOf(items);
+    }
+
+    private static double checkProbability(double p) {
+        if (!(p >= 0.0 && p <= 1.0)) {
+            throw new IllegalArgumentException("expected a probability between 0 and 1, got " + p);
+        }
+        return p;
+    }
+
+    void onBalanceSet(LongConsumer listener) {
+        this.balanceListener = listener;
+    }
+
+    // ---- accessors and fluent setters ----
+
+    public String apiKey() { return apiKey; }
+    public SandboxConfig setApiKey(String apiKey) { this.apiKey = requireText(apiKey); return this; }
+
+    public String apiSecret() { return apiSecret; }
+    public SandboxConfig setApiSecret(String apiSecret) { this.apiSecret = requireText(apiSecret); return this; }
+
+    public SandboxTier tier() { return tier; }
+    public SandboxConfig setTier(SandboxTier tier) { this.tier = java.util.Objects.requireNonNull(tier); return this; }
+
+    public long balance() { return balance; }
+    public SandboxConfig setBalance(long balance) {
+        if (balance < 0) {
+            throw new IllegalArgumentException("balance must not be negative");
+        }
+        this.balance = balance;
+        balanceListener.accept(balance);
+        return this;
+    }
+
+    /** Empty when no webhook is configured. */
+    public String webhookUrl() { return webhookUrl; }
+    public SandboxConfig setWebhookUrl(String webhookUrl) { this.webhookUrl = webhookUrl == null ? "" : webhookUrl.trim(); return this; }
+
+    public DurationRange latency() { return latency; }
+    public SandboxConfig setLatency(DurationRange latency) { this.latency = java.util.Objects.requireNonNull(latency); return this; }
+
+    public double errorRate() { return errorRate; }
+    public SandboxConfig setErrorRate(double errorRate) { this.errorRate = checkProbability(errorRate); return this; }
+
+    public double lostAnswerRate() { return lostAnswerRate; }
+    public SandboxConfig setLostAnswerRate(double lostAnswerRate) { this.lostAnswerRate = checkProbability(lostAnswerRate); return this; }
+
+    public LostAnswerMode lostAnswerMode() { return lostAnswerMode; }
+    public SandboxConfig setLostAnswerMode(LostAnswerMode mode) { this.lostAnswerMode = java.util.Objects.requireNonNull(mode); return this; }
+
+    public DurationRange settleDelay() { return settleDelay; }
+    public SandboxConfig setSettleDelay(DurationRange settleDelay) { this.settleDelay = java.util.Objects.requireNonNull(settleDelay); return this; }
+
+    public double failRate() { return failRate; }
+    public SandboxConfig setFailRate(double failRate) { this.failRate = checkProbability(failRate); return this; }
+
+    public double webhookDuplicateRate() { return webhookDuplicateRate; }
+    public SandboxConfig setWebhookDuplicateRate(double rate) { this.webhookDuplicateRate = checkProbability(rate); return this; }
+
+    public double webhookLateRate() { return webhookLateRate; }
+    public SandboxConfig setWebhookLateRate(double rate) { this.webhookLateRate = checkProbability(rate); return this; }
+
+    public Duration webhookLateDelay() { return webhookLateDelay; }
+    public SandboxConfig setWebhookLateDelay(Duration delay) { this.webhookLateDelay = java.util.Objects.requireNonNull(delay); return this; }
+
+    /** false: {@code /v1/check-order} answers a plain 404, as a provider without that endpoint would. */
+    public boolean checkOrder() { return checkOrder; }
+    public SandboxConfig setCheckOrder(boolean checkOrder) { this.checkOrder = checkOrder; return this; }
+
+    public boolean ipWhitelistEnforced() { return ipWhitelistEnforced; }
+    public SandboxConfig setIpWhitelistEnforced(boolean enforced) { this.ipWhitelistEnforced = enforced; return this; }
+
+    public List<String> ipWhitelist() { return ipWhitelist; }
+    public SandboxConfig setIpWhitelist(List<String> addresses) { this.ipWhitelist = List.copyOf(addresses); return this; }
+
+    /** null: a random seed. */
+    public Long seed() { return seed; }
+    public SandboxConfig setSeed(Long seed) { this.seed = seed; return this; }
+}

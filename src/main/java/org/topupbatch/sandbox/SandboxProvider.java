@@ -1,0 +1,160 @@
+package org.topupbatch.sandbox;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+
+/**
+ * A sandbox reseller top-up provider: an independent implementation of provider-interface.md plus the
+ * README's decisions, served over HTTP with the JDK's server. All its threads are daemon threads.
+ */
+public final class SandboxProvider implements AutoCloseable {
+
+    /** Request threads: generous, because injected latency sleeps on them. */
+    static final int REQUEST_THREADS = 64;
+
+    private final SandboxConfig config;
+    private final HttpServer server;
+    private final ExecutorService requestPool;
+    private final ScheduledExecutorService scheduler;
+    private final SandboxAccount account;
+    private final SandboxOrders orders;
+    private final SandboxRateLimiter limiter;
+    private final SandboxRequestCounter counter;
+    private final WebhookSender webhooks;
+    private volatile Clock clock = Clock.systemUTC();
+
+    private SandboxProvider(SandboxConfig config, String host, int port) throws IOException {
+        this.config = config;
+        ObjectMapper mapper = new ObjectMapper();
+        Random random = config.seed() == null ? new Random() : new Random(config.seed());
+        Supplier<Instant> now = () -> clock.instant();
+        SandboxCatalog catalog = SandboxCatalog.load(mapper);
+        this.account = new SandboxAccount(config.balance());
+        config.onBalanceSet(account::setBalance);
+        this.limiter = new SandboxRateLimiter();
+        this.counter = new SandboxRequestCounter();
+        this.scheduler = Executors.newScheduledThreadPool(4, daemonThreads("sandbox-scheduler"));
+        this.webhooks = new WebhookSender(config, random, mapper, now, scheduler);
+        this.orders = new SandboxOrders(catalog, account, config, random, now, scheduler, webhooks);
+        SandboxOperations operations = new SandboxOperations(mapper, config, catalog, account, orders, limiter);
+        SandboxInspection inspection = new SandboxInspection(mapper, config, orders, account, this::stats);
+        SandboxHttpHandler handler = new SandboxHttpHandler(mapper, config, random, now, limiter, operations, counter, inspection);
+        inspection.attach(handler);
+        this.requestPool = Executors.newFixedThreadPool(REQUEST_THREADS, daemonThreads("sandbox-http"));
+        this.server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(host), port), 128);
+        server.createContext("/", handler);
+        server.setExecutor(requestPool);
+    }
+
+    /** Starts a sandbox on 127.0.0.1; port 0 picks a free port. */
+    public static SandboxProvider start(SandboxConfig config, int port) {
+        return start(config, "127.0.0.1", port);
+    }
+
+    /** Starts a sandbox on the given address (the standalone server may listen beyond loopback). */
+    public static SandboxProvider start(SandboxConfig config, String host, int port) {
+        SandboxProvider provider;
+        try {
+            provider = new SandboxProvider(config, host, port);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot listen on " + host + ":" + port, e);
+        }
+        provider.startServer();
+        return provider;
+    }
+
+    /**
+     * The JDK server's dispatcher thread takes its daemon flag from the thread that starts it, so it is
+     * started from a daemon thread: a forgotten sandbox never keeps a JVM alive.
+     */
+    private void startServer() {
+        AtomicReference<RuntimeException> failure = new AtomicReference<>();
+        Thread starter = new Thread(() -> {
+            try {
+                server.start();
+            } catch (RuntimeException e) {
+                failure.set(e);
+            }
+        }, "sandbox-start");
+        starter.setDaemon(true);
+        starter.start();
+        try {
+            starter.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while starting the sandbox", e);
+        }
+        if (failure.get() != null) {
+            throw failure.get();
+        }
+    }
+
+    public String baseUrl() {
+        return "http://" + server.getAddress().getAddress().getHostAddress() + ":" + port();
+    }
+
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    public SandboxConfig config() {
+        return config;
+    }
+
+    /** Every order ever created, in creation order. */
+    public List<LedgerEntry> ledger() {
+        return orders.ledger();
+    }
+
+    public SandboxStats stats() {
+        return counter.snapshot(limiter.busiestWindow());
+    }
+
+    /** The live deposit balance. */
+    public long balance() {
+        return account.balance();
+    }
+
+    /** The clock of the rate-limit and daily windows and of created_at / settled_at; tests pass a mutable one. */
+    public void setClock(Clock clock) {
+        this.clock = java.util.Objects.requireNonNull(clock);
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        requestPool.shutdownNow();
+        scheduler.shutdownNow();
+        try {
+            requestPool.awaitTermination(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        config.onBalanceSet(b -> { });
+    }
+
+    private static ThreadFactory daemonThreads(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+}
