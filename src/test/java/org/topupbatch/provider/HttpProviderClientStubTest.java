@@ -115,6 +115,16 @@ class HttpProviderClientStubTest {
     }
 
     @Test
+    void anEchoedSignatureIsRedactedFromTheProviderMessage() {
+        String sign = new Signer("RSL-7F3A9C21", SECRET).sign("balance");
+        stub.answer(ProviderClient.CHECK_BALANCE, new Canned(400, "text/html",
+                "<html>bad request: {\"api_key\":\"RSL-7F3A9C21\",\"sign\":\"" + sign + "\"}</html>", java.util.Map.of(), 0));
+        ProviderException e = catchThrowableOfType(ProviderException.class, () -> client.checkBalance());
+        assertThat(e.getMessage()).doesNotContain(sign).contains("<redacted>");
+        assertThat(e.providerMessage()).doesNotContain(sign);
+    }
+
+    @Test
     void noCodeAnywhere() {
         stub.answer(ProviderClient.PROFILE, Canned.json(400, "{\"success\":false,\"message\":\"something went wrong\"}"));
         assertThat(catchThrowableOfType(ProviderException.class, () -> client.profile()).code()).isEqualTo(ProviderException.NO_CODE);
