@@ -13,6 +13,7 @@ final class AnswerClassifier {
 
     static final String ORDER_NOT_FOUND = "ORDER_NOT_FOUND";
     private static final int MESSAGE_LIMIT = 200;
+    private static final java.util.regex.Pattern SIGNATURE_LIKE = java.util.regex.Pattern.compile("(?<![0-9A-Fa-f])[0-9A-Fa-f]{32}(?![0-9A-Fa-f])");
 
     private AnswerClassifier() {
     }
@@ -84,7 +85,8 @@ final class AnswerClassifier {
     }
 
     private static String shorten(String text) {
-        String oneLine = text.replaceAll("\\s+", " ").trim();
+        // A provider or gateway that echoes our request must not smuggle a signature into logs.
+        String oneLine = SIGNATURE_LIKE.matcher(text).replaceAll("<redacted>").replaceAll("\\s+", " ").trim();
         return oneLine.length() <= MESSAGE_LIMIT ? oneLine : oneLine.substring(0, MESSAGE_LIMIT) + "...";
     }
 

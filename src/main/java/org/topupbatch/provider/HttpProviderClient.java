@@ -49,6 +49,8 @@ public final class HttpProviderClient implements ProviderClient, AutoCloseable {
     private final ProducerTemplate template;
     private final PoolingHttpClientConnectionManager pool;
     private final CamelContext camel;
+    /** Names this client's beans and endpoints in the shared CamelContext, so that close() finds only its own. */
+    private final String id;
     private final String poolBean;
     private final String configurerBean;
     private final AtomicBoolean checkOrderSupported = new AtomicBoolean(true);
@@ -70,7 +72,7 @@ public final class HttpProviderClient implements ProviderClient, AutoCloseable {
                         .setValidateAfterInactivity(TimeValue.ofSeconds(1))
                         .build())
                 .build();
-        String id = UUID.randomUUID().toString();
+        this.id = UUID.randomUUID().toString().replace("-", "");
         this.poolBean = "topupProviderPool-" + id;
         this.configurerBean = "topupProviderHttpConfigurer-" + id;
         HttpClientConfigurer configurer = builder -> builder
@@ -172,6 +174,16 @@ public final class HttpProviderClient implements ProviderClient, AutoCloseable {
             template.close();
         } catch (Exception e) {
             LOG.debug("closing the producer template failed", e);
+        }
+        try {
+            // Our endpoints hold our pool; a later client in the same context gets its own.
+            for (org.apache.camel.Endpoint e : camel.getEndpoints()) {
+                if (e.getEndpointUri().contains(id)) {
+                    camel.removeEndpoint(e);
+                }
+            }
+        } catch (Exception e) {
+            LOG.debug("removing the provider endpoints failed", e);
         }
         camel.getRegistry().unbind(poolBean);
         camel.getRegistry().unbind(configurerBean);

@@ -28,6 +28,15 @@ public final class SandboxProvider implements AutoCloseable {
     /** Request threads: generous, because injected latency sleeps on them. */
     static final int REQUEST_THREADS = 64;
 
+    static {
+        // The JDK server writes headers and body in separate packets; with Nagle on, each answer waits
+        // for the client's delayed ACK (~40 ms). Read once when the server classes load; an explicit
+        // setting by the operator wins.
+        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+            System.setProperty("sun.net.httpserver.nodelay", "true");
+        }
+    }
+
     private final SandboxConfig config;
     private final HttpServer server;
     private final ExecutorService requestPool;

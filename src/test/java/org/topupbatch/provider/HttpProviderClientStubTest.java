@@ -115,6 +115,16 @@ class HttpProviderClientStubTest {
     }
 
     @Test
+    void anEchoedSignatureIsRedactedFromTheProviderMessage() {
+        String sign = new Signer("RSL-7F3A9C21", SECRET).sign("balance");
+        stub.answer(ProviderClient.CHECK_BALANCE, new Canned(400, "text/html",
+                "<html>bad request: {\"api_key\":\"RSL-7F3A9C21\",\"sign\":\"" + sign + "\"}</html>", java.util.Map.of(), 0));
+        ProviderException e = catchThrowableOfType(ProviderException.class, () -> client.checkBalance());
+        assertThat(e.getMessage()).doesNotContain(sign).contains("<redacted>");
+        assertThat(e.providerMessage()).doesNotContain(sign);
+    }
+
+    @Test
     void noCodeAnywhere() {
         stub.answer(ProviderClient.PROFILE, Canned.json(400, "{\"success\":false,\"message\":\"something went wrong\"}"));
         assertThat(catchThrowableOfType(ProviderException.class, () -> client.profile()).code()).isEqualTo(ProviderException.NO_CODE);
@@ -283,6 +293,17 @@ class HttpProviderClientStubTest {
             assertThat(b.code()).isEqualTo(ProviderException.CONNECTION_LOST);
             assertThat(b.outcomeUnknown()).isFalse();
         }
+    }
+
+    @Test
+    void closeRemovesItsEndpointsFromTheSharedContext() {
+        stub.answer(ProviderClient.CHECK_BALANCE, Canned.json(200, "{\"success\":true,\"data\":{\"balance\":5,\"currency\":\"IDR\"}}"));
+        assertThat(client.checkBalance().balance()).isEqualTo(5L);
+        assertThat(camel.getEndpoints()).anySatisfy(e -> assertThat(e.getEndpointUri()).contains("/v1/check-balance"));
+        client.close();
+        assertThat(camel.getEndpoints()).noneSatisfy(e -> assertThat(e.getEndpointUri()).contains("/v1/"));
+        client = newClient(stub.baseUrl(), Duration.ofSeconds(5));
+        assertThat(client.checkBalance().balance()).isEqualTo(5L);
     }
 
     // ---- check-order fallback -------------------------------------------------------------
