@@ -1,0 +1,17 @@
+package org.topupbatch.batch;
+
+/**
+ * One record breaks the CSV quoting rules. {@code line} is the physical line the record starts on;
+ * {@code resumable} says whether the lexer could find the start of the next record (false when the
+ * rest of the file was swallowed by an unclosed quote).
+ */
+final class MalformedCsvException extends Exception {
+    final long line;
+    final boolean resumable;
+
+    MalformedCsvException(long line, String reason, boolean resumable) {
+        super(reason);
+        this.line = line;
+        this.resumable = resumable;
+    }
+}

@@ -1,0 +1,116 @@
+package org.topupbatch.batch;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
+import org.topupbatch.provider.Product;
+
+/**
+ * Decides whether a row may be ordered, with one reason when not. The checks run in the order of
+ * CONTRACT.md section 3 so that the reason is the first thing wrong: malformed row, required
+ * fields, ref_id form, ref_id already taken, product, customer rules, max_price. The balance is
+ * the planner's business (it needs the running total). Thread-safe when the catalog is.
+ */
+public final class RowValidator {
+
+    public static final int MAX_REF_ID_LENGTH = 50;
+
+    // ASCII only: what the provider accepts for ref_id
+    private static final Pattern REF_ID = Pattern.compile("[A-Za-z0-9._-]+");
+    private static final Pattern WHOLE_NUMBER = Pattern.compile("[0-9]{1,18}");
+
+    private final PriceCatalog catalog;
+    private final CustomerRules rules;
+
+    public RowValidator(PriceCatalog catalog, CustomerRules rules) {
+        this.catalog = catalog;
+        this.rules = rules;
+    }
+
+    /** Validates without a ref_id uniqueness check. */
+    public RowDecision validate(BatchRow row) {
+        return validate(row, refId -> false);
+    }
+
+    /** {@code refIdTaken} says whether a ref_id is already used (earlier in this file or another batch). */
+    public RowDecision validate(BatchRow row, Predicate<String> refIdTaken) {
+        Long maxPrice = parseMaxPrice(row.maxPrice());
+        String reason = reasonToReject(row, refIdTaken, maxPrice);
+        if (reason != null) {
+            return RowDecision.reject(reason, maxPrice);
+        }
+        return RowDecision.accept(catalog.find(row.productSku()).orElseThrow().price(), maxPrice);
+    }
+
+    private String reasonToReject(BatchRow row, Predicate<String> refIdTaken, Long maxPrice) {
+        if (row.malformed()) {
+            return row.error();
+        }
+        List<String> empty = new ArrayList<>();
+        if (row.refId().isEmpty()) {
+            empty.add("ref_id");
+        }
+        if (row.productSku().isEmpty()) {
+            empty.add("product_sku");
+        }
+        if (row.customerNo().isEmpty()) {
+            empty.add("customer_no");
+        }
+        if (empty.size() == 1) {
+            return "required field " + empty.get(0) + " is empty";
+        }
+        if (!empty.isEmpty()) {
+            return "required fields " + String.join(", ", empty) + " are empty";
+        }
+        String refId = row.refId();
+        if (refId.length() > MAX_REF_ID_LENGTH) {
+            return "ref_id is " + refId.length() + " characters long, at most " + MAX_REF_ID_LENGTH + " are allowed";
+        }
+        if (!REF_ID.matcher(refId).matches()) {
+            return "ref_id may hold only letters, digits, '-', '_' and '.' (found "
+                    + firstBadChar(refId) + ")";
+        }
+        if (refIdTaken.test(refId)) {
+            return "duplicate ref_id " + refId + ": already used by an earlier row of this file or an earlier batch";
+        }
+        Optional<Product> product = catalog.find(row.productSku());
+        if (product.isEmpty()) {
+            return "product_sku " + row.productSku() + " is not in the price list";
+        }
+        if (!product.get().available()) {
+            return "product_sku " + row.productSku() + " is not available now";
+        }
+        Optional<String> customer = rules.check(product.get().brand(), row.customerNo(), row.customerNoZone());
+        if (customer.isPresent()) {
+            return customer.get();
+        }
+        if (!row.maxPrice().isEmpty()) {
+            if (maxPrice == null) {
+                return "max_price must be a whole number of rupiah, 0 or more, without separators (found '"
+                        + row.maxPrice() + "')";
+            }
+            long price = product.get().price();
+            if (price > maxPrice) {
+                return "price " + price + " exceeds max_price " + maxPrice;
+            }
+        }
+        return null;
+    }
+
+    /** max_price as a number, or null when absent or not a whole non-negative number. */
+    static Long parseMaxPrice(String text) {
+        return text != null && WHOLE_NUMBER.matcher(text).matches() ? Long.valueOf(text) : null;
+    }
+
+    private static String firstBadChar(String refId) {
+        int cp = refId.codePoints().filter(c -> !(c < 128 && REF_ID.matcher(Character.toString(c)).matches()))
+                .findFirst().orElse('?');
+        if (cp == ' ') {
+            return "a space";
+        }
+        return Character.isISOControl(cp) || Character.isWhitespace(cp)
+                ? String.format("U+%04X", cp) : "'" + Character.toString(cp) + "'";
+    }
+}

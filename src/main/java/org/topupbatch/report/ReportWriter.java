@@ -1,0 +1,202 @@
+package org.topupbatch.report;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVPrinter;
+import org.topupbatch.journal.BatchRecord;
+import org.topupbatch.journal.RowRecord;
+
+/**
+ * Writes a batch's report (CONTRACT.md section 4) into the reports folder:
+ * {@code NAME.result.csv} then {@code NAME.summary.json}, each under a temporary name in the same
+ * folder, flushed to disk and renamed over any older report, so a reader never sees half a file.
+ * The summary is renamed last: once it is there, the result file is complete too.
+ *
+ * <p>Rows are streamed from the journal in file order and written one at a time; memory does not
+ * grow with the batch. The CSV uses the batch's own delimiter, UTF-8 without byte-order mark,
+ * CRLF line ends (RFC 4180), quoting only where needed.
+ */
+public final class ReportWriter {
+
+    public static final List<String> COLUMNS = List.of("line", "ref_id", "product_sku", "customer_no",
+            "customer_no_zone", "status", "serial_number", "price", "message");
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private final Path reportsDir;
+
+    public ReportWriter(Path reportsDir) {
+        this.reportsDir = reportsDir;
+    }
+
+    /** NAME of {@code NAME.csv}: the file name without folders and without a final ".csv" (any case). */
+    public static String reportName(String fileName) {
+        String name = Path.of(fileName).getFileName().toString();
+        return name.toLowerCase(Locale.ROOT).endsWith(".csv") ? name.substring(0, name.length() - 4) : name;
+    }
+
+    /**
+     * Writes both files of a readable batch, or only the summary of an unreadable one
+     * ({@link BatchRecord#error()} set; {@code rows} is then not called).
+     *
+     * @param rows streams the batch's rows in file order, e.g. {@code action -> journal.forEachRow(id, action)}
+     * @param balanceAfter the balance read now; null when unknown
+     * @param finishedAt when the report is written
+     */
+    public ReportFiles write(BatchRecord batch, Consumer<Consumer<RowRecord>> rows, Long balanceAfter,
+                             Instant finishedAt) throws IOException {
+        Files.createDirectories(reportsDir);
+        String name = reportName(batch.fileName());
+        Path summaryFile = reportsDir.resolve(name + ".summary.json");
+        if (batch.error() != null) {
+            ReportSummary summary = new ReportSummary(batch.fileName(), 0, 0, 0, 0, 0, 0, 0,
+                    batch.balanceBefore(), balanceAfter, batch.startedAt(), finishedAt, batch.error());
+            writeAtomically(summaryFile, out -> writeSummary(summary, out));
+            return new ReportFiles(null, summaryFile, summary);
+        }
+        Path resultFile = reportsDir.resolve(name + ".result.csv");
+        Tally tally = new Tally();
+        writeAtomically(resultFile, out -> writeResult(batch, rows, tally, out));
+        ReportSummary summary = new ReportSummary(batch.fileName(), tally.rows,
+                tally.success + tally.failed + tally.pending, tally.success, tally.failed, tally.pending,
+                tally.rejected, tally.charged, batch.balanceBefore(), balanceAfter, batch.startedAt(),
+                finishedAt, null);
+        writeAtomically(summaryFile, out -> writeSummary(summary, out));
+        return new ReportFiles(resultFile, summaryFile, summary);
+    }
+
+    private static final class Tally {
+        long rows;
+        long success;
+        long failed;
+        long pending;
+        long rejected;
+        long charged;
+
+        void count(ReportedRow r) {
+            rows++;
+            switch (r.status()) {
+                case ReportedRow.SUCCESS -> success++;
+                case ReportedRow.FAILED -> failed++;
+                case ReportedRow.PENDING -> pending++;
+                default -> rejected++;
+            }
+            if (r.price() != null && (r.status().equals(ReportedRow.SUCCESS) || r.status().equals(ReportedRow.PENDING))) {
+                charged += r.price();
+            }
+        }
+    }
+
+    private static void writeResult(BatchRecord batch, Consumer<Consumer<RowRecord>> rows, Tally tally,
+                                    OutputStream out) throws IOException {
+        Writer writer = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8));
+        CSVFormat format = CSVFormat.RFC4180.builder().setDelimiter(batch.delimiter()).get();
+        List<String> extraHeaders = batch.extraHeaders() == null ? List.of() : batch.extraHeaders();
+        CSVPrinter printer = new CSVPrinter(writer, format);
+        List<String> header = new ArrayList<>(COLUMNS);
+        extraHeaders.forEach(h -> header.add(FormulaGuard.escape(h)));
+        printer.printRecord(header);
+        try {
+            rows.accept(row -> {
+                ReportedRow r = ReportedRow.of(row, batch.haltReason());
+                tally.count(r);
+                List<String> cells = new ArrayList<>(COLUMNS.size() + extraHeaders.size());
+                cells.add(Long.toString(row.line()));
+                cells.add(FormulaGuard.escape(row.refId()));
+                cells.add(FormulaGuard.escape(row.productSku()));
+                cells.add(FormulaGuard.escape(row.customerNo()));
+                cells.add(FormulaGuard.escape(row.customerNoZone()));
+                cells.add(r.status());
+                cells.add(FormulaGuard.escape(row.serialNumber()));
+                cells.add(r.price() == null ? "" : Long.toString(r.price()));
+                cells.add(FormulaGuard.escape(r.message()));
+                List<String> extras = row.extras() == null ? List.of() : row.extras();
+                for (int i = 0; i < extraHeaders.size(); i++) {
+                    cells.add(FormulaGuard.escape(i < extras.size() ? extras.get(i) : ""));
+                }
+                try {
+                    printer.printRecord(cells);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        printer.flush();
+    }
+
+    private static void writeSummary(ReportSummary s, OutputStream out) throws IOException {
+        ObjectNode json = JSON.createObjectNode();
+        json.put("file", s.file());
+        json.put("rows", s.rows());
+        json.put("submitted", s.submitted());
+        json.put("success", s.success());
+        json.put("failed", s.failed());
+        json.put("pending", s.pending());
+        json.put("rejected", s.rejected());
+        json.put("charged", s.charged());
+        json.put("balance_before", s.balanceBefore());
+        json.put("balance_after", s.balanceAfter());
+        json.put("started_at", iso(s.startedAt()));
+        json.put("finished_at", iso(s.finishedAt()));
+        if (s.error() != null) {
+            json.put("error", s.error());
+        }
+        out.write(JSON.writeValueAsBytes(json));
+        out.write('\n');
+    }
+
+    private static String iso(Instant at) {
+        return at == null ? null : DateTimeFormatter.ISO_INSTANT.format(at.truncatedTo(ChronoUnit.SECONDS));
+    }
+
+    private interface Content {
+        void writeTo(OutputStream out) throws IOException;
+    }
+
+    /** Temporary name starts with '.' and ends with '.tmp' so nobody picks it up as a report. */
+    private static void writeAtomically(Path target, Content content) throws IOException {
+        Path dir = target.getParent();
+        Path temp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
+        try {
+            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+                OutputStream out = Channels.newOutputStream(channel);
+                content.writeTo(out);
+                out.flush();
+                channel.force(true);
+            }
+            try {
+                Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                // only on file systems without atomic rename; same folder, so this is still a rename
+                Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(temp);
+        }
+    }
+}

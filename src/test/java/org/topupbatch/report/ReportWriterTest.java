@@ -1,0 +1,176 @@
+package org.topupbatch.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.topupbatch.journal.BatchRecord;
+import org.topupbatch.journal.RowRecord;
+import org.topupbatch.journal.RowState;
+
+class ReportWriterTest {
+
+    static final Instant STARTED = Instant.parse("2026-03-01T10:00:00.123Z");
+    static final Instant FINISHED = Instant.parse("2026-03-01T10:05:30Z");
+
+    @TempDir
+    Path reports;
+
+    static BatchRecord batch(char delimiter, List<String> extras, String error, String haltReason, Long balanceBefore) {
+        return new BatchRecord(7, "orders-2026.CSV", delimiter, extras, "data/archive/orders-2026.CSV", error,
+                haltReason, balanceBefore, STARTED, STARTED, null, false);
+    }
+
+    static int seq;
+
+    static RowRecord row(String refId, String customerNo, String zone, RowState state, String serial, Long price,
+                         String message, String... extras) {
+        int s = seq++;
+        return new RowRecord(s + 1, 7, s, s + 2, refId, "ML86", customerNo, zone, null, List.of(extras), state,
+                serial, price, message, STARTED, STARTED, null, 0, null);
+    }
+
+    static Consumer<Consumer<RowRecord>> source(RowRecord... rows) {
+        return action -> Stream.of(rows).forEach(action);
+    }
+
+    @Test
+    void resultAndSummaryGolden() throws IOException {
+        seq = 0;
+        ReportFiles files = new ReportWriter(reports).write(batch(';', List.of("Note", "=Cabang"), null, null, 1_000_000L),
+                source(
+                        row("S1", "123456", "2001", RowState.SUCCESS, "SN-1", 20000L, "Top-up berhasil", "a;b", "JKT"),
+                        row("F1", "123456", null, RowState.FAILED, null, 20000L, "Provider failed", "", ""),
+                        row("X1", "123456", null, RowState.REFUSED, null, 20000L, "INVALID_CUSTOMER_NO: bad id", "", ""),
+                        row("P1", "123456", null, RowState.PENDING, null, 19000L, "Processing", "", ""),
+                        row("U1", "123456", null, RowState.UNKNOWN, null, 20000L, null, "", ""),
+                        row("W1", "123456", null, RowState.SENDING, null, 20000L, null, "", ""),
+                        row("A1", "123456", null, RowState.ACCEPTED, null, 20000L, null, "", ""),
+                        row("-R1", "=HYPERLINK(\"x\")", "+1", RowState.REJECTED, null, null,
+                                "-bad", "@SUM(A1)", "\tx\"y\nz")),
+                2_000_000L, FINISHED);
+
+        assertThat(files.resultCsv()).isEqualTo(reports.resolve("orders-2026.result.csv"));
+        assertThat(Files.readString(files.resultCsv())).isEqualTo(String.join("\r\n",
+                "line;ref_id;product_sku;customer_no;customer_no_zone;status;serial_number;price;message;Note;'=Cabang",
+                "2;S1;ML86;123456;2001;success;SN-1;20000;Top-up berhasil;\"a;b\";JKT",
+                "3;F1;ML86;123456;;failed;;20000;Provider failed;;",
+                "4;X1;ML86;123456;;failed;;;INVALID_CUSTOMER_NO: bad id;;",
+                "5;P1;ML86;123456;;pending;;19000;Processing;;",
+                "6;U1;ML86;123456;;pending;;20000;outcome not yet confirmed by the provider;;",
+                "7;W1;ML86;123456;;pending;;20000;outcome not yet confirmed by the provider;;",
+                "8;A1;ML86;123456;;pending;;;not yet submitted;;",
+                "9;'-R1;ML86;\"'=HYPERLINK(\"\"x\"\")\";'+1;rejected;;;'-bad;'@SUM(A1);\"'\tx\"\"y\nz\"",
+                ""));
+
+        assertThat(Files.readString(files.summaryJson())).isEqualTo("""
+                {
+                  "file" : "orders-2026.CSV",
+                  "rows" : 8,
+                  "submitted" : 7,
+                  "success" : 1,
+                  "failed" : 2,
+                  "pending" : 4,
+                  "rejected" : 1,
+                  "charged" : 79000,
+                  "balance_before" : 1000000,
+                  "balance_after" : 2000000,
+                  "started_at" : "2026-03-01T10:00:00Z",
+                  "finished_at" : "2026-03-01T10:05:30Z"
+                }
+                """);
+        assertThat(files.summary().charged()).isEqualTo(79000);
+        try (Stream<Path> left = Files.list(reports)) {
+            assertThat(left.map(p -> p.getFileName().toString()))
+                    .containsExactlyInAnyOrder("orders-2026.result.csv", "orders-2026.summary.json");
+        }
+    }
+
+    @Test
+    void haltedBatchReportsUnsentRowsAsRejected() throws IOException {
+        seq = 0;
+        ReportFiles files = new ReportWriter(reports).write(
+                batch(',', List.of(), null, "the provider refused the credentials (INVALID_SIGNATURE)", null),
+                source(row("S1", "123456", "1", RowState.SUCCESS, "SN", 20000L, "ok"),
+                        row("A1", "123456", "1", RowState.ACCEPTED, null, 20000L, null)),
+                null, FINISHED);
+        assertThat(Files.readAllLines(files.resultCsv())).containsExactly(
+                "line,ref_id,product_sku,customer_no,customer_no_zone,status,serial_number,price,message",
+                "2,S1,ML86,123456,1,success,SN,20000,ok",
+                "3,A1,ML86,123456,1,rejected,,,not submitted: the provider refused the credentials (INVALID_SIGNATURE)");
+        String json = Files.readString(files.summaryJson());
+        assertThat(json).contains("\"submitted\" : 1,", "\"rejected\" : 1,", "\"charged\" : 20000,",
+                "\"balance_before\" : null,", "\"balance_after\" : null,");
+    }
+
+    @Test
+    void unreadableBatchGetsOnlyASummaryWithItsError() throws IOException {
+        ReportFiles files = new ReportWriter(reports.resolve("new-folder")).write(
+                batch(',', List.of(), "header has no column ref_id (found: a, b)", null, null),
+                action -> { throw new AssertionError("rows of an unreadable batch are not read"); },
+                500L, FINISHED);
+        assertThat(files.resultCsv()).isNull();
+        assertThat(Files.readString(files.summaryJson())).isEqualTo("""
+                {
+                  "file" : "orders-2026.CSV",
+                  "rows" : 0,
+                  "submitted" : 0,
+                  "success" : 0,
+                  "failed" : 0,
+                  "pending" : 0,
+                  "rejected" : 0,
+                  "charged" : 0,
+                  "balance_before" : null,
+                  "balance_after" : 500,
+                  "started_at" : "2026-03-01T10:00:00Z",
+                  "finished_at" : "2026-03-01T10:05:30Z",
+                  "error" : "header has no column ref_id (found: a, b)"
+                }
+                """);
+        try (Stream<Path> left = Files.list(reports.resolve("new-folder"))) {
+            assertThat(left.map(p -> p.getFileName().toString())).containsExactly("orders-2026.summary.json");
+        }
+    }
+
+    @Test
+    void rewriteReplacesTheOldReportAndAFailureLeavesNoTempFile() throws IOException {
+        seq = 0;
+        ReportWriter writer = new ReportWriter(reports);
+        BatchRecord b = batch(',', List.of(), null, null, null);
+        writer.write(b, source(row("P1", "1", null, RowState.PENDING, null, 5L, "wait")), null, FINISHED);
+        seq = 0;
+        writer.write(b, source(row("P1", "1", null, RowState.SUCCESS, "SN", 5L, "done")), null, FINISHED);
+        assertThat(Files.readString(reports.resolve("orders-2026.result.csv"))).contains("success,SN,5,done");
+
+        assertThatThrownBy(() -> writer.write(b, action -> { throw new UncheckedIOException(new IOException("journal gone")); },
+                null, FINISHED)).isInstanceOf(IOException.class).hasMessage("journal gone");
+        try (Stream<Path> left = Files.list(reports)) {
+            assertThat(left.map(p -> p.getFileName().toString()))
+                    .containsExactlyInAnyOrder("orders-2026.result.csv", "orders-2026.summary.json");
+        }
+        assertThat(Files.readString(reports.resolve("orders-2026.result.csv"))).contains("success,SN,5,done");
+    }
+
+    @Test
+    void formulaGuard() {
+        assertThat(Stream.of("=1", "+1", "-1", "@x", "\tx", "\rx", "1", "", "a=b", "'x").map(FormulaGuard::escape))
+                .containsExactly("'=1", "'+1", "'-1", "'@x", "'\tx", "'\rx", "1", "", "a=b", "'x");
+        assertThat(FormulaGuard.escape(null)).isEmpty();
+    }
+
+    @Test
+    void reportName() {
+        assertThat(ReportWriter.reportName("in/a.b.csv")).isEqualTo("a.b");
+        assertThat(ReportWriter.reportName("X.CSV")).isEqualTo("X");
+        assertThat(ReportWriter.reportName("noext")).isEqualTo("noext");
+    }
+}
