@@ -80,7 +80,7 @@ public final class Components implements CamelConfiguration, AutoCloseable {
                 settings.pendingTimeout());
         InboxSnapshot snapshot = settings.mode() == Settings.Mode.ONCE
                 ? InboxSnapshot.takenNow(settings.inbox()) : InboxSnapshot.everything(settings.inbox());
-        CachedPriceCatalog catalog = new CachedPriceCatalog(gateway::priceList, clock);
+        CachedPriceCatalog catalog = new CachedPriceCatalog(gateway::priceList);
 
         bind(camel, "inboxSnapshot", snapshot);
         bind(camel, "batchIntake", new BatchIntake(journal, gateway, catalog, rules, settings.balancePolicy(),

@@ -80,11 +80,11 @@ public class BatchIntake {
         try (CsvBatchReader reader = CsvBatchReader.open(file)) {
             long balance = gateway.checkBalance().balance() - journal.reservedAmount();
             try (BatchWriter writer = journal.openBatch(name, reader.delimiter(), reader.extraHeaders(), archivedAs)) {
-                BatchPlanner.Summary summary = new BatchPlanner(new RowValidator(catalog, rules), policy)
+                PlanSummary summary = new BatchPlanner(new RowValidator(catalog, rules), policy)
                         .plan(reader, writer, balance);
                 writer.commit();
                 LOG.info("Batch {}: {} rows, {} accepted ({} IDR), {} rejected", name, summary.rows(), summary.accepted(),
-                        summary.acceptedTotal(), summary.rejected());
+                        summary.totalPrice(), summary.rejected());
             }
         } catch (UnreadableBatchException e) {
             LOG.warn("Batch {} cannot be read: {}", name, e.getMessage());

@@ -197,6 +197,21 @@ public final class JdbcJournal implements Journal {
     }
 
     @Override
+    public Optional<BatchRecord> lastBatchForFile(String fileName) {
+        return batches("SELECT " + Mapping.BATCH_COLUMNS + " FROM batch WHERE file_name = ? ORDER BY id DESC FETCH FIRST 1 ROWS ONLY",
+                ps -> ps.setString(1, fileName)).stream().findFirst();
+    }
+
+    @Override
+    public long reservedAmount() {
+        long[] sum = {0};
+        query("SELECT COALESCE(SUM(r.price), 0) AS total FROM batch_row r JOIN batch b ON b.id = r.batch_id"
+                        + " WHERE r.state IN ('ACCEPTED', 'SENDING') AND b.halt_reason IS NULL",
+                ps -> { }, rs -> sum[0] = rs.getLong("total"));
+        return sum[0];
+    }
+
+    @Override
     public List<BatchRecord> batchesToReport() {
         return batches("SELECT " + Mapping.BATCH_COLUMNS + " FROM batch"
                 + " WHERE reported_at IS NULL OR report_complete = FALSE ORDER BY id", ps -> { });

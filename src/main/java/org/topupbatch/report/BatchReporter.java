@@ -93,7 +93,11 @@ public class BatchReporter {
                 LOG.warn("Balance could not be read for the report of {}: {}", batch.fileName(), e.getMessage());
             }
         }
-        writer.write(batch, rows -> journal.forEachRow(batch.id(), rows), balanceAfter, now);
+        try {
+            writer.write(batch, rows -> journal.forEachRow(batch.id(), rows), balanceAfter, now);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
         journal.markReported(batch.id(), now, complete);
         if (complete) {
             submittedAt.remove(batch.id());
