@@ -52,8 +52,13 @@ public final class JdbcJournal implements Journal {
      * the journal closes its pool.
      */
     public static JdbcJournal open(Path dataDir, String jdbcUrl, String user, String password) {
+        return open(dataDir, jdbcUrl, user, password, Clock.systemUTC());
+    }
+
+    /** As {@link #open(Path, String, String, String)}, with the clock that stamps created/updated times. */
+    public static JdbcJournal open(Path dataDir, String jdbcUrl, String user, String password, Clock clock) {
         HikariDataSource pool = JournalDataSource.open(dataDir, jdbcUrl, user, password);
-        return new JdbcJournal(pool, Clock.systemUTC(), pool);
+        return new JdbcJournal(pool, clock, pool);
     }
 
     // ---- intake

@@ -1,0 +1,554 @@
+package org.topupbatch.journal;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * What every journal database must do. Subclasses open a real database (H2 file, PostgreSQL);
+ * each test starts from an empty one.
+ */
+abstract class JournalContractTest {
+
+    static final Instant T0 = Instant.parse("2026-01-02T03:04:05.678Z");
+
+    protected JdbcJournal journal;
+
+    /** Opens the test's database; called again after {@link JdbcJournal#close()} it must open the same one. */
+    protected abstract JdbcJournal open();
+
+    @BeforeEach
+    void openJournal() {
+        journal = open();
+    }
+
+    @AfterEach
+    void closeJournal() {
+        journal.close();
+    }
+
+    // ---- helpers
+
+    static NewRow accepted(int seq, String refId) {
+        return new NewRow(seq, seq + 2L, refId, "ML86", "12345678", "1234", 25_000L,
+                List.of("x" + seq, "=cell"), RowState.ACCEPTED, 20_000L, null);
+    }
+
+    static NewRow rejected(int seq, String refId, String why) {
+        return new NewRow(seq, seq + 2L, refId, "ML86", "12345678", null, null,
+                List.of(), RowState.REJECTED, null, why);
+    }
+
+    long batchOf(NewRow... rows) {
+        try (BatchWriter writer = journal.openBatch("b.csv", ',', List.of("note", "cost"), "archive/b.csv")) {
+            for (NewRow row : rows) {
+                writer.add(row);
+            }
+            return writer.commit();
+        }
+    }
+
+    RowRecord order(String refId) {
+        return journal.findOrder(refId).orElseThrow();
+    }
+
+    List<RowRecord> rowsOf(long batchId) {
+        List<RowRecord> rows = new ArrayList<>();
+        journal.forEachRow(batchId, rows::add);
+        return rows;
+    }
+
+    // ---- intake
+
+    @Test
+    void writerRecordsBatchAndRowsAsGiven() {
+        long id;
+        try (BatchWriter writer = journal.openBatch("orders;1.csv", ';', List.of("note", "cost centre"), "archive/1.csv")) {
+            writer.add(accepted(0, "R-0"));
+            writer.add(rejected(1, "R-0", "ref_id repeats line 2"));
+            writer.add(new NewRow(2, 7, "R-2", "FF50", "999", null, null, null, RowState.ACCEPTED, 15_000L, null));
+            id = writer.commit();
+        }
+        BatchRecord batch = journal.batch(id).orElseThrow();
+        assertThat(batch.fileName()).isEqualTo("orders;1.csv");
+        assertThat(batch.delimiter()).isEqualTo(';');
+        assertThat(batch.extraHeaders()).containsExactly("note", "cost centre");
+        assertThat(batch.archivedAs()).isEqualTo("archive/1.csv");
+        assertThat(batch.error()).isNull();
+        assertThat(batch.haltReason()).isNull();
+        assertThat(batch.balanceBefore()).isNull();
+        assertThat(batch.startedAt()).isNotNull();
+        assertThat(batch.reportedAt()).isNull();
+        assertThat(batch.reportComplete()).isFalse();
+
+        List<RowRecord> rows = rowsOf(id);
+        assertThat(rows).extracting(RowRecord::seq).containsExactly(0, 1, 2);
+        RowRecord first = rows.get(0);
+        assertThat(first.batchId()).isEqualTo(id);
+        assertThat(first.line()).isEqualTo(2);
+        assertThat(first.refId()).isEqualTo("R-0");
+        assertThat(first.productSku()).isEqualTo("ML86");
+        assertThat(first.customerNo()).isEqualTo("12345678");
+        assertThat(first.customerNoZone()).isEqualTo("1234");
+        assertThat(first.maxPrice()).isEqualTo(25_000L);
+        assertThat(first.extras()).containsExactly("x0", "=cell");
+        assertThat(first.state()).isEqualTo(RowState.ACCEPTED);
+        assertThat(first.price()).isEqualTo(20_000L);
+        assertThat(first.serialNumber()).isNull();
+        assertThat(first.sentAt()).isNull();
+        assertThat(first.checks()).isZero();
+        assertThat(first.nextCheckAt()).isNull();
+        assertThat(first.createdAt()).isNotNull().isEqualTo(first.updatedAt());
+        assertThat(rows.get(1).state()).isEqualTo(RowState.REJECTED);
+        assertThat(rows.get(1).message()).isEqualTo("ref_id repeats line 2");
+        assertThat(rows.get(1).maxPrice()).isNull();
+        assertThat(rows.get(2).extras()).isEmpty();
+        assertThat(rows.get(2).line()).isEqualTo(7);
+
+        BatchProgress progress = journal.progress(id);
+        assertThat(progress.rows()).isEqualTo(3);
+        assertThat(progress.count(RowState.ACCEPTED)).isEqualTo(2);
+        assertThat(progress.count(RowState.REJECTED)).isEqualTo(1);
+        assertThat(progress.allFinal()).isFalse();
+    }
+
+    @Test
+    void nothingOfABatchIsVisibleBeforeCommitAndNothingAfterCloseWithoutCommit() {
+        int rows = JdbcBatchWriter.CHUNK * 2 + 17; // some rows flushed to the database, some not
+        try (BatchWriter writer = journal.openBatch("big.csv", ',', List.of(), "archive/big.csv")) {
+            for (int i = 0; i < rows; i++) {
+                writer.add(accepted(i, "V-" + i));
+            }
+            assertThat(writer.refIdTaken("V-0")).isTrue();
+            assertThat(journal.nextToSubmit(10)).isEmpty();
+            assertThat(journal.findOrder("V-0")).isEmpty();
+            assertThat(journal.batchesToReport()).isEmpty();
+            long id = writer.commit();
+            assertThat(journal.progress(id).count(RowState.ACCEPTED)).isEqualTo(rows);
+        }
+
+        try (BatchWriter writer = journal.openBatch("lost.csv", ',', List.of(), "archive/lost.csv")) {
+            for (int i = 0; i < rows; i++) {
+                writer.add(accepted(i, "L-" + i));
+            }
+            assertThat(journal.findOrder("L-0")).isEmpty();
+            // closed without commit: the crash case
+        }
+        assertThat(journal.findOrder("L-0")).isEmpty();
+        assertThat(journal.batchesToReport()).extracting(BatchRecord::fileName).containsExactly("big.csv");
+        try (BatchWriter writer = journal.openBatch("again.csv", ',', List.of(), "archive/again.csv")) {
+            assertThat(writer.refIdTaken("L-0")).isFalse();
+            assertThat(writer.refIdTaken("L-" + (rows - 1))).isFalse();
+            assertThat(writer.refIdTaken("V-" + (rows - 1))).isTrue();
+        }
+    }
+
+    @Test
+    void refIdTakenSeesUnflushedFlushedAndCommittedOrdersButNotRejectedRows() {
+        batchOf(accepted(0, "OLD-1"), rejected(1, "OLD-REJ", "bad sku"));
+        try (BatchWriter writer = journal.openBatch("new.csv", ',', List.of(), "archive/new.csv")) {
+            assertThat(writer.refIdTaken("OLD-1")).isTrue();
+            assertThat(writer.refIdTaken("OLD-REJ")).isFalse();
+            assertThat(writer.refIdTaken("NEW-0")).isFalse();
+            writer.add(accepted(0, "NEW-0"));
+            assertThat(writer.refIdTaken("NEW-0")).as("unflushed").isTrue();
+            for (int i = 1; i <= JdbcBatchWriter.CHUNK; i++) {
+                writer.add(accepted(i, "NEW-" + i));
+            }
+            assertThat(writer.refIdTaken("NEW-0")).as("flushed, uncommitted").isTrue();
+            writer.add(rejected(JdbcBatchWriter.CHUNK + 1, "REJ-X", "max_price"));
+            assertThat(writer.refIdTaken("REJ-X")).isFalse();
+            assertThat(writer.refIdTaken(null)).isFalse();
+            writer.commit();
+        }
+    }
+
+    @Test
+    void anOrderRefIdIsUniqueAcrossBatchesWhileRejectedRowsMayRepeatIt() {
+        batchOf(accepted(0, "U-1"));
+        assertThatThrownBy(() -> batchOf(accepted(0, "U-1"))).isInstanceOf(JournalException.class);
+        // the failed batch left nothing behind
+        assertThat(journal.batchesToReport()).hasSize(1);
+
+        long b2 = batchOf(rejected(0, "U-1", "ref_id already taken"), rejected(1, "U-1", "again"));
+        long b3 = batchOf(rejected(0, "U-1", "still taken"));
+        assertThat(journal.progress(b2).count(RowState.REJECTED)).isEqualTo(2);
+        assertThat(journal.progress(b3).count(RowState.REJECTED)).isEqualTo(1);
+        assertThat(order("U-1").batchId()).isNotIn(b2, b3);
+    }
+
+    @Test
+    void rejectAllAcceptedRejectsOnlyThisBatchsAcceptedRowsAndFreesTheirRefIds() {
+        long other = batchOf(accepted(0, "KEEP-1"));
+        long id;
+        try (BatchWriter writer = journal.openBatch("all.csv", ',', List.of(), "archive/all.csv")) {
+            for (int i = 0; i < JdbcBatchWriter.CHUNK + 3; i++) {
+                writer.add(accepted(i, "ALL-" + i));
+            }
+            writer.add(rejected(JdbcBatchWriter.CHUNK + 3, "ALL-0", "repeats"));
+            writer.rejectAllAccepted("insufficient balance for the whole batch");
+            assertThat(writer.refIdTaken("ALL-0")).isFalse();
+            id = writer.commit();
+        }
+        assertThat(journal.progress(id).count(RowState.REJECTED)).isEqualTo(JdbcBatchWriter.CHUNK + 4);
+        assertThat(journal.progress(id).allFinal()).isTrue();
+        RowRecord first = rowsOf(id).get(0);
+        assertThat(first.message()).isEqualTo("insufficient balance for the whole batch");
+        assertThat(first.price()).isNull();
+        assertThat(rowsOf(id).get(JdbcBatchWriter.CHUNK + 3).message()).isEqualTo("repeats");
+        assertThat(journal.findOrder("ALL-0")).isEmpty();
+        assertThat(journal.progress(other).count(RowState.ACCEPTED)).isEqualTo(1);
+        batchOf(accepted(0, "ALL-0")); // the ref_id is free again
+    }
+
+    @Test
+    void writerRefusesUseAfterCommitAndNewRowsInOtherStates() {
+        try (BatchWriter writer = journal.openBatch("w.csv", ',', List.of(), "archive/w.csv")) {
+            assertThatThrownBy(() -> writer.add(new NewRow(0, 2, "S", "ML86", "1", null, null, List.of(),
+                    RowState.SUCCESS, null, null))).isInstanceOf(IllegalArgumentException.class);
+            writer.commit();
+            assertThatThrownBy(() -> writer.add(accepted(1, "S"))).isInstanceOf(IllegalStateException.class);
+        }
+    }
+
+    @Test
+    void unreadableBatchIsRecordedReportedAndNeverSubmitted() {
+        long id = journal.recordUnreadableBatch("junk.csv", "no usable header", "archive/junk.csv");
+        BatchRecord batch = journal.batch(id).orElseThrow();
+        assertThat(batch.error()).isEqualTo("no usable header");
+        assertThat(batch.fileName()).isEqualTo("junk.csv");
+        assertThat(batch.archivedAs()).isEqualTo("archive/junk.csv");
+        assertThat(batch.extraHeaders()).isEmpty();
+        assertThat(journal.progress(id).rows()).isZero();
+        assertThat(journal.progress(id).allFinal()).isTrue();
+        assertThat(journal.batchesToReport()).extracting(BatchRecord::id).containsExactly(id);
+        assertThat(journal.nextToSubmit(10)).isEmpty();
+        assertThat(journal.batch(id + 1000)).isEmpty();
+    }
+
+    // ---- submit
+
+    @Test
+    void nextToSubmitGivesAcceptedRowsOfUnhaltedBatchesOldestBatchFirstInFileOrder() {
+        long b1 = batchOf(accepted(0, "A-0"), rejected(1, "A-1", "no"), accepted(2, "A-2"), accepted(3, "A-3"));
+        long b2 = batchOf(accepted(0, "B-0"), accepted(1, "B-1"));
+        long b3 = batchOf(accepted(0, "C-0"));
+        journal.haltBatch(b2, "INVALID_SIGNATURE");
+        journal.markSending(order("A-2").id(), T0);
+
+        assertThat(journal.nextToSubmit(10)).extracting(RowRecord::refId).containsExactly("A-0", "A-3", "C-0");
+        assertThat(journal.nextToSubmit(2)).extracting(RowRecord::refId).containsExactly("A-0", "A-3");
+        assertThat(journal.nextToSubmit(10)).extracting(RowRecord::batchId).containsExactly(b1, b1, b3);
+    }
+
+    @Test
+    void markSendingMovesAcceptedToSendingOnce() {
+        batchOf(accepted(0, "M-1"), rejected(1, "M-2", "no"));
+        long id = order("M-1").id();
+        assertThat(journal.markSending(id, T0)).isTrue();
+        assertThat(journal.markSending(id, T0.plusSeconds(1))).isFalse();
+        RowRecord row = order("M-1");
+        assertThat(row.state()).isEqualTo(RowState.SENDING);
+        assertThat(row.sentAt()).isEqualTo(T0);
+        long rejectedId = rowsOf(row.batchId()).get(1).id();
+        assertThat(journal.markSending(rejectedId, T0)).isFalse();
+        assertThat(journal.markSending(999_999L, T0)).isFalse();
+    }
+
+    @Test
+    void recordOutcomeFollowsTheStateMachineAndKeepsStoredValuesForNulls() {
+        batchOf(accepted(0, "O-1"), accepted(1, "O-2"), accepted(2, "O-3"));
+        long id = order("O-1").id();
+        assertThat(journal.recordOutcome(id, RowState.SUCCESS, "SN", 1L, "x")).as("never sent").isFalse();
+
+        journal.markSending(id, T0);
+        assertThat(journal.recordOutcome(id, RowState.PENDING, null, 19_500L, "processing")).isTrue();
+        journal.scheduleCheck(id, T0.plusSeconds(30), 1);
+        assertThat(journal.recordOutcome(id, RowState.UNKNOWN, null, null, "timeout")).as("pending stays pending").isFalse();
+        assertThat(journal.recordOutcome(id, RowState.PENDING, null, null, null)).isTrue();
+        RowRecord pending = order("O-1");
+        assertThat(pending.state()).isEqualTo(RowState.PENDING);
+        assertThat(pending.price()).isEqualTo(19_500L);
+        assertThat(pending.message()).isEqualTo("processing");
+        assertThat(pending.nextCheckAt()).isEqualTo(T0.plusSeconds(30));
+
+        assertThat(journal.recordOutcome(id, RowState.SUCCESS, "SN-123", null, null)).isTrue();
+        RowRecord success = order("O-1");
+        assertThat(success.state()).isEqualTo(RowState.SUCCESS);
+        assertThat(success.serialNumber()).isEqualTo("SN-123");
+        assertThat(success.price()).isEqualTo(19_500L);
+        assertThat(success.message()).isEqualTo("processing");
+        assertThat(success.nextCheckAt()).as("final: nothing more to check").isNull();
+
+        // a final row never changes again, whatever arrives late
+        for (RowState late : List.of(RowState.FAILED, RowState.PENDING, RowState.UNKNOWN, RowState.REFUSED, RowState.SUCCESS)) {
+            assertThat(journal.recordOutcome(id, late, "OTHER", 1L, "late")).isFalse();
+        }
+        assertThat(order("O-1")).isEqualTo(success);
+
+        long refused = order("O-2").id();
+        journal.markSending(refused, T0);
+        assertThat(journal.recordOutcome(refused, RowState.REFUSED, null, null, "INVALID_CUSTOMER_NO")).isTrue();
+        assertThat(journal.recordOutcome(refused, RowState.SUCCESS, "SN", 1L, null)).isFalse();
+        assertThat(order("O-2").price()).as("refused keeps the validation price; the report leaves it out").isEqualTo(20_000L);
+
+        long unknown = order("O-3").id();
+        journal.markSending(unknown, T0);
+        assertThat(journal.recordOutcome(unknown, RowState.UNKNOWN, null, null, "HTTP 504")).isTrue();
+        assertThat(journal.recordOutcome(unknown, RowState.UNKNOWN, null, null, "still unknown")).isTrue();
+        assertThat(journal.recordOutcome(unknown, RowState.FAILED, null, 20_000L, "refunded")).isTrue();
+        assertThat(order("O-3").state()).isEqualTo(RowState.FAILED);
+
+        for (RowState notAnOutcome : List.of(RowState.ACCEPTED, RowState.SENDING, RowState.REJECTED)) {
+            assertThatThrownBy(() -> journal.recordOutcome(unknown, notAnOutcome, null, null, null))
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    @Test
+    void haltBatchKeepsTheFirstReason() {
+        long id = batchOf(accepted(0, "H-1"));
+        journal.haltBatch(id, "INVALID_API_KEY");
+        journal.haltBatch(id, "something later");
+        assertThat(journal.batch(id).orElseThrow().haltReason()).isEqualTo("INVALID_API_KEY");
+        assertThat(order("H-1").state()).isEqualTo(RowState.ACCEPTED);
+    }
+
+    @Test
+    void recordSubmitStartKeepsTheFirstBalance() {
+        long id = batchOf(accepted(0, "S-1"));
+        journal.recordSubmitStart(id, 1_000_000L, T0);
+        journal.recordSubmitStart(id, 5L, T0.plusSeconds(60));
+        BatchRecord batch = journal.batch(id).orElseThrow();
+        assertThat(batch.balanceBefore()).isEqualTo(1_000_000L);
+        assertThat(batch.submitStartedAt()).isEqualTo(T0);
+    }
+
+    // ---- track
+
+    @Test
+    void rowsInStateAndDueForCheckAndScheduleCheck() {
+        batchOf(accepted(0, "T-0"), accepted(1, "T-1"), accepted(2, "T-2"), accepted(3, "T-3"), accepted(4, "T-4"));
+        for (int i = 0; i < 4; i++) {
+            journal.markSending(order("T-" + i).id(), T0);
+        }
+        journal.recordOutcome(order("T-0").id(), RowState.PENDING, null, null, null);
+        journal.recordOutcome(order("T-1").id(), RowState.PENDING, null, null, null);
+        journal.recordOutcome(order("T-2").id(), RowState.UNKNOWN, null, null, null);
+        journal.scheduleCheck(order("T-0").id(), T0.plusSeconds(10), 1);
+        journal.scheduleCheck(order("T-1").id(), T0.plusSeconds(100), 2);
+
+        assertThat(journal.rowsInState(EnumSet.of(RowState.PENDING, RowState.UNKNOWN), 10))
+                .extracting(RowRecord::refId).containsExactly("T-0", "T-1", "T-2");
+        assertThat(journal.rowsInState(EnumSet.of(RowState.SENDING), 10)).extracting(RowRecord::refId).containsExactly("T-3");
+        assertThat(journal.rowsInState(EnumSet.of(RowState.ACCEPTED), 10)).extracting(RowRecord::refId).containsExactly("T-4");
+        assertThat(journal.rowsInState(List.of(), 10)).isEmpty();
+        assertThat(journal.rowsInState(EnumSet.allOf(RowState.class), 2)).hasSize(2);
+
+        // no planned check counts as due now; soonest first
+        assertThat(journal.dueForCheck(T0, 10)).extracting(RowRecord::refId).containsExactly("T-2");
+        assertThat(journal.dueForCheck(T0.plusSeconds(10), 10)).extracting(RowRecord::refId).containsExactly("T-2", "T-0");
+        assertThat(journal.dueForCheck(T0.plusSeconds(1000), 10)).extracting(RowRecord::refId).containsExactly("T-2", "T-0", "T-1");
+        assertThat(journal.dueForCheck(T0.plusSeconds(1000), 1)).extracting(RowRecord::refId).containsExactly("T-2");
+        RowRecord t1 = order("T-1");
+        assertThat(t1.checks()).isEqualTo(2);
+        assertThat(t1.nextCheckAt()).isEqualTo(T0.plusSeconds(100));
+
+        journal.recordOutcome(order("T-0").id(), RowState.SUCCESS, "SN", null, null);
+        assertThat(journal.dueForCheck(T0.plusSeconds(1000), 10)).extracting(RowRecord::refId).containsExactly("T-2", "T-1");
+    }
+
+    @Test
+    void findOrderFindsOrderRowsOnly() {
+        batchOf(accepted(0, "F-1"), rejected(1, "F-2", "bad"));
+        assertThat(journal.findOrder("F-1")).get().extracting(RowRecord::state).isEqualTo(RowState.ACCEPTED);
+        assertThat(journal.findOrder("F-2")).isEmpty();
+        assertThat(journal.findOrder("nope")).isEmpty();
+    }
+
+    @Test
+    void sendingToUnknownTurnsEverySendingRowIntoADueUnknownOne() {
+        batchOf(accepted(0, "R-0"), accepted(1, "R-1"), accepted(2, "R-2"));
+        journal.markSending(order("R-0").id(), T0);
+        journal.markSending(order("R-1").id(), T0);
+        journal.recordOutcome(order("R-1").id(), RowState.PENDING, null, null, null);
+        Instant restart = T0.plus(1, ChronoUnit.HOURS);
+
+        assertThat(journal.sendingToUnknown(restart)).isEqualTo(1);
+        RowRecord r0 = order("R-0");
+        assertThat(r0.state()).isEqualTo(RowState.UNKNOWN);
+        assertThat(r0.nextCheckAt()).isEqualTo(restart);
+        assertThat(journal.dueForCheck(restart, 10)).extracting(RowRecord::refId).containsExactlyInAnyOrder("R-0", "R-1");
+        assertThat(journal.sendingToUnknown(restart)).isZero();
+        assertThat(order("R-2").state()).isEqualTo(RowState.ACCEPTED);
+    }
+
+    // ---- report
+
+    @Test
+    void batchesToReportUntilReportedComplete() {
+        long b1 = batchOf(accepted(0, "P-1"));
+        long b2 = batchOf(accepted(0, "P-2"));
+        assertThat(journal.batchesToReport()).extracting(BatchRecord::id).containsExactly(b1, b2);
+
+        journal.markReported(b1, T0, false);
+        assertThat(journal.batchesToReport()).extracting(BatchRecord::id).containsExactly(b1, b2);
+        assertThat(journal.batch(b1).orElseThrow().reportedAt()).isEqualTo(T0);
+
+        journal.markReported(b1, T0.plusSeconds(5), true);
+        assertThat(journal.batchesToReport()).extracting(BatchRecord::id).containsExactly(b2);
+        BatchRecord reported = journal.batch(b1).orElseThrow();
+        assertThat(reported.reportedAt()).isEqualTo(T0.plusSeconds(5));
+        assertThat(reported.reportComplete()).isTrue();
+    }
+
+    @Test
+    void progressCountsEveryState() {
+        long id = batchOf(accepted(0, "G-0"), accepted(1, "G-1"), accepted(2, "G-2"), rejected(3, "G-3", "no"));
+        journal.markSending(order("G-0").id(), T0);
+        journal.recordOutcome(order("G-0").id(), RowState.SUCCESS, "SN", 1L, null);
+        journal.markSending(order("G-1").id(), T0);
+        journal.recordOutcome(order("G-1").id(), RowState.FAILED, null, null, "x");
+        BatchProgress p = journal.progress(id);
+        assertThat(p.count(RowState.SUCCESS)).isEqualTo(1);
+        assertThat(p.count(RowState.FAILED)).isEqualTo(1);
+        assertThat(p.count(RowState.ACCEPTED)).isEqualTo(1);
+        assertThat(p.count(RowState.REJECTED)).isEqualTo(1);
+        assertThat(p.count(RowState.PENDING)).isZero();
+        assertThat(p.allFinal()).isFalse();
+        journal.markSending(order("G-2").id(), T0);
+        journal.recordOutcome(order("G-2").id(), RowState.REFUSED, null, null, "x");
+        assertThat(journal.progress(id).allFinal()).isTrue();
+        assertThat(journal.progress(id + 99).rows()).isZero();
+    }
+
+    // ---- provider calls
+
+    @Test
+    void providerCallsAreRecordedListedAndPruned() {
+        journal.recordCall(T0, "balance", 200);
+        journal.recordCall(T0.plusSeconds(30), "order", 200);
+        journal.recordCall(T0.plusSeconds(30), "order", 504);
+        journal.recordCall(T0.plusSeconds(61), "history", 429);
+
+        assertThat(journal.callsSince(T0)).containsExactly(T0, T0.plusSeconds(30), T0.plusSeconds(30), T0.plusSeconds(61));
+        assertThat(journal.callsSince(T0.plusSeconds(30))).hasSize(3);
+        assertThat(journal.callsSince(T0.plusSeconds(62))).isEmpty();
+
+        journal.pruneCalls(T0.plusSeconds(30));
+        assertThat(journal.callsSince(Instant.EPOCH)).containsExactly(T0.plusSeconds(30), T0.plusSeconds(30), T0.plusSeconds(61));
+    }
+
+    // ---- durability and concurrency
+
+    @Test
+    void everythingSurvivesClosingAndReopening() {
+        long id = batchOf(accepted(0, "D-0"), accepted(1, "D-1"), rejected(2, "D-2", "no"));
+        journal.markSending(order("D-0").id(), T0);
+        journal.recordOutcome(order("D-0").id(), RowState.PENDING, null, 19_000L, "processing");
+        journal.scheduleCheck(order("D-0").id(), T0.plusSeconds(60), 3);
+        journal.haltBatch(id, "balance gone");
+        journal.recordSubmitStart(id, 777L, T0);
+        journal.markReported(id, T0, false);
+        journal.recordCall(T0, "order", 200);
+        List<RowRecord> before = rowsOf(id);
+        BatchRecord batchBefore = journal.batch(id).orElseThrow();
+        journal.close();
+
+        journal = open();
+        assertThat(rowsOf(id)).isEqualTo(before);
+        assertThat(journal.batch(id)).contains(batchBefore);
+        assertThat(journal.callsSince(Instant.EPOCH)).containsExactly(T0);
+        assertThat(order("D-0").checks()).isEqualTo(3);
+        // migrations ran once: the reopened schema still enforces one order per ref_id
+        assertThatThrownBy(() -> batchOf(accepted(0, "D-1"))).isInstanceOf(JournalException.class);
+    }
+
+    @Test
+    void concurrentMarkSendingOnOneRowHasExactlyOneWinner() throws Exception {
+        int rows = 200;
+        NewRow[] batch = new NewRow[rows];
+        for (int i = 0; i < rows; i++) {
+            batch[i] = accepted(i, "C-" + i);
+        }
+        long batchId = batchOf(batch);
+        List<Long> ids = rowsOf(batchId).stream().map(RowRecord::id).toList();
+
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            int wins = 0;
+            for (long rowId : ids) {
+                CyclicBarrier start = new CyclicBarrier(2);
+                List<Future<Boolean>> racers = new ArrayList<>();
+                for (int t = 0; t < 2; t++) {
+                    racers.add(pool.submit(() -> {
+                        start.await(5, TimeUnit.SECONDS);
+                        return journal.markSending(rowId, T0);
+                    }));
+                }
+                int won = 0;
+                for (Future<Boolean> racer : racers) {
+                    won += racer.get(30, TimeUnit.SECONDS) ? 1 : 0;
+                }
+                assertThat(won).as("row %d", rowId).isEqualTo(1);
+                wins += won;
+            }
+            assertThat(wins).isEqualTo(rows);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(journal.progress(batchId).count(RowState.SENDING)).isEqualTo(rows);
+    }
+
+    /** Not a timed assertion: prints how long a 200,000-row file takes, for the record. */
+    @Test
+    void aLargeBatchGoesThroughTheWriterWithFlatMemory() {
+        int rows = 200_000;
+        Runtime runtime = Runtime.getRuntime();
+        long start = System.nanoTime();
+        long id;
+        long maxUsed = 0;
+        try (BatchWriter writer = journal.openBatch("large.csv", ',', List.of("note"), "archive/large.csv")) {
+            for (int i = 0; i < rows; i++) {
+                String ref = "BIG-" + i;
+                if (writer.refIdTaken(ref)) {
+                    throw new AssertionError("unexpectedly taken: " + ref);
+                }
+                writer.add(i % 50 == 49 ? rejected(i, ref, "max_price") : accepted(i, ref));
+                if (i % 20_000 == 0) {
+                    maxUsed = Math.max(maxUsed, runtime.totalMemory() - runtime.freeMemory());
+                }
+            }
+            id = writer.commit();
+        }
+        long writeMs = (System.nanoTime() - start) / 1_000_000;
+        long readStart = System.nanoTime();
+        long[] seen = {0, -1};
+        journal.forEachRow(id, row -> {
+            assertThat(row.seq()).isEqualTo(seen[1] + 1);
+            seen[1] = row.seq();
+            seen[0]++;
+        });
+        long readMs = (System.nanoTime() - readStart) / 1_000_000;
+        System.out.printf("[journal %s] %,d rows written with refIdTaken per row in %,d ms, streamed back in %,d ms,"
+                + " heap used at most ~%,d MB while writing%n", getClass().getSimpleName(), rows, writeMs, readMs,
+                maxUsed >> 20);
+        assertThat(seen[0]).isEqualTo(rows);
+        assertThat(journal.progress(id).count(RowState.REJECTED)).isEqualTo(rows / 50);
+        assertThat(journal.progress(id).rows()).isEqualTo(rows);
+    }
+}
