@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.ExecutorService;
 import java.util.function.IntConsumer;
-import org.apache.camel.CamelConfiguration;
 import org.apache.camel.CamelContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,7 +36,7 @@ import org.topupbatch.sandbox.SandboxProvider;
  * batchIntake, orderSubmitter, orderTracker, webhookReceiver, batchReporter, runMonitor,
  * inboxSnapshot, accountLimits, submitWorkers.
  */
-public final class Components implements CamelConfiguration, AutoCloseable {
+public final class Components implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Components.class);
     /** Until the account says otherwise, assume the smallest tier. */
@@ -59,7 +58,7 @@ public final class Components implements CamelConfiguration, AutoCloseable {
         this.exit = exit;
     }
 
-    @Override
+    /** Builds everything before Camel configures its routes (which look the beans up by name). */
     public void configure(CamelContext camel) {
         CustomerRules rules = loadRules();
         String baseUrl = settings.baseUrl();

@@ -30,8 +30,12 @@ public final class TopupApplication {
         Main main = new Main(TopupBatchMain.class);
         routeSettings(main);
         Components components = new Components(settings, Clock.systemUTC(), this::stop);
-        main.configure().addConfiguration(components);
         main.addMainListener(new MainListenerSupport() {
+            @Override
+            public void beforeConfigure(BaseMainSupport m) {
+                components.configure(m.getCamelContext());
+            }
+
             @Override
             public void afterStart(BaseMainSupport m) {
                 CamelContext camel = m.getCamelContext();

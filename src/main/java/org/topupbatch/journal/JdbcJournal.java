@@ -110,6 +110,15 @@ public final class JdbcJournal implements Journal {
      * clears the planned check.
      */
     @Override
+    public boolean returnToQueue(long rowId) {
+        return update("UPDATE batch_row SET state = 'ACCEPTED', sent_at = NULL, updated_at = ?"
+                + " WHERE id = ? AND state = 'SENDING'", ps -> {
+                    ps.setLong(1, clock.millis());
+                    ps.setLong(2, rowId);
+                }) == 1;
+    }
+
+    @Override
     public boolean recordOutcome(long rowId, RowState state, String serialNumber, Long price, String message) {
         if (state == RowState.ACCEPTED || state == RowState.SENDING || state == RowState.REJECTED) {
             throw new IllegalArgumentException("an outcome is PENDING, SUCCESS, FAILED, REFUSED or UNKNOWN, not " + state);

@@ -43,6 +43,12 @@ public interface Journal extends AutoCloseable {
     boolean markSending(long rowId, Instant at);
 
     /**
+     * SENDING -> ACCEPTED, for a request that certainly never reached the provider (the connection
+     * was refused, or the provider refused the credentials); false when the row was not SENDING.
+     */
+    boolean returnToQueue(long rowId);
+
+    /**
      * Records what the provider said (or did not say) about a row's order: the new state with
      * serial, price and message. Fields given as null keep their stored value. A row in a final
      * state is never changed (returns false), so a late or repeated answer does no harm.

@@ -99,7 +99,7 @@ public class OrderSubmitter {
             unknown(row, "the provider already knows this ref_id; looking it up");
         } else if (ProviderException.CONNECTION_FAILED.equals(e.code()) || "INTERRUPTED".equals(e.code())) {
             // Nothing reached the provider: the row goes back to the queue.
-            journal.recordOutcome(row.id(), RowState.ACCEPTED, null, null, null);
+            journal.returnToQueue(row.id());
             LOG.warn("Provider not reachable for {}: {}; will try again", row.refId(), e.getMessage());
         } else if (ProviderGateway.stopsSubmission(e)) {
             stop(row, e);
@@ -115,7 +115,7 @@ public class OrderSubmitter {
             reason = "the provider reports insufficient balance (INSUFFICIENT_BALANCE); the rest of the batch was not submitted";
         } else {
             // Not this row's fault: it goes back to ACCEPTED and is reported as not submitted.
-            journal.recordOutcome(row.id(), RowState.ACCEPTED, null, null, null);
+            journal.returnToQueue(row.id());
             reason = "the provider refused the credentials (" + e.code() + "); nothing more was submitted";
             fatal.compareAndSet(null, reason);
         }
