@@ -30,7 +30,7 @@ class RateBudgetTest {
         assertBlocked(sixth);
         clock.advance(Duration.ofSeconds(2)); // t = 62 s
         sixth.get(3, TimeUnit.SECONDS);
-        assertThat(recorded).hasSize(5).allMatch(s -> s.equals("profile:200"));
+        assertThat(recorded).hasSize(6).allMatch(s -> s.equals("profile:200"));
     }
 
     @Test
