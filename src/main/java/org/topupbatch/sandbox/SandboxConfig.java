@@ -78,6 +78,9 @@ public final class SandboxConfig {
     public SandboxConfig set(String knob, String value) {
         String name = knob.startsWith(PREFIX) ? knob.substring(PREFIX.length()) : knob;
         String v = value == null ? "" : value.trim();
+        if (!KNOBS.contains(name)) {
+            throw new IllegalArgumentException("unknown sandbox setting " + PREFIX + name + " (known: " + String.join(", ", KNOBS) + ")");
+        }
         try {
             switch (name) {
                 case "api-key": return setApiKey(requireText(v));
@@ -98,13 +101,9 @@ public final class SandboxConfig {
                 case "ip-whitelist-enforced": return setIpWhitelistEnforced(parseBoolean(v));
                 case "ip-whitelist": return setIpWhitelist(parseList(v));
                 case "seed": return setSeed(v.isEmpty() ? null : Long.parseLong(v));
-                default: throw new IllegalArgumentException("unknown sandbox setting " + PREFIX + name
-                        + " (known: " + String.join(", ", KNOBS) + ")");
+                default: throw new IllegalStateException("knob without a parser: " + name);
             }
         } catch (IllegalArgumentException e) {
-            if (e.getMessage() != null && e.getMessage().startsWith("unknown sandbox setting")) {
-                throw e;
-            }
             // NumberFormatException is an IllegalArgumentException too; the secret's value is never echoed
             String shown = name.equals("api-secret") ? "(hidden)" : "'" + v + "'";
             throw new IllegalArgumentException("bad value " + shown + " for " + PREFIX + name

@@ -135,6 +135,11 @@ public final class SandboxProvider implements AutoCloseable {
         return counter.snapshot(limiter.busiestWindow());
     }
 
+    /** For tests in this package (the daily limit cannot be reached by HTTP calls in a test's time). */
+    SandboxRateLimiter rateLimiterForTests() {
+        return limiter;
+    }
+
     /** The live deposit balance. */
     public long balance() {
         return account.balance();

@@ -13,7 +13,6 @@ import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,7 +38,6 @@ final class WebhookSender {
     private final Supplier<Instant> clock;
     private final ScheduledExecutorService scheduler;
     private final HttpClient http;
-    private final AtomicLong deliveries = new AtomicLong();
 
     WebhookSender(SandboxConfig config, Random random, ObjectMapper mapper, Supplier<Instant> clock,
                   ScheduledExecutorService scheduler) {
@@ -49,11 +47,6 @@ final class WebhookSender {
         this.clock = clock;
         this.scheduler = scheduler;
         this.http = HttpClient.newBuilder().connectTimeout(ANSWER_TIMEOUT).build();
-    }
-
-    /** Number of delivery attempts made so far (for diagnostics). */
-    long attempts() {
-        return deliveries.get();
     }
 
     void orderFinal(SandboxOrders.OrderView order) {
@@ -107,7 +100,6 @@ final class WebhookSender {
     }
 
     private void deliver(Event event, int attempt) {
-        deliveries.incrementAndGet();
         int status = -1;
         try {
             HttpRequest request = HttpRequest.newBuilder(event.target)
