@@ -20,13 +20,25 @@ import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
+import org.apache.commons.csv.CSVException;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVParser;
+import org.apache.commons.csv.CSVRecord;
 
 /**
  * Reads a batch file (CONTRACT.md section 3) as a stream of {@link BatchRow}s: UTF-8 with or
- * without a byte-order mark, {@code ,} or {@code ;} detected from the header line, CRLF or LF,
+ * without a byte-order mark, {@code ,} or {@code ;} detected from the header line, CRLF, LF or CR,
  * RFC 4180 quoting, blank lines (also lines of empty fields only, as spreadsheets export them)
  * ignored. Opening reads only the header; rows are read one at a time as the iterator advances,
  * so memory does not grow with the file.
+ *
+ * <p>The CSV itself is parsed by Commons CSV ({@link CSVParser}, format RFC 4180 with the sniffed
+ * delimiter). Empty lines are not skipped by the parser but come back as records of one empty
+ * field and are dropped here, so each record starts on the line after the ones the parser has
+ * consumed ({@link CSVParser#getCurrentLineNumber()}): that is the row's physical line, line breaks
+ * inside quoted fields included. The characters reach the parser through a {@link LineChunkReader},
+ * which refuses binary input, bounds the length of a record and lets a new parser take over at the
+ * next line after a malformed record.
  *
  * <p>{@link #open} throws {@link UnreadableBatchException} for a file without a usable header.
  * Iterating throws it when the file turns out not to be text (invalid UTF-8, NUL bytes); a row
@@ -42,7 +54,9 @@ public final class CsvBatchReader implements Iterable<BatchRow>, AutoCloseable {
     static final int DEFAULT_MAX_RECORD_CHARS = 1024 * 1024;
 
     private final BufferedReader source;
-    private final CsvLexer lexer;
+    private final LineChunkReader chars;
+    private final CSVFormat format;
+    private final int maxRecordChars;
     private final char delimiter;
     private final List<String> headers;
     private final List<String> extraHeaders;
@@ -53,6 +67,14 @@ public final class CsvBatchReader implements Iterable<BatchRow>, AutoCloseable {
     private final int customerNoZone;
     private final int maxPrice;
     private boolean iterated;
+
+    // the parser in use: a new one takes over after a malformed record
+    private CSVParser parser;
+    private Iterator<CSVRecord> records;
+    /** Physical lines before the current parser's first character. */
+    private long parserFirstLine;
+    /** Physical lines before the next record: the lines consumed so far. */
+    private long linesBefore;
 
     public static CsvBatchReader open(Path file) throws IOException {
         return open(Files.newInputStream(file));
@@ -79,21 +101,27 @@ public final class CsvBatchReader implements Iterable<BatchRow>, AutoCloseable {
 
     private CsvBatchReader(BufferedReader source, int maxRecordChars) throws IOException {
         this.source = source;
+        this.maxRecordChars = maxRecordChars;
         try {
             skipByteOrderMark(source);
             this.delimiter = sniffDelimiter(source);
         } catch (CharacterCodingException e) {
             throw new UnreadableBatchException("not text: the file is not valid UTF-8", e);
         }
-        this.lexer = new CsvLexer(source, delimiter, 1, maxRecordChars);
-        CsvLexer.Record header = nextRecord("the header line");
-        while (header != null && allBlank(header.fields())) {
-            header = nextRecord("the header line");
+        this.format = CSVFormat.RFC4180.builder()
+                .setDelimiter(delimiter)
+                .setIgnoreEmptyLines(false) // see the class comment: blank records are dropped here
+                .get();
+        this.chars = new LineChunkReader(source, maxRecordChars);
+        startParser(0);
+        List<String> header = nextHeaderRecord();
+        while (header != null && allBlank(header)) {
+            header = nextHeaderRecord();
         }
         if (header == null) {
             throw new UnreadableBatchException("the file is empty: it has no header line");
         }
-        this.headers = List.copyOf(header.fields());
+        this.headers = List.copyOf(header);
         List<String> names = new ArrayList<>();
         for (String h : headers) {
             names.add(h.trim().toLowerCase(Locale.ROOT));
@@ -197,20 +225,15 @@ public final class CsvBatchReader implements Iterable<BatchRow>, AutoCloseable {
 
         private BatchRow advance() {
             while (true) {
-                CsvLexer.Record record;
+                Read record;
                 try {
-                    record = lexer.next();
+                    record = nextRecord();
                 } catch (MalformedCsvException e) {
                     if (!e.resumable) {
                         done = true;
                     }
                     return new BatchRow(seq++, e.line, "", "", "", "", "",
                             Collections.nCopies(extraHeaders.size(), ""), "line " + e.line + ": " + e.getMessage());
-                } catch (CharacterCodingException e) {
-                    throw new UnreadableBatchException("not text: the file is not valid UTF-8 (near line "
-                            + lexer.line() + ")", e);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
                 }
                 if (record == null) {
                     return null;
@@ -223,7 +246,70 @@ public final class CsvBatchReader implements Iterable<BatchRow>, AutoCloseable {
         }
     }
 
-    private BatchRow toRow(int seq, CsvLexer.Record record) {
+    /** A record as read, and the physical line it starts on. */
+    private record Read(long line, List<String> fields) {
+    }
+
+    private void startParser(long linesBeforeIt) throws IOException {
+        parser = format.parse(chars);
+        records = parser.iterator();
+        parserFirstLine = linesBeforeIt;
+        linesBefore = linesBeforeIt;
+    }
+
+    /**
+     * The next record, blank ones included, or null at the end of the file. Throws
+     * {@link UnreadableBatchException} (from {@link LineChunkReader}) when the file is not text.
+     */
+    private Read nextRecord() throws MalformedCsvException {
+        long line = linesBefore + 1;
+        CSVRecord record;
+        try {
+            record = records.hasNext() ? records.next() : null;
+        } catch (UncheckedIOException e) {
+            throw malformed(line, e);
+        }
+        if (record == null) {
+            return null;
+        }
+        chars.recordEnded();
+        // the parser stands right after the record's line break: the lines it consumed are whole
+        linesBefore = parserFirstLine + parser.getCurrentLineNumber();
+        return new Read(line, record.toList());
+    }
+
+    /** Translates a failure of the parser on the record starting on {@code line}. */
+    private MalformedCsvException malformed(long line, UncheckedIOException e) {
+        Throwable cause = e.getCause();
+        if (cause instanceof LineChunkReader.RecordTooLongException) {
+            return new MalformedCsvException(line, "the record starting on line " + line + " is longer than "
+                    + maxRecordChars + " characters (an unclosed quote?); the rest of the file was not read", false);
+        }
+        if (!(cause instanceof CSVException)) {
+            throw e; // reading the file failed
+        }
+        if (chars.atEnd()) {
+            // the parser met the end of the file inside a quoted field
+            return new MalformedCsvException(line, "a quoted field starting on line " + line
+                    + " is never closed (unterminated quote at the end of the file)", false);
+        }
+        // the parser is somewhere inside the line: a new one takes over at the start of the next line
+        try {
+            chars.skipRestOfLine();
+            startParser(chars.lineBreaks());
+        } catch (IOException io) {
+            throw new UncheckedIOException(io);
+        }
+        if (cause.getMessage() != null && cause.getMessage().startsWith("Invalid character between encapsulated token")) {
+            // with RFC 4180 (no escape character, no comments) the one error before the end of the file
+            return new MalformedCsvException(line, "a quoted field on line " + line + " has text after its"
+                    + " closing quote (a quote inside a quoted field must be doubled)", true);
+        }
+        return new MalformedCsvException(line, "the record starting on line " + line + " cannot be read ("
+                + cause.getMessage() + "); reading went on with the next line", true);
+    }
+
+    private BatchRow toRow(int seq, Read record) {
         List<String> f = record.fields();
         List<String> extras = new ArrayList<>(extraIndexes.length);
         for (int i : extraIndexes) {
@@ -243,13 +329,12 @@ public final class CsvBatchReader implements Iterable<BatchRow>, AutoCloseable {
         return index >= 0 && index < fields.size() ? fields.get(index).trim() : "";
     }
 
-    private CsvLexer.Record nextRecord(String what) throws IOException {
+    private List<String> nextHeaderRecord() {
         try {
-            return lexer.next();
+            Read header = nextRecord();
+            return header == null ? null : header.fields();
         } catch (MalformedCsvException e) {
-            throw new UnreadableBatchException(what + " cannot be read: " + e.getMessage());
-        } catch (CharacterCodingException e) {
-            throw new UnreadableBatchException("not text: the file is not valid UTF-8", e);
+            throw new UnreadableBatchException("the header line cannot be read: " + e.getMessage());
         }
     }
 

@@ -2,8 +2,8 @@ package org.topupbatch.batch;
 
 /**
  * One record breaks the CSV quoting rules. {@code line} is the physical line the record starts on;
- * {@code resumable} says whether the lexer could find the start of the next record (false when the
- * rest of the file was swallowed by an unclosed quote).
+ * {@code resumable} says whether reading goes on with the next line (false when the rest of the
+ * file was swallowed by an unclosed quote, or the record is too long).
  */
 final class MalformedCsvException extends Exception {
     final long line;

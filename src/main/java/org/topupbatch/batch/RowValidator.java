@@ -73,7 +73,7 @@ public final class RowValidator {
                     + firstBadChar(refId) + ")";
         }
         if (refIdTaken.test(refId)) {
-            return "duplicate ref_id " + refId + ": already used by an earlier row of this file or an earlier batch";
+            return "ref_id " + refId + " already submitted (an earlier row of this file or an earlier batch has it)";
         }
         Optional<Product> product = catalog.find(row.productSku());
         if (product.isEmpty()) {

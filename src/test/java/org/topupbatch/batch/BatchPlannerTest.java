@@ -58,7 +58,7 @@ class BatchPlannerTest {
                 D2,TSEL10,081234567890
                 D2,TSEL10,081234567890
                 """);
-        String dup = "duplicate ref_id %s: already used by an earlier row of this file or an earlier batch";
+        String dup = "ref_id %s already submitted (an earlier row of this file or an earlier batch has it)";
         assertThat(writer.rows).extracting(NewRow::refId, NewRow::state, NewRow::message).containsExactly(
                 tuple("D1", RowState.ACCEPTED, null),
                 tuple("D1", RowState.REJECTED, dup.formatted("D1")),

@@ -178,6 +178,65 @@ class CsvBatchReaderTest {
     }
 
     @Test
+    void afterTextAfterAClosingQuoteReadingResumesAtTheNextPhysicalLine() throws IOException {
+        String text = "ref_id,product_sku,customer_no,note\n"
+                + "R1,S,1,\"a\nb\"x,\"c,d\"\n"               // 2..3, broken on line 3: the rest of line 3 goes
+                + "R2,S,2,\"ok\r\nstill\"\r\n"               // 4..5
+                + "\"R3\"y\rR4,S,4,x\r"                        // 6, 7 (CR line ends)
+                + "\"R5\"z" + ",pad".repeat(3000) + "\r\n"   // 8, longer than a chunk
+                + "R6,S,6,\"\"\"\"";                            // 9
+        try (CsvBatchReader reader = open(text)) {
+            List<BatchRow> rows = rows(reader);
+            assertThat(rows).extracting(BatchRow::line).containsExactly(2L, 4L, 6L, 7L, 8L, 9L);
+            assertThat(rows).extracting(BatchRow::refId).containsExactly("", "R2", "", "R4", "", "R6");
+            assertThat(rows).extracting(BatchRow::malformed).containsExactly(true, false, true, false, true, false);
+            assertThat(rows.get(0).error()).isEqualTo("line 2: a quoted field on line 2 has text after its closing"
+                    + " quote (a quote inside a quoted field must be doubled)");
+            assertThat(rows.get(1).extras()).containsExactly("ok\r\nstill");
+            assertThat(rows.get(5).extras()).containsExactly("\"");
+        }
+    }
+
+    /** The parser's input ends with the CR of a CRLF: the LF must not count as a line of its own. */
+    @Test
+    void resumingAfterALineWhoseCrlfIsSplitBetweenReads() throws IOException {
+        String header = "ref_id,product_sku,customer_no\n";
+        String bad = "\"R1\"x,S,";
+        bad += "1".repeat(8191 - header.length() - bad.length());
+        String text = header + bad + "\r\nR2,S,2\r\nR3,S,3\n";
+        assertThat(text.indexOf('\r')).isEqualTo(8191);
+        try (CsvBatchReader reader = open(text)) {
+            List<BatchRow> rows = rows(reader);
+            assertThat(rows).extracting(BatchRow::line).containsExactly(2L, 3L, 4L);
+            assertThat(rows).extracting(BatchRow::refId).containsExactly("", "R2", "R3");
+        }
+    }
+
+    /** Commons CSV allows spaces between a closing quote and the delimiter; the lexer before it did not. */
+    @Test
+    void spacesAfterAClosingQuoteAreAllowed() throws IOException {
+        try (CsvBatchReader reader = open("ref_id,product_sku,customer_no\n\"R1\"  ,S,1\n")) {
+            BatchRow row = rows(reader).get(0);
+            assertThat(row.malformed()).isFalse();
+            assertThat(row.refId()).isEqualTo("R1");
+        }
+    }
+
+    @Test
+    void brokenHeaderIsUnreadable() {
+        assertThatThrownBy(() -> open("\"ref_id\"x,product_sku,customer_no\nR1,S,1\n"))
+                .isInstanceOf(UnreadableBatchException.class)
+                .hasMessageStartingWith("the header line cannot be read: a quoted field on line 1 has text after");
+    }
+
+    @Test
+    void nulByteLineCountsQuotedLineBreaks() {
+        byte[] text = "ref_id,product_sku,customer_no\nR1,S,\"1\r\n2\"\nR2,S,\0\n".getBytes(StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> rows(CsvBatchReader.open(new ByteArrayInputStream(text))))
+                .isInstanceOf(UnreadableBatchException.class).hasMessage("not text: a NUL byte on line 4");
+    }
+
+    @Test
     void tooManyFieldsIsAnErrorRow() throws IOException {
         try (CsvBatchReader reader = open("ref_id,product_sku,customer_no\nR1,S,1,000\n")) {
             BatchRow row = rows(reader).get(0);
