@@ -88,10 +88,10 @@ public final class TopupApplication {
         main.addOverrideProperty("camel.server.host", settings.webhookHost());
         StringBuilder exclude = new StringBuilder();
         if (!settings.webhookEnabled()) {
-            exclude.append("classpath:routes/track-webhook.yaml");
+            exclude.append("**/track-webhook.yaml");
         }
         if (settings.mode() != Settings.Mode.ONCE) {
-            exclude.append(exclude.length() > 0 ? "," : "").append("classpath:routes/run-once.yaml");
+            exclude.append(exclude.length() > 0 ? "," : "").append("**/run-once.yaml");
         }
         if (exclude.length() > 0) {
             main.addOverrideProperty("camel.main.routes-exclude-pattern", exclude.toString());
