@@ -142,8 +142,12 @@ public final class Components implements AutoCloseable {
         return null;
     }
 
-    /** Reads the account's rate limits from its profile (or its tier when the profile says nothing). */
+    /**
+     * Reads the account's rate limits from its profile (or its tier when the profile says nothing),
+     * and forgets recorded calls too old to matter to any window.
+     */
     public void refreshLimits() {
+        journal.pruneCalls(clock.instant().minus(Duration.ofDays(2)));
         Profile profile;
         try {
             profile = gateway.profile();
