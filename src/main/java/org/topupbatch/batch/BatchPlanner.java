@@ -30,13 +30,25 @@ public final class BatchPlanner {
         this.policy = policy;
     }
 
+    /**
+     * The first row with a ref_id counts, even a rejected one (CONTRACT.md section 3); a ref_id an
+     * earlier batch ordered is taken for good.
+     */
+    static String refIdConflict(BatchWriter writer, String refId) {
+        Long line = writer.lineInThisBatch(refId);
+        if (line != null) {
+            return "ref_id " + refId + " repeats line " + line + " of this file";
+        }
+        return writer.refIdTaken(refId) ? RowValidator.alreadySubmitted(refId) : null;
+    }
+
     public PlanSummary plan(CsvBatchReader reader, BatchWriter writer, long balance) {
         int rows = 0;
         int accepted = 0;
         long total = 0;
         for (BatchRow row : reader) {
             rows++;
-            RowDecision decision = validator.validate(row, writer::refIdTaken);
+            RowDecision decision = validator.validateAgainst(row, ref -> refIdConflict(writer, ref));
             String reason = decision.reason();
             if (decision.accepted() && policy == BalancePolicy.BEST_EFFORT && total + decision.price() > balance) {
                 reason = "insufficient balance: price " + decision.price() + ", " + Math.max(0, balance - total)

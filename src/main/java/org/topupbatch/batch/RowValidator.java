@@ -34,17 +34,32 @@ public final class RowValidator {
         return validate(row, refId -> false);
     }
 
-    /** {@code refIdTaken} says whether a ref_id is already used (earlier in this file or another batch). */
+    /** Says why a ref_id may not be used for this row, or null when it is free. */
+    @FunctionalInterface
+    public interface RefIdConflicts {
+        String reason(String refId);
+    }
+
+    /** {@code refIdTaken} says whether a ref_id is already used (by an earlier batch). */
     public RowDecision validate(BatchRow row, Predicate<String> refIdTaken) {
+        return validateAgainst(row, ref -> refIdTaken.test(ref) ? alreadySubmitted(ref) : null);
+    }
+
+    /** The rejection for a ref_id an earlier batch already ordered. */
+    public static String alreadySubmitted(String refId) {
+        return "ref_id " + refId + " already submitted (an earlier batch has it)";
+    }
+
+    public RowDecision validateAgainst(BatchRow row, RefIdConflicts conflicts) {
         Long maxPrice = parseMaxPrice(row.maxPrice());
-        String reason = reasonToReject(row, refIdTaken, maxPrice);
+        String reason = reasonToReject(row, conflicts, maxPrice);
         if (reason != null) {
             return RowDecision.reject(reason, maxPrice);
         }
         return RowDecision.accept(catalog.find(row.productSku()).orElseThrow().price(), maxPrice);
     }
 
-    private String reasonToReject(BatchRow row, Predicate<String> refIdTaken, Long maxPrice) {
+    private String reasonToReject(BatchRow row, RefIdConflicts conflicts, Long maxPrice) {
         if (row.malformed()) {
             return row.error();
         }
@@ -72,8 +87,9 @@ public final class RowValidator {
             return "ref_id may hold only letters, digits, '-', '_' and '.' (found "
                     + firstBadChar(refId) + ")";
         }
-        if (refIdTaken.test(refId)) {
-            return "ref_id " + refId + " already submitted (an earlier row of this file or an earlier batch has it)";
+        String conflict = conflicts.reason(refId);
+        if (conflict != null) {
+            return conflict;
         }
         Optional<Product> product = catalog.find(row.productSku());
         if (product.isEmpty()) {

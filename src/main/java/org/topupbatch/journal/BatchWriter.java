@@ -13,6 +13,12 @@ public interface BatchWriter extends AutoCloseable {
      */
     boolean refIdTaken(String refId);
 
+    /**
+     * The line of the first row of this batch (accepted or rejected, flushed or not) with this
+     * ref_id, or null: a repeated ref_id in one file is rejected even when its first row was.
+     */
+    Long lineInThisBatch(String refId);
+
     void add(NewRow row);
 
     /**

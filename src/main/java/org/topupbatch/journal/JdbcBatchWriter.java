@@ -7,7 +7,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.List;
 import java.util.Set;
 
@@ -30,7 +32,10 @@ final class JdbcBatchWriter implements BatchWriter {
     private final long now;
     private final PreparedStatement insertRow;
     private final PreparedStatement findRef;
+    private final PreparedStatement findLine;
     private final Set<String> unflushedRefIds = new HashSet<>();
+    /** Every row of the unsent chunk, rejected ones too: ref_id -> first line. */
+    private final Map<String, Long> unflushedLines = new HashMap<>();
     private int unflushed;
     private boolean committed;
     private boolean closed;
@@ -45,6 +50,8 @@ final class JdbcBatchWriter implements BatchWriter {
             this.batchId = insertBatch(fileName, delimiter, extraHeaders, archivedAs);
             this.insertRow = connection.prepareStatement(INSERT_ROW);
             this.findRef = connection.prepareStatement("SELECT 1 FROM batch_row WHERE order_ref_id = ?");
+            this.findLine = connection.prepareStatement(
+                    "SELECT MIN(line) AS line FROM batch_row WHERE batch_id = ? AND ref_id = ?");
         } catch (SQLException e) {
             closeQuietly();
             throw new JournalException("cannot start recording batch " + fileName, e);
@@ -95,6 +102,27 @@ final class JdbcBatchWriter implements BatchWriter {
     }
 
     @Override
+    public Long lineInThisBatch(String refId) {
+        requireOpen();
+        if (refId == null || refId.isEmpty()) {
+            return null;
+        }
+        try {
+            findLine.setLong(1, batchId);
+            findLine.setString(2, refId);
+            try (ResultSet rs = findLine.executeQuery()) {
+                long line = rs.next() ? rs.getLong("line") : 0;
+                if (line > 0 && !rs.wasNull()) {
+                    return line;
+                }
+            }
+        } catch (SQLException e) {
+            throw new JournalException("cannot look up ref_id " + refId, e);
+        }
+        return unflushedLines.get(refId);
+    }
+
+    @Override
     public void add(NewRow row) {
         requireOpen();
         if (row.state() != RowState.ACCEPTED && row.state() != RowState.REJECTED) {
@@ -128,6 +156,9 @@ final class JdbcBatchWriter implements BatchWriter {
         if (order && row.refId() != null) {
             unflushedRefIds.add(row.refId());
         }
+        if (row.refId() != null && !row.refId().isEmpty()) {
+            unflushedLines.putIfAbsent(row.refId(), row.line());
+        }
         if (++unflushed >= CHUNK) {
             flush();
         }
@@ -144,6 +175,7 @@ final class JdbcBatchWriter implements BatchWriter {
         }
         unflushed = 0;
         unflushedRefIds.clear();
+        unflushedLines.clear();
     }
 
     @Override

@@ -58,15 +58,14 @@ class BatchPlannerTest {
                 D2,TSEL10,081234567890
                 D2,TSEL10,081234567890
                 """);
-        String dup = "ref_id %s already submitted (an earlier row of this file or an earlier batch has it)";
         assertThat(writer.rows).extracting(NewRow::refId, NewRow::state, NewRow::message).containsExactly(
                 tuple("D1", RowState.ACCEPTED, null),
-                tuple("D1", RowState.REJECTED, dup.formatted("D1")),
-                tuple("OLD-1", RowState.REJECTED, dup.formatted("OLD-1")),
-                // a rejected row does not take its ref_id: the next row with it counts
+                tuple("D1", RowState.REJECTED, "ref_id D1 repeats line 2 of this file"),
+                tuple("OLD-1", RowState.REJECTED, "ref_id OLD-1 already submitted (an earlier batch has it)"),
+                // the first row counts even when it was rejected (CONTRACT.md section 3)
                 tuple("D2", RowState.REJECTED, "product_sku NOPE is not in the price list"),
-                tuple("D2", RowState.ACCEPTED, null),
-                tuple("D2", RowState.REJECTED, dup.formatted("D2")));
+                tuple("D2", RowState.REJECTED, "ref_id D2 repeats line 5 of this file"),
+                tuple("D2", RowState.REJECTED, "ref_id D2 repeats line 5 of this file"));
     }
 
     @Test

@@ -22,6 +22,11 @@ final class InMemoryBatchWriter implements BatchWriter {
     }
 
     @Override
+    public Long lineInThisBatch(String refId) {
+        return rows.stream().filter(r -> refId.equals(r.refId())).map(NewRow::line).findFirst().orElse(null);
+    }
+
+    @Override
     public void add(NewRow row) {
         rows.add(row);
     }

@@ -61,7 +61,7 @@ class RowValidatorTest {
     @Test
     void refIdTakenComesBeforeProductChecks() {
         assertThat(reason(row("TAKEN-1", "NOPE", "123456", "1", "")))
-                .isEqualTo("ref_id TAKEN-1 already submitted (an earlier row of this file or an earlier batch has it)");
+                .isEqualTo("ref_id TAKEN-1 already submitted (an earlier batch has it)");
     }
 
     @Test

@@ -178,6 +178,24 @@ abstract class JournalContractTest {
     }
 
     @Test
+    void lineInThisBatchFindsTheFirstRowOfThisFileRejectedOnesToo() {
+        batchOf(accepted(0, "OTHER-1"));
+        try (BatchWriter writer = journal.openBatch("lines.csv", ',', List.of(), "archive/lines.csv")) {
+            writer.add(rejected(0, "R-0", "bad sku"));
+            assertThat(writer.lineInThisBatch("R-0")).as("unflushed rejected row").isEqualTo(2L);
+            for (int i = 1; i <= JdbcBatchWriter.CHUNK; i++) {
+                writer.add(accepted(i, "A-" + i));
+            }
+            writer.add(rejected(JdbcBatchWriter.CHUNK + 1, "R-0", "repeat"));
+            assertThat(writer.lineInThisBatch("R-0")).as("flushed, first line wins").isEqualTo(2L);
+            assertThat(writer.lineInThisBatch("A-7")).isEqualTo(9L);
+            assertThat(writer.lineInThisBatch("OTHER-1")).as("another batch").isNull();
+            assertThat(writer.lineInThisBatch("NOPE")).isNull();
+            assertThat(writer.lineInThisBatch("")).isNull();
+        }
+    }
+
+    @Test
     void anOrderRefIdIsUniqueAcrossBatchesWhileRejectedRowsMayRepeatIt() {
         batchOf(accepted(0, "U-1"));
         assertThatThrownBy(() -> batchOf(accepted(0, "U-1"))).isInstanceOf(JournalException.class);
