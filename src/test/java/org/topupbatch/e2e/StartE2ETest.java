@@ -1,0 +1,85 @@
+package org.topupbatch.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** How the jar starts: with no settings, as the standalone sandbox, and when the provider is away. */
+class StartE2ETest {
+
+    @TempDir
+    Path home;
+    Process process;
+
+    @AfterEach
+    void stop() throws Exception {
+        if (process != null && process.isAlive()) {
+            process.destroyForcibly().waitFor();
+        }
+    }
+
+    @Test
+    void with_no_settings_it_runs_on_the_embedded_sandbox_and_reports_the_inbox() throws Exception {
+        JarRun run = new JarRun(home);
+        // Nothing but where the webhook receiver listens (tests keep servers on loopback);
+        // folders, provider and mode are the defaults: ./inbox, ./reports, ./data, embedded sandbox, watch.
+        run.env.clear();
+        run.env.put("TOPUP_WEBHOOK_HOST", "127.0.0.1");
+        run.env.put("TOPUP_WEBHOOK_PORT", Integer.toString(JarRun.freePort()));
+        run.drop("first.csv", "ref_id,product_sku,customer_no,customer_no_zone\nQ-1,ML86,123456789,2345\nQ-2,GI60,812345678,asia\n");
+        process = run.start();
+        Path summary = home.resolve("reports").resolve("first.summary.json");
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (!Files.exists(summary) && process.isAlive() && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertThat(summary).as(run.output()).exists();
+        assertThat(process.isAlive()).as("watch mode keeps running").isTrue();
+        Report report = Report.read(home.resolve("reports"), "first", ',');
+        assertThat(report.rows()).extracting(r -> r.get("status")).containsExactly("success", "success");
+        assertThat(run.output()).contains("embedded sandbox");
+    }
+
+    @Test
+    void the_jar_serves_the_sandbox_alone_and_says_where() throws Exception {
+        int port = JarRun.freePort();
+        process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
+                JarRun.jar().toAbsolutePath().toString(), "sandbox", "--port", Integer.toString(port))
+                .redirectErrorStream(true).start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        String line = out.readLine();
+        assertThat(line).contains("listening on http://127.0.0.1:" + port).doesNotContain("s3cr3t");
+        HttpResponse<String> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + port + "/v1/check-balance"))
+                .POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"api_key\":\"RSL-7F3A9C21\",\"sign\":\"b1311981041ec3bc83b44c13bc497703\"}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.statusCode()).isEqualTo(200);
+        assertThat(answer.body()).contains("\"success\":true").contains("\"currency\":\"IDR\"");
+    }
+
+    @Test
+    void a_provider_that_cannot_be_reached_ends_a_once_run_with_exit_1() throws Exception {
+        JarRun run = new JarRun(home);
+        run.provider("http://127.0.0.1:" + JarRun.freePort());
+        run.env.put("TOPUP_HTTP_CONNECT_TIMEOUT", "500ms");
+        run.drop("waiting.csv", "ref_id,product_sku,customer_no\nU-1,FF100,12345678\n");
+        assertThat(run.runOnce(Duration.ofMinutes(1))).as(run.output()).isEqualTo(1);
+        assertThat(run.output()).contains("could not be reached");
+        assertThat(run.inbox.resolve("waiting.csv")).as("nothing is lost: the file waits").exists();
+        assertThat(List.of(run.output().split("\n"))).noneMatch(l -> l.startsWith("\tat "));
+    }
+}
