@@ -1,5 +1,6 @@
 package org.topupbatch.provider;
 
+import org.topupbatch.testing.MutableClock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;

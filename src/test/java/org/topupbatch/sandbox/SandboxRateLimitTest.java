@@ -1,5 +1,6 @@
 package org.topupbatch.sandbox;
 
+import org.topupbatch.testing.MutableClock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -1,4 +1,4 @@
-package org.topupbatch.sandbox;
+package org.topupbatch.testing;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -6,20 +6,20 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
-/** A clock tests move by hand. */
-final class MutableClock extends Clock {
+/** A clock tests move by hand (rate windows, day boundaries, cache ages). */
+public final class MutableClock extends Clock {
 
     private volatile Instant now;
 
-    MutableClock(Instant start) {
+    public MutableClock(Instant start) {
         this.now = start;
     }
 
-    void advance(Duration d) {
+    public void advance(Duration d) {
         now = now.plus(d);
     }
 
-    void set(Instant instant) {
+    public void set(Instant instant) {
         now = instant;
     }
 
