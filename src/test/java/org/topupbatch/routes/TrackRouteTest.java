@@ -11,8 +11,17 @@ import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.LedgerEntry;
 import org.topupbatch.sandbox.SandboxConfig;
 
-/** track.yaml (track): with webhooks off, a pending order reaches its final status by polling alone. */
+/**
+ * track.yaml. track: with webhooks off, a pending order reaches its final status by polling alone.
+ * account-limits: its timer fires every 10 minutes, so here it is fired through a direct: endpoint
+ * put in place of the timer (the route's steps are the real ones).
+ */
 class TrackRouteTest extends RouteTestSupport {
+
+    @Override
+    protected void doPreSetup() throws Exception {
+        replaceRouteFromWith("account-limits", "direct:account-limits");
+    }
 
     @Override
     List<String> routes() {
@@ -46,6 +55,17 @@ class TrackRouteTest extends RouteTestSupport {
         assertThat(row.price()).isEqualTo(order.price());
         assertThat(lookUps()).as("check-order / order-history requests").isGreaterThan(lookUpsBefore);
         assertThat(sandbox.stats().requestsPerOperation().getOrDefault("create-order", 0L)).isEqualTo(1);
+    }
+
+    @Test
+    void account_limits_reads_the_account_profile_again() throws Exception {
+        long before = sandbox.stats().requestsPerOperation().getOrDefault("profile", 0L);
+        assertThat(before).as("read once by the start-up checks").isEqualTo(1);
+        context.getRouteController().startRoute("account-limits");
+
+        template.sendBody("direct:account-limits", null);
+
+        assertThat(sandbox.stats().requestsPerOperation().getOrDefault("profile", 0L)).isEqualTo(before + 1);
     }
 
     private long lookUps() {
