@@ -168,6 +168,14 @@ public final class Components implements AutoCloseable {
         budget.setLimits(perMinute, perDay, usage == null ? 0 : usage.today());
     }
 
+    /**
+     * The journal opened by {@link #configure}. The embedded H2 database admits one process at a
+     * time, so whoever shares the process (the route tests) reads the journal through this one.
+     */
+    public Journal journal() {
+        return journal;
+    }
+
     public Instant now() {
         return clock.instant();
     }

@@ -1,6 +1,8 @@
 package org.topupbatch.app;
 
 import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.camel.CamelContext;
 import org.apache.camel.main.BaseMainSupport;
@@ -80,12 +82,22 @@ public final class TopupApplication {
 
     /** Hands the checked settings to the routes, and switches route files and the HTTP server on or off. */
     private void routeSettings(Main main) {
-        main.addOverrideProperty("topup.inbox", settings.inbox().toAbsolutePath().toString());
-        main.addOverrideProperty("topup.webhook.path", settings.webhookPath());
-        main.addOverrideProperty("topup.internal.intake-schedule", intakeSchedule());
-        main.addOverrideProperty("camel.server.enabled", Boolean.toString(settings.webhookEnabled()));
-        main.addOverrideProperty("camel.server.port", Integer.toString(settings.webhookPort()));
-        main.addOverrideProperty("camel.server.host", settings.webhookHost());
+        camelProperties(settings).forEach(main::addOverrideProperty);
+    }
+
+    /**
+     * The Camel properties a run overrides from the settings: folder and path placeholders of the
+     * routes, the webhook server, and which optional route files are left out. Public so that the
+     * route tests boot Camel with exactly the properties a real run uses.
+     */
+    public static Map<String, String> camelProperties(Settings settings) {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("topup.inbox", settings.inbox().toAbsolutePath().toString());
+        p.put("topup.webhook.path", settings.webhookPath());
+        p.put("topup.internal.intake-schedule", intakeSchedule(settings));
+        p.put("camel.server.enabled", Boolean.toString(settings.webhookEnabled()));
+        p.put("camel.server.port", Integer.toString(settings.webhookPort()));
+        p.put("camel.server.host", settings.webhookHost());
         StringBuilder exclude = new StringBuilder();
         if (!settings.webhookEnabled()) {
             exclude.append("**/track-webhook.yaml");
@@ -94,12 +106,13 @@ public final class TopupApplication {
             exclude.append(exclude.length() > 0 ? "," : "").append("**/run-once.yaml");
         }
         if (exclude.length() > 0) {
-            main.addOverrideProperty("camel.main.routes-exclude-pattern", exclude.toString());
+            p.put("camel.main.routes-exclude-pattern", exclude.toString());
         }
+        return p;
     }
 
     /** How the intake polls the inbox: continuously, or on the operator's cron schedule (never in once mode). */
-    private String intakeSchedule() {
+    private static String intakeSchedule(Settings settings) {
         if (settings.schedule() != null && settings.mode() == Settings.Mode.WATCH) {
             return "scheduler=quartz&scheduler.cron=" + settings.schedule().replace(' ', '+') + "&scheduler.triggerId=topup-intake";
         }

@@ -1,0 +1,185 @@
+package org.topupbatch.routes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
+import org.apache.camel.CamelContext;
+import org.apache.camel.test.main.junit5.CamelMainTestSupport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.topupbatch.app.Components;
+import org.topupbatch.app.Settings;
+import org.topupbatch.app.SettingsLookup;
+import org.topupbatch.app.TopupApplication;
+import org.topupbatch.journal.BatchRecord;
+import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.RowRecord;
+import org.topupbatch.sandbox.SandboxConfig;
+import org.topupbatch.sandbox.SandboxProvider;
+
+/**
+ * Boots the real Camel Main configuration (application.properties, classpath:routes/*.yaml) the way
+ * {@link TopupApplication} does: the Camel properties a run derives from its settings, the beans
+ * built and bound by {@link Components}, its start-up checks, then the routes. The provider is an
+ * in-process sandbox on 127.0.0.1; inbox, reports and data live in a temporary folder.
+ *
+ * <p>A test starts only the routes it names: the route under test and the ones that feed it, so
+ * that what it sees is that route's doing.
+ */
+abstract class RouteTestSupport extends CamelMainTestSupport {
+
+    static final Duration WAIT = Duration.ofSeconds(20);
+
+    @TempDir
+    Path dir;
+
+    SandboxProvider sandbox;
+    Settings settings;
+    Components components;
+    /** What the run-once route handed to the exit consumer instead of ending the process. */
+    final List<Integer> exitCodes = new CopyOnWriteArrayList<>();
+
+    /** The route ids this test starts, in order. */
+    abstract List<String> routes();
+
+    /** The sandbox's knobs for this test (read while it runs, so a test may change them later too). */
+    SandboxConfig sandboxConfig() {
+        return SandboxConfig.defaults();
+    }
+
+    /** topup.* settings of this test, as environment variables over application.properties. */
+    void environment(Map<String, String> env) {
+    }
+
+    /** Runs after the folders exist and before Camel and the components are built (once mode snapshots the inbox then). */
+    void beforeBoot() throws Exception {
+    }
+
+    @Override
+    protected CamelContext createCamelContext() throws Exception {
+        sandbox = SandboxProvider.start(sandboxConfig(), 0);
+        Map<String, String> env = new HashMap<>();
+        env.put("TOPUP_BASE_URL", sandbox.baseUrl());
+        env.put("TOPUP_INBOX", dir.resolve("inbox").toString());
+        env.put("TOPUP_REPORTS", dir.resolve("reports").toString());
+        env.put("TOPUP_DATA", dir.resolve("data").toString());
+        env.put("TOPUP_MODE", "watch");
+        env.put("TOPUP_WEBHOOK_HOST", "127.0.0.1");
+        env.put("TOPUP_WEBHOOK_PORT", "0");
+        environment(env);
+        settings = Settings.load(new SettingsLookup(applicationProperties(), env, new Properties()));
+        Files.createDirectories(settings.inbox());
+        Files.createDirectories(settings.reports());
+        Files.createDirectories(settings.data());
+        beforeBoot();
+
+        Properties overrides = new Properties();
+        overrides.putAll(TopupApplication.camelProperties(settings));
+        camelContextConfiguration().withUseOverridePropertiesWithPropertiesComponent(overrides);
+        CamelContext camel = super.createCamelContext();
+        components = new Components(settings, Clock.systemUTC(), exitCodes::add);
+        components.configure(camel);
+        return camel;
+    }
+
+    @BeforeEach
+    void startRoutes() throws Exception {
+        assertThat(components.startUp(context)).as("start-up checks").isNull();
+        for (String id : routes()) {
+            assertThat(context.getRoute(id)).as("route %s loaded from routes/*.yaml", id).isNotNull();
+            context.getRouteController().startRoute(id);
+        }
+    }
+
+    /** Camel first (its routes use the journal), then the journal, then the provider. */
+    @AfterEach
+    void stopAll() {
+        if (context != null) {
+            context.stop();
+        }
+        if (components != null) {
+            components.close();
+        }
+        if (sandbox != null) {
+            sandbox.close();
+        }
+    }
+
+    Journal journal() {
+        return components.journal();
+    }
+
+    /**
+     * Puts a batch into the inbox in one step (written beside it, then moved in) with a modification
+     * time in the past, so that the intake's read lock (readLockMinAge) need not wait for it to age.
+     */
+    Path drop(String name, String content) throws IOException {
+        return drop(settings.inbox(), name, content);
+    }
+
+    Path drop(Path inbox, String name, String content) throws IOException {
+        Path staged = dir.resolve(name + ".staged");
+        Files.writeString(staged, content, StandardCharsets.UTF_8);
+        Files.setLastModifiedTime(staged, FileTime.from(Instant.now().minusSeconds(60)));
+        return Files.move(staged, inbox.resolve(name), StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    Optional<BatchRecord> batch(String fileName) {
+        return journal().lastBatchForFile(fileName);
+    }
+
+    /** The rows of the batch taken from this file, in file order (empty while it is not taken). */
+    List<RowRecord> rows(String fileName) {
+        List<RowRecord> rows = new ArrayList<>();
+        batch(fileName).ifPresent(b -> journal().forEachRow(b.id(), rows::add));
+        return rows;
+    }
+
+    RowRecord row(String fileName, String refId) {
+        return rows(fileName).stream().filter(r -> r.refId().equals(refId)).findFirst()
+                .orElseThrow(() -> new AssertionError("no row " + refId + " in " + fileName));
+    }
+
+    static List<Path> list(Path folder) {
+        try (Stream<Path> files = Files.list(folder)) {
+            return files.sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static Properties applicationProperties() throws IOException {
+        Properties p = new Properties();
+        try (InputStream in = RouteTestSupport.class.getResourceAsStream("/application.properties")) {
+            p.load(in);
+        }
+        return p;
+    }
+}
