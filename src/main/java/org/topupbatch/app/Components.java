@@ -2,7 +2,6 @@ package org.topupbatch.app;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.ExecutorService;
 import java.util.function.IntConsumer;
 import org.apache.camel.CamelContext;
@@ -174,10 +173,6 @@ public final class Components implements AutoCloseable {
      */
     public Journal journal() {
         return journal;
-    }
-
-    public Instant now() {
-        return clock.instant();
     }
 
     @Override

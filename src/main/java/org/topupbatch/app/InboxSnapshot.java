@@ -48,10 +48,6 @@ public class InboxSnapshot implements GenericFileFilter<Object> {
         return list(inbox).stream().noneMatch(names::contains);
     }
 
-    public int size() {
-        return names == null ? -1 : names.size();
-    }
-
     static Set<String> list(Path inbox) {
         Set<String> found = new TreeSet<>();
         if (!Files.isDirectory(inbox)) {

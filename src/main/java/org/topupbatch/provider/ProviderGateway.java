@@ -52,10 +52,6 @@ public class ProviderGateway {
         this.sleeper = sleeper;
     }
 
-    public RateBudget budget() {
-        return budget;
-    }
-
     public Balance checkBalance() {
         return read(ProviderClient.CHECK_BALANCE, client::checkBalance);
     }

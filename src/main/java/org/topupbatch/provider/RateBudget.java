@@ -72,10 +72,6 @@ public final class RateBudget implements RequestGate {
         notifyAll();
     }
 
-    public synchronized int perMinute() {
-        return perMinute;
-    }
-
     /**
      * Seeds the window after a restart with the calls the journal recorded. The calls that were
      * in flight when the last process died were never recorded, so when the last recorded call is
