@@ -256,11 +256,15 @@ public class OrderTracker {
             min = min == null || t.isBefore(min) ? t : min;
             max = max == null || t.isAfter(max) ? t : max;
         }
+        // Up to the slack past the last send, but not into a day that has not begun yet.
+        Instant end = max.plus(DATE_SLACK);
         Instant now = clock.instant();
-        Instant end = max.plus(DATE_SLACK).isAfter(now) ? now : max.plus(DATE_SLACK);
+        if (end.isAfter(now) && now.isAfter(max)) {
+            end = now;
+        }
         return new LocalDate[] {
             LocalDate.ofInstant(min.minus(DATE_SLACK), ZoneOffset.UTC),
-            LocalDate.ofInstant(end.isBefore(max) ? max : end, ZoneOffset.UTC)
+            LocalDate.ofInstant(end, ZoneOffset.UTC)
         };
     }
 }

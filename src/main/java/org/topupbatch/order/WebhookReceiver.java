@@ -64,7 +64,7 @@ public class WebhookReceiver {
             return "ignored";
         }
         RowRecord row = found.get();
-        if (row.state().isFinal() || row.state() == RowState.ACCEPTED || row.state() == RowState.REJECTED) {
+        if (row.state().isFinal() || row.state() == RowState.ACCEPTED) {
             return "ok"; // duplicate or late: already settled
         }
         Optional<OrderStatus> status = OrderStatus.parse(text(order, "status"));
