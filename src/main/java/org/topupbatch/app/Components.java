@@ -87,7 +87,9 @@ public final class Components implements AutoCloseable {
         WebhookAuthenticator webhooks = new WebhookAuthenticator(webhookSecret());
         bind(camel, "orderTracker", new OrderTracker(journal, gateway, submitter, clock,
                 settings.webhookEnabled() && webhooks.verifies()));
-        bind(camel, "webhookReceiver", new WebhookReceiver(journal, webhooks, clock));
+        WebhookReceiver receiver = new WebhookReceiver(journal, webhooks, clock);
+        bind(camel, "webhookReceiver", receiver);
+        addService(camel, receiver); // its last log summary at shutdown
         bind(camel, "batchReporter", reporter);
         bind(camel, "runMonitor", new RunMonitor(snapshot, journal, submitter, reporter, exit));
         bind(camel, "accountLimits", this);
@@ -105,6 +107,14 @@ public final class Components implements AutoCloseable {
             return sandbox.config().webhookSecret();
         }
         return settings.webhookSecret();
+    }
+
+    private static void addService(CamelContext camel, Object service) {
+        try {
+            camel.addService(service, true, true);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot register " + service, e);
+        }
     }
 
     private static void bind(CamelContext camel, String name, Object bean) {

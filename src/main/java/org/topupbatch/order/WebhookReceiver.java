@@ -23,7 +23,7 @@ import org.topupbatch.provider.OrderStatus;
  * answer decides. Duplicates, late ones and unknown ref_ids change nothing. Whatever arrives, the
  * caller answers 200 at once; what settled nothing is logged as a summary at a bounded rate.
  */
-public class WebhookReceiver {
+public class WebhookReceiver implements org.apache.camel.Service {
 
     private static final Logger LOG = LoggerFactory.getLogger(WebhookReceiver.class);
     private static final int MAX_BODY = 64 * 1024;
@@ -97,6 +97,17 @@ public class WebhookReceiver {
     /** Logs the summary of webhooks that settled nothing, when one is due (a timer calls this). */
     public void logSummary() {
         log(tally.summaryIfDue());
+    }
+
+    @Override
+    public void start() {
+        // nothing to start: webhooks arrive through the track-webhook route
+    }
+
+    /** The last summary of a burst is not lost when the process stops. */
+    @Override
+    public void stop() {
+        log(tally.summaryNow());
     }
 
     /**

@@ -66,10 +66,19 @@ public final class WebhookTally {
         return summaryIfDue(clock.instant());
     }
 
+    /** The summary of what was counted and not yet summed up, due or not (at shutdown); else null. */
+    public synchronized Summary summaryNow() {
+        return total == 0 ? null : summary(clock.instant());
+    }
+
     private Summary summaryIfDue(Instant now) {
         if (total == 0 || (lastSummary != null && now.isBefore(lastSummary.plus(interval)))) {
             return null;
         }
+        return summary(now);
+    }
+
+    private Summary summary(Instant now) {
         StringJoiner parts = new StringJoiner(", ");
         boolean suspicious = false;
         for (Map.Entry<Outcome, Long> e : counts.entrySet()) {

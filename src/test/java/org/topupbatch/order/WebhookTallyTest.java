@@ -51,6 +51,10 @@ class WebhookTallyTest {
         WebhookTally.Summary second = tally.summaryIfDue();
         assertThat(second.line()).contains("1 unverified, no webhook secret set");
         assertThat(second.suspicious()).isFalse();
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(tally.count(WebhookTally.Outcome.UNKNOWN_REF_ID)).isNull();
+        assertThat(tally.summaryNow().line()).as("at shutdown, due or not").contains("1 for unknown ref_ids");
+        assertThat(tally.summaryNow()).isNull();
     }
 
     private static void add(List<WebhookTally.Summary> lines, WebhookTally.Summary s) {
