@@ -84,14 +84,37 @@ public final class Components implements AutoCloseable {
         bind(camel, "batchIntake", new BatchIntake(journal, gateway, catalog, rules, settings.balancePolicy(),
                 settings.data().resolve("archive"), clock));
         bind(camel, "orderSubmitter", submitter);
-        bind(camel, "orderTracker", new OrderTracker(journal, gateway, submitter, clock));
-        bind(camel, "webhookReceiver", new WebhookReceiver(journal, new WebhookAuthenticator(settings.apiSecret()), clock));
+        WebhookAuthenticator webhooks = new WebhookAuthenticator(webhookSecret());
+        bind(camel, "orderTracker", new OrderTracker(journal, gateway, submitter, clock,
+                settings.webhookEnabled() && webhooks.verifies()));
+        WebhookReceiver receiver = new WebhookReceiver(journal, webhooks, clock);
+        bind(camel, "webhookReceiver", receiver);
+        addService(camel, receiver); // its last log summary at shutdown
         bind(camel, "batchReporter", reporter);
         bind(camel, "runMonitor", new RunMonitor(snapshot, journal, submitter, reporter, exit));
         bind(camel, "accountLimits", this);
         workers = camel.getExecutorServiceManager().newFixedThreadPool(this, "submit", settings.submitConcurrency());
         bind(camel, "submitWorkers", workers);
         LOG.info("topup-batch {} on {}", settings, settings.embeddedSandbox() ? "the embedded sandbox at " + baseUrl : baseUrl);
+    }
+
+    /** The embedded sandbox signs with its own (demo) webhook secret unless one is set: both sides use the same. */
+    private String webhookSecret() {
+        if (sandbox != null) {
+            if (settings.webhookSecret() == null && settings.webhookEnabled()) {
+                LOG.info("Webhooks are verified with the embedded sandbox's demo webhook secret");
+            }
+            return sandbox.config().webhookSecret();
+        }
+        return settings.webhookSecret();
+    }
+
+    private static void addService(CamelContext camel, Object service) {
+        try {
+            camel.addService(service, true, true);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot register " + service, e);
+        }
     }
 
     private static void bind(CamelContext camel, String name, Object bean) {
@@ -112,6 +135,9 @@ public final class Components implements AutoCloseable {
     private SandboxProvider startSandbox() {
         SandboxConfig config = SandboxConfig.fromLookup(SettingsLookup.standard())
                 .setApiKey(settings.apiKey()).setApiSecret(settings.apiSecret()); // the embedded one always matches
+        if (settings.webhookSecret() != null) {
+            config.setWebhookSecret(settings.webhookSecret());
+        }
         if (settings.webhookEnabled() && (config.webhookUrl() == null || config.webhookUrl().isBlank())) {
             config.setWebhookUrl("http://127.0.0.1:" + settings.webhookPort() + settings.webhookPath());
         }

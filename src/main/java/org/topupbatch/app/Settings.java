@@ -20,7 +20,7 @@ public record Settings(
         String baseUrl, String apiKey, String apiSecret,
         Path inbox, Path reports, Path data,
         Mode mode, String schedule,
-        String webhookHost, int webhookPort, String webhookPath,
+        String webhookHost, int webhookPort, String webhookPath, String webhookSecret,
         Duration pendingTimeout, BalancePolicy balancePolicy,
         String dbUrl, String dbUser, String dbPassword,
         Duration connectTimeout, Duration responseTimeout,
@@ -28,7 +28,7 @@ public record Settings(
 
     public enum Mode { WATCH, ONCE }
 
-    /** The secret and the database password are never shown. */
+    /** The secrets (api, webhook) and the database password are never shown. */
     @Override
     public String toString() {
         return "Settings[baseUrl=" + (embeddedSandbox() ? "(embedded sandbox)" : baseUrl) + ", apiKey=" + apiKey
@@ -65,6 +65,7 @@ public record Settings(
                 r.text("topup.webhook.host", "0.0.0.0"),
                 r.port("topup.webhook.port", 8085),
                 r.webhookPath(),
+                r.optional("topup.webhook.secret"),
                 r.duration("topup.pending-timeout", "30m", Duration.ofSeconds(1)),
                 r.balancePolicy(),
                 r.optional("topup.db.url"),

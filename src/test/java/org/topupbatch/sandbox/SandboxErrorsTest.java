@@ -35,7 +35,7 @@ class SandboxErrorsTest {
         assertThat(answer.json()).as("JSON error body: %s", answer.body()).isNotNull();
         List<String> names = new java.util.ArrayList<>();
         answer.json().fieldNames().forEachRemaining(names::add);
-        assertThat(names).containsExactlyInAnyOrder("success", "data", "message", "error_code");
+        assertThat(names).containsExactlyInAnyOrder("success", "data", "message", "error_code", "timestamp");
         assertThat(answer.json().get("success").booleanValue()).isFalse();
         assertThat(answer.json().get("data").isNull()).isTrue();
         assertThat(answer.json().get("message").isTextual()).isTrue();
