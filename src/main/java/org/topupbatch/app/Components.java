@@ -10,6 +10,7 @@ import org.slf4j.LoggerFactory;
 import org.topupbatch.batch.BatchIntake;
 import org.topupbatch.batch.CachedPriceCatalog;
 import org.topupbatch.batch.CustomerRules;
+import org.topupbatch.journal.AccountLimits;
 import org.topupbatch.journal.JdbcJournal;
 import org.topupbatch.journal.Journal;
 import org.topupbatch.order.OrderSubmitter;
@@ -66,8 +67,10 @@ public final class Components implements AutoCloseable {
             baseUrl = sandbox.baseUrl();
         }
         journal = JdbcJournal.open(settings.data(), settings.dbUrl(), settings.dbUser(), settings.dbPassword());
-        budget = new RateBudget(clock, journal::recordCall, Tier.BASIC.requestsPerMinute(), UNKNOWN_DAILY_LIMIT);
-        budget.seed(journal.callsSince(clock.instant().minus(Duration.ofSeconds(61))), settings.submitConcurrency());
+        // A request is over by the pool lease, the connect and the answer timeouts at the latest.
+        Duration longestCall = settings.connectTimeout().multipliedBy(2).plus(settings.responseTimeout());
+        budget = RateBudget.restore(clock, journal, longestCall, RateBudget.Waiter.REAL,
+                new AccountLimits(Tier.BASIC.requestsPerMinute(), UNKNOWN_DAILY_LIMIT, 0, clock.instant()));
         ProviderEndpoint endpoint = new ProviderEndpoint(baseUrl, new Signer(settings.apiKey(), settings.apiSecret()),
                 settings.connectTimeout(), settings.responseTimeout());
         client = new HttpProviderClient(camel, endpoint, budget);

@@ -274,29 +274,83 @@ public final class JdbcJournal implements Journal {
         });
     }
 
-    // ---- provider calls
+    // ---- provider calls and account limits
 
     @Override
-    public void recordCall(Instant at, String operation, int httpStatus) {
-        update("INSERT INTO provider_call (called_at, operation, http_status) VALUES (?, ?, ?)", ps -> {
-            ps.setLong(1, at.toEpochMilli());
+    public long reserveCall(Instant reservedAt, String operation) {
+        try (Connection c = connection();
+             PreparedStatement ps = c.prepareStatement(
+                     "INSERT INTO provider_call (reserved_at, operation) VALUES (?, ?)", new String[] {"id"})) {
+            ps.setLong(1, reservedAt.toEpochMilli());
             ps.setString(2, operation);
-            ps.setInt(3, httpStatus);
+            ps.executeUpdate();
+            return JdbcBatchWriter.generatedId(ps);
+        } catch (SQLException e) {
+            throw failure("cannot record a " + operation + " call", e);
+        }
+    }
+
+    @Override
+    public void completeCall(long callId, Instant answeredAt, int httpStatus) {
+        update("UPDATE provider_call SET answered_at = ?, http_status = ? WHERE id = ?", ps -> {
+            ps.setLong(1, answeredAt.toEpochMilli());
+            ps.setInt(2, httpStatus);
+            ps.setLong(3, callId);
         });
     }
 
     @Override
-    public List<Instant> callsSince(Instant since) {
-        List<Instant> calls = new ArrayList<>();
-        query("SELECT called_at FROM provider_call WHERE called_at >= ? ORDER BY called_at, id",
+    public List<ProviderCall> callsSince(Instant since) {
+        List<ProviderCall> calls = new ArrayList<>();
+        query("SELECT id, reserved_at, operation, answered_at, http_status FROM provider_call"
+                        + " WHERE reserved_at >= ? ORDER BY reserved_at, id",
                 ps -> ps.setLong(1, since.toEpochMilli()),
-                rs -> calls.add(Instant.ofEpochMilli(rs.getLong(1))));
+                rs -> {
+                    int status = rs.getInt("http_status");
+                    Integer httpStatus = rs.wasNull() ? null : status;
+                    calls.add(new ProviderCall(rs.getLong("id"), Columns.getInstant(rs, "reserved_at"),
+                            rs.getString("operation"), Columns.getInstant(rs, "answered_at"), httpStatus));
+                });
         return calls;
     }
 
     @Override
+    public long countCallsSince(Instant since) {
+        long[] count = {0};
+        query("SELECT COUNT(*) AS n FROM provider_call WHERE reserved_at >= ?",
+                ps -> ps.setLong(1, since.toEpochMilli()), rs -> count[0] = rs.getLong("n"));
+        return count[0];
+    }
+
+    @Override
     public void pruneCalls(Instant before) {
-        update("DELETE FROM provider_call WHERE called_at < ?", ps -> ps.setLong(1, before.toEpochMilli()));
+        update("DELETE FROM provider_call WHERE reserved_at < ?", ps -> ps.setLong(1, before.toEpochMilli()));
+    }
+
+    /** One row, id 1: update it, or insert it the first time (only the limits refresh writes here). */
+    @Override
+    public void rememberLimits(AccountLimits limits) {
+        Binder values = ps -> {
+            ps.setInt(1, limits.perMinute());
+            ps.setLong(2, limits.perDay());
+            ps.setLong(3, limits.usedToday());
+            ps.setLong(4, limits.learnedAt().toEpochMilli());
+        };
+        int updated = update("UPDATE account_limits SET per_minute = ?, per_day = ?, used_today = ?, learned_at = ?"
+                + " WHERE id = 1", values);
+        if (updated == 0) {
+            update("INSERT INTO account_limits (per_minute, per_day, used_today, learned_at, id) VALUES (?, ?, ?, ?, 1)",
+                    values);
+        }
+    }
+
+    @Override
+    public Optional<AccountLimits> rememberedLimits() {
+        List<AccountLimits> limits = new ArrayList<>();
+        query("SELECT per_minute, per_day, used_today, learned_at FROM account_limits WHERE id = 1", ps -> { },
+                rs -> limits.add(new AccountLimits(rs.getInt("per_minute"), rs.getLong("per_day"),
+                        rs.getLong("used_today"), Instant.ofEpochMilli(rs.getLong("learned_at")))));
+        return limits.stream().findFirst();
     }
 
     @Override

@@ -7,12 +7,13 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * The durable record of batches, rows and their orders, and of recent provider calls.
+ * The durable record of batches, rows and their orders, and (through {@link CallLog}) of recent
+ * provider calls and the account's limits.
  * Every method commits before it returns (except {@link BatchWriter}, which commits on demand),
  * so that what a method reports done survives a SIGKILL right after.
  * Safe for use from several threads.
  */
-public interface Journal extends AutoCloseable {
+public interface Journal extends CallLog, AutoCloseable {
 
     // ---- intake
 
@@ -92,16 +93,6 @@ public interface Journal extends AutoCloseable {
 
     /** Records that a report was written; {@code complete} when every row was final then. */
     void markReported(long batchId, Instant at, boolean complete);
-
-    // ---- provider calls (the rate budget survives restarts through this)
-
-    void recordCall(Instant at, String operation, int httpStatus);
-
-    /** Times of recorded calls at or after {@code since}, oldest first. */
-    List<Instant> callsSince(Instant since);
-
-    /** Forgets calls older than {@code before}. */
-    void pruneCalls(Instant before);
 
     @Override
     void close();

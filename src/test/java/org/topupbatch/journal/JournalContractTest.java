@@ -457,18 +457,36 @@ abstract class JournalContractTest {
     // ---- provider calls
 
     @Test
-    void providerCallsAreRecordedListedAndPruned() {
-        journal.recordCall(T0, "balance", 200);
-        journal.recordCall(T0.plusSeconds(30), "order", 200);
-        journal.recordCall(T0.plusSeconds(30), "order", 504);
-        journal.recordCall(T0.plusSeconds(61), "history", 429);
+    void providerCallsAreReservedCompletedListedAndPruned() {
+        long balance = journal.reserveCall(T0, "balance");
+        journal.completeCall(balance, T0.plusMillis(300), 200);
+        long order = journal.reserveCall(T0.plusSeconds(30), "order");
+        long lost = journal.reserveCall(T0.plusSeconds(30), "order");
+        journal.completeCall(lost, T0.plusSeconds(35), 0);
+        long history = journal.reserveCall(T0.plusSeconds(61), "history");
 
-        assertThat(journal.callsSince(T0)).containsExactly(T0, T0.plusSeconds(30), T0.plusSeconds(30), T0.plusSeconds(61));
+        assertThat(journal.callsSince(T0)).containsExactly(
+                new ProviderCall(balance, T0, "balance", T0.plusMillis(300), 200),
+                new ProviderCall(order, T0.plusSeconds(30), "order", null, null),
+                new ProviderCall(lost, T0.plusSeconds(30), "order", T0.plusSeconds(35), 0),
+                new ProviderCall(history, T0.plusSeconds(61), "history", null, null));
         assertThat(journal.callsSince(T0.plusSeconds(30))).hasSize(3);
+        assertThat(journal.countCallsSince(T0.plusSeconds(30))).isEqualTo(3);
         assertThat(journal.callsSince(T0.plusSeconds(62))).isEmpty();
 
         journal.pruneCalls(T0.plusSeconds(30));
-        assertThat(journal.callsSince(Instant.EPOCH)).containsExactly(T0.plusSeconds(30), T0.plusSeconds(30), T0.plusSeconds(61));
+        assertThat(journal.callsSince(Instant.EPOCH)).extracting(ProviderCall::id).containsExactly(order, lost, history);
+    }
+
+    @Test
+    void theAccountsLimitsAreRememberedOnceAndReplaced() {
+        assertThat(journal.rememberedLimits()).isEmpty();
+        journal.rememberLimits(new AccountLimits(60, 10_000, 5, T0));
+        journal.rememberLimits(new AccountLimits(300, 50_000, 1234, T0.plusSeconds(600)));
+        journal.close();
+
+        journal = open();
+        assertThat(journal.rememberedLimits()).contains(new AccountLimits(300, 50_000, 1234, T0.plusSeconds(600)));
     }
 
     // ---- durability and concurrency
@@ -482,7 +500,7 @@ abstract class JournalContractTest {
         journal.haltBatch(id, "balance gone");
         journal.recordSubmitStart(id, 777L, T0);
         journal.markReported(id, T0, false);
-        journal.recordCall(T0, "order", 200);
+        journal.completeCall(journal.reserveCall(T0, "order"), T0, 200);
         List<RowRecord> before = rowsOf(id);
         BatchRecord batchBefore = journal.batch(id).orElseThrow();
         journal.close();
@@ -490,7 +508,7 @@ abstract class JournalContractTest {
         journal = open();
         assertThat(rowsOf(id)).isEqualTo(before);
         assertThat(journal.batch(id)).contains(batchBefore);
-        assertThat(journal.callsSince(Instant.EPOCH)).containsExactly(T0);
+        assertThat(journal.callsSince(Instant.EPOCH)).extracting(ProviderCall::answeredAt).containsExactly(T0);
         assertThat(order("D-0").checks()).isEqualTo(3);
         // migrations ran once: the reopened schema still enforces one order per ref_id
         assertThatThrownBy(() -> batchOf(accepted(0, "D-1"))).isInstanceOf(JournalException.class);
