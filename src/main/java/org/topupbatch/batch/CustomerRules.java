@@ -175,9 +175,10 @@ public final class CustomerRules {
                 text(node, "description", path, true), text(node, "example", path, false), flag(node, "phone", path));
     }
 
+    /** '.' matches any character: a line separator inside a value is for the provider to judge. */
     private static Pattern regex(String regex, String path) {
         try {
-            return Pattern.compile(regex);
+            return Pattern.compile(regex, Pattern.DOTALL);
         } catch (PatternSyntaxException e) {
             throw new Problem(path, "not a valid regular expression: "
                     + e.getDescription() + " near index " + e.getIndex() + " of '" + regex + "'");
