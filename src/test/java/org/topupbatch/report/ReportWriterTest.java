@@ -27,7 +27,7 @@ class ReportWriterTest {
 
     static BatchRecord batch(char delimiter, List<String> extras, String error, String haltReason, Long balanceBefore) {
         return new BatchRecord(7, "orders-2026.CSV", delimiter, extras, "data/archive/orders-2026.CSV", error,
-                haltReason, balanceBefore, STARTED, STARTED, null, false);
+                haltReason, balanceBefore, STARTED, STARTED, null, false, "sandbox", null);
     }
 
     static int seq;
@@ -75,6 +75,7 @@ class ReportWriterTest {
         assertThat(Files.readString(files.summaryJson())).isEqualTo("""
                 {
                   "file" : "orders-2026.CSV",
+                  "batch" : 7,
                   "rows" : 8,
                   "submitted" : 7,
                   "success" : 1,
@@ -85,7 +86,8 @@ class ReportWriterTest {
                   "balance_before" : 1000000,
                   "balance_after" : 2000000,
                   "started_at" : "2026-03-01T10:00:00Z",
-                  "finished_at" : "2026-03-01T10:05:30Z"
+                  "finished_at" : "2026-03-01T10:05:30Z",
+                  "provider" : "sandbox"
                 }
                 """);
         assertThat(files.summary().charged()).isEqualTo(79000);
@@ -122,6 +124,7 @@ class ReportWriterTest {
         assertThat(Files.readString(files.summaryJson())).isEqualTo("""
                 {
                   "file" : "orders-2026.CSV",
+                  "batch" : 7,
                   "rows" : 0,
                   "submitted" : 0,
                   "success" : 0,
@@ -129,10 +132,11 @@ class ReportWriterTest {
                   "pending" : 0,
                   "rejected" : 0,
                   "charged" : 0,
-                  "balance_before" : null,
+                  "balance_before" : 500,
                   "balance_after" : 500,
                   "started_at" : "2026-03-01T10:00:00Z",
                   "finished_at" : "2026-03-01T10:05:30Z",
+                  "provider" : "sandbox",
                   "error" : "header has no column ref_id (found: a, b)"
                 }
                 """);
