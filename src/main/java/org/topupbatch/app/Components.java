@@ -85,7 +85,7 @@ public final class Components implements AutoCloseable {
 
         bind(camel, "inboxSnapshot", snapshot);
         bind(camel, "batchIntake", new BatchIntake(journal, gateway, catalog, rules, settings.balancePolicy(),
-                settings.data().resolve("archive"), clock));
+                settings.data().resolve("archive"), clock, ProviderName.of(settings)));
         bind(camel, "orderSubmitter", submitter);
         WebhookAuthenticator webhooks = new WebhookAuthenticator(webhookSecret());
         bind(camel, "orderTracker", new OrderTracker(journal, gateway, submitter, clock,

@@ -64,20 +64,23 @@ public final class JdbcJournal implements Journal {
     // ---- intake
 
     @Override
-    public BatchWriter openBatch(String fileName, char delimiter, List<String> extraHeaders, String archivedAs) {
-        return new JdbcBatchWriter(connection(), fileName, delimiter, extraHeaders, archivedAs, clock.instant());
+    public BatchWriter openBatch(String fileName, char delimiter, List<String> extraHeaders, String archivedAs,
+                                 Long balanceAtIntake, String provider) {
+        return new JdbcBatchWriter(connection(), fileName, delimiter, extraHeaders, archivedAs, balanceAtIntake,
+                provider, clock.instant());
     }
 
     @Override
-    public long recordUnreadableBatch(String fileName, String error, String archivedAs) {
+    public long recordUnreadableBatch(String fileName, String error, String archivedAs, String provider) {
         try (Connection c = connection();
              PreparedStatement ps = c.prepareStatement(
                      "INSERT INTO batch (file_name, delimiter, extra_headers, archived_as, error, started_at,"
-                             + " report_complete) VALUES (?, ',', '[]', ?, ?, ?, FALSE)", new String[] {"id"})) {
+                             + " report_complete, provider) VALUES (?, ',', '[]', ?, ?, ?, FALSE, ?)", new String[] {"id"})) {
             ps.setString(1, fileName);
             ps.setString(2, archivedAs);
             ps.setString(3, error);
             ps.setLong(4, clock.millis());
+            ps.setString(5, provider);
             ps.executeUpdate();
             return JdbcBatchWriter.generatedId(ps);
         } catch (SQLException e) {
@@ -266,12 +269,41 @@ public final class JdbcJournal implements Journal {
     }
 
     @Override
-    public void markReported(long batchId, Instant at, boolean complete) {
-        update("UPDATE batch SET reported_at = ?, report_complete = ? WHERE id = ?", ps -> {
-            ps.setLong(1, at.toEpochMilli());
-            ps.setBoolean(2, complete);
-            ps.setLong(3, batchId);
-        });
+    public void markReported(long batchId, Instant at, boolean complete, Long balanceAfter) {
+        update("UPDATE batch SET reported_at = ?, report_complete = ?, balance_after = COALESCE(?, balance_after)"
+                + " WHERE id = ?", ps -> {
+                    ps.setLong(1, at.toEpochMilli());
+                    ps.setBoolean(2, complete);
+                    Columns.setLong(ps, 3, balanceAfter);
+                    ps.setLong(4, batchId);
+                });
+    }
+
+    @Override
+    public Optional<Instant> lastSubmission(long batchId) {
+        Instant[] last = {null};
+        query("SELECT MAX(sent_at) AS last_sent FROM batch_row WHERE batch_id = ?", ps -> ps.setLong(1, batchId),
+                rs -> last[0] = Columns.getInstant(rs, "last_sent"));
+        return Optional.ofNullable(last[0]);
+    }
+
+    @Override
+    public List<BatchRecord> batchesForFile(String fileName) {
+        return batches("SELECT " + Mapping.BATCH_COLUMNS + " FROM batch WHERE file_name = ? ORDER BY id",
+                ps -> ps.setString(1, fileName));
+    }
+
+    /** Each balance column stands with the time it was read at; the newest reading wins. */
+    @Override
+    public Optional<Long> latestBalance() {
+        Long[] latest = {null};
+        query("SELECT balance FROM ("
+                        + " SELECT balance_after AS balance, reported_at AS read_at FROM batch WHERE balance_after IS NOT NULL"
+                        + " UNION ALL SELECT balance_before, COALESCE(submit_started_at, started_at) FROM batch"
+                        + " WHERE balance_before IS NOT NULL) readings"
+                        + " ORDER BY read_at DESC FETCH FIRST 1 ROWS ONLY", ps -> { },
+                rs -> latest[0] = rs.getLong("balance"));
+        return Optional.ofNullable(latest[0]);
     }
 
     // ---- provider calls and account limits

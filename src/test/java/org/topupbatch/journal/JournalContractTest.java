@@ -435,6 +435,59 @@ abstract class JournalContractTest {
     }
 
     @Test
+    void intakeRecordsBalanceAndProviderUntilTheFirstOrderReadsItsOwnBalance() {
+        long id;
+        try (BatchWriter writer = journal.openBatch("i.csv", ',', List.of(), "archive/i.csv", 500_000L, "api.example.id")) {
+            writer.add(accepted(0, "I-1"));
+            id = writer.commit();
+        }
+        long unreadable = journal.recordUnreadableBatch("u.csv", "not a batch", "archive/u.csv", "sandbox");
+        assertThat(journal.batch(id).orElseThrow()).extracting(BatchRecord::balanceBefore, BatchRecord::provider)
+                .containsExactly(500_000L, "api.example.id");
+        assertThat(journal.batch(unreadable).orElseThrow().provider()).isEqualTo("sandbox");
+
+        journal.recordSubmitStart(id, 480_000L, T0);
+        assertThat(journal.batch(id).orElseThrow().balanceBefore()).isEqualTo(480_000L);
+    }
+
+    @Test
+    void latestBalanceIsTheNewestReadingOfAnyKind() {
+        assertThat(journal.latestBalance()).isEmpty();
+        Instant now = Instant.now();
+        long id;
+        try (BatchWriter writer = journal.openBatch("l.csv", ',', List.of(), "archive/l.csv", 300L, "sandbox")) {
+            writer.add(accepted(0, "L-1"));
+            id = writer.commit();
+        }
+        assertThat(journal.latestBalance()).contains(300L);
+        journal.recordSubmitStart(id, 290L, now.plusSeconds(3600));
+        assertThat(journal.latestBalance()).contains(290L);
+        journal.markReported(id, now.plusSeconds(7200), false, 270L);
+        assertThat(journal.latestBalance()).contains(270L);
+        journal.markReported(id, now.plusSeconds(7300), true, null);
+        assertThat(journal.batch(id).orElseThrow().balanceAfter()).as("null keeps the stored balance").isEqualTo(270L);
+        assertThat(journal.batch(id).orElseThrow().reportedAtTimeout()).isFalse();
+    }
+
+    @Test
+    void lastSubmissionIsTheLatestSentAtOfTheBatchRows() {
+        long id = batchOf(accepted(0, "T-1"), accepted(1, "T-2"), accepted(2, "T-3"));
+        assertThat(journal.lastSubmission(id)).isEmpty();
+        journal.markSending(order("T-2").id(), T0.plusSeconds(30));
+        journal.markSending(order("T-1").id(), T0);
+        journal.recordOutcome(order("T-1").id(), RowState.SUCCESS, "SN", 1L, "ok");
+        assertThat(journal.lastSubmission(id)).contains(T0.plusSeconds(30));
+    }
+
+    @Test
+    void batchesForFileListsEveryBatchOfThatName() {
+        long b1 = batchOf(accepted(0, "N-1"));
+        long b2 = batchOf(accepted(0, "N-2"));
+        assertThat(journal.batchesForFile("b.csv")).extracting(BatchRecord::id).containsExactly(b1, b2);
+        assertThat(journal.batchesForFile("B.csv")).isEmpty();
+    }
+
+    @Test
     void progressCountsEveryState() {
         long id = batchOf(accepted(0, "G-0"), accepted(1, "G-1"), accepted(2, "G-2"), rejected(3, "G-3", "no"));
         journal.markSending(order("G-0").id(), T0);
