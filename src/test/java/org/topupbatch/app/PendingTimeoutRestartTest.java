@@ -51,7 +51,7 @@ class PendingTimeoutRestartTest {
     SandboxProvider sandbox;
     CamelContext camel;
     HttpProviderClient client;
-    final RateBudget budget = new RateBudget(clock, RateBudget.CallLog.NONE, 600, 100_000);
+    final RateBudget budget = new RateBudget(clock, new org.topupbatch.provider.InMemoryCallLog(), java.time.Duration.ofSeconds(40), RateBudget.Waiter.REAL, 600, 100_000);
     JdbcJournal journal;
     long batchId;
 

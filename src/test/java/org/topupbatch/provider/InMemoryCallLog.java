@@ -13,7 +13,7 @@ import org.topupbatch.journal.ProviderCall;
  * the real journal on H2 and PostgreSQL. {@link #failing} makes every write throw, as a journal
  * database that went away would.
  */
-final class InMemoryCallLog implements CallLog {
+public final class InMemoryCallLog implements CallLog {
 
     private final List<ProviderCall> calls = new ArrayList<>();
     private AccountLimits limits;
