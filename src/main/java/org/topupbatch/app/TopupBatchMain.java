@@ -17,6 +17,9 @@ public final class TopupBatchMain {
             SandboxMain.main(Arrays.copyOfRange(args, 1, args.length));
             return;
         }
+        if (args.length > 0 && args[0].equals("migrate-journal")) {
+            System.exit(MigrateJournalCommand.run(Arrays.copyOfRange(args, 1, args.length)));
+        }
         if (args.length > 0) {
             System.err.println("topup-batch: unknown argument '" + args[0] + "'. Usage: java -jar topup-batch.jar [sandbox [--port N]]"
                     + "; settings are topup.* properties or TOPUP_* environment variables (see README.md)");
