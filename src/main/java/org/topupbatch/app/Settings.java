@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.function.Function;
 import org.quartz.CronExpression;
 import org.topupbatch.batch.BalancePolicy;
+import org.topupbatch.journal.PostgresUrlHint;
 
 /**
  * Every {@code topup.*} setting, read once and checked at start-up, so that a bad value stops
@@ -68,7 +69,7 @@ public record Settings(
                 r.optional("topup.webhook.secret"),
                 r.duration("topup.pending-timeout", "30m", Duration.ofSeconds(1)),
                 r.balancePolicy(),
-                r.optional("topup.db.url"),
+                r.dbUrl(),
                 r.optional("topup.db.user"),
                 r.optional("topup.db.password"),
                 r.duration("topup.http.connect-timeout", "5s", Duration.ofMillis(100)),
@@ -201,6 +202,15 @@ public record Settings(
             if (!v.matches("/[A-Za-z0-9._~/-]*")) {
                 throw new SettingsException("topup.webhook.path: '" + v + "' must start with / and hold only letters, digits and - . _ ~ /");
             }
+            return v;
+        }
+
+        /** A libpq {@code postgres://} URL is a common slip: say which JDBC URL to give instead. */
+        String dbUrl() {
+            String v = optional("topup.db.url");
+            PostgresUrlHint.forUrl("topup.db.url", v).ifPresent(hint -> {
+                throw new SettingsException(hint);
+            });
             return v;
         }
 

@@ -12,18 +12,26 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.LedgerEntry;
 import org.topupbatch.sandbox.LostAnswerMode;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
+import org.topupbatch.testing.PostgresServer;
 
 /**
  * The built jar, run as its own process in once mode, against a sandbox provider living in this
- * test's JVM; every report row is compared with the sandbox's ledger.
+ * test's JVM; every report row is compared with the sandbox's ledger. The main flow runs on both
+ * journal databases (PostgreSQL: one embedded server for the class, started on first use).
  */
 class BatchFlowE2ETest {
+
+    @RegisterExtension
+    static final PostgresServer POSTGRES = new PostgresServer();
 
     @TempDir
     Path home;
@@ -78,8 +86,11 @@ class BatchFlowE2ETest {
             "S-0022;FF100;12345678;2345;;SO-22;a zone the product does not use",
             "");
 
-    @Test
-    void a_spreadsheet_file_with_every_kind_of_row_is_reported_exactly_as_the_provider_booked_it() throws Exception {
+    @ParameterizedTest
+    @EnumSource(JournalDatabase.class)
+    void a_spreadsheet_file_with_every_kind_of_row_is_reported_exactly_as_the_provider_booked_it(JournalDatabase journal)
+            throws Exception {
+        run.journalOn(journal, POSTGRES);
         byte[] bom = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
         byte[] body = SPREADSHEET_FILE.getBytes(StandardCharsets.UTF_8);
         byte[] file = new byte[bom.length + body.length];
@@ -124,6 +135,7 @@ class BatchFlowE2ETest {
         assertThat(summary.get("balance_after").asLong()).isEqualTo(sandbox.balance())
                 .isEqualTo(balanceAtStart - summary.get("charged").asLong());
         assertThat(Files.list(run.inbox)).isEmpty();
+        assertThat(run.rowsJournaledFor("shop-export.csv")).isEqualTo(journal == JournalDatabase.POSTGRESQL ? report.rows().size() : 0);
     }
 
     static String plainFile(String prefix, int rows) {
