@@ -98,7 +98,7 @@ class MigrateJournalCommandTest {
             }
             h2.haltBatch(halted, "balance gone");
             for (int i = 0; i < 3; i++) {
-                h2.recordCall(T.plusMillis(i), "order", 200);
+                h2.completeCall(h2.reserveCall(T.plusMillis(i), "order"), T.plusMillis(i + 300), 200);
             }
         }
     }
@@ -150,7 +150,7 @@ class MigrateJournalCommandTest {
             }
             assertThat(again).isEqualTo(4);
             assertThat(pg.findOrder("NEW-1").orElseThrow().id()).isEqualTo(11);
-            pg.recordCall(T.plusSeconds(1), "order", 200);
+            pg.completeCall(pg.reserveCall(T.plusSeconds(1), "order"), T.plusSeconds(2), 200);
             assertThat(pg.callsSince(Instant.EPOCH)).hasSize(4);
         }
     }
