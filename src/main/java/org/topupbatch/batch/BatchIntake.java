@@ -89,6 +89,7 @@ public class BatchIntake {
                 PlanSummary summary = new BatchPlanner(new RowValidator(catalog, rules), policy)
                         .plan(reader, writer, balance);
                 writer.commit();
+                org.topupbatch.app.CrashPoints.pass(org.topupbatch.app.CrashPoints.INTAKE_AFTER_COMMIT);
                 LOG.info("Batch {}: {} rows, {} accepted ({} IDR), {} rejected", name, summary.rows(), summary.accepted(),
                         summary.totalPrice(), summary.rejected());
             }

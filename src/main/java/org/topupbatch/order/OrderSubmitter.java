@@ -62,6 +62,7 @@ public class OrderSubmitter {
         if (!journal.markSending(row.id(), clock.instant())) {
             return; // another worker or an earlier run took it
         }
+        org.topupbatch.app.CrashPoints.pass(org.topupbatch.app.CrashPoints.SUBMIT_AFTER_SENDING);
         Order order;
         try {
             order = gateway.createOrder(new OrderRequest(row.refId(), row.productSku(), row.customerNo(),
@@ -74,6 +75,7 @@ public class OrderSubmitter {
             unknown(row, "no usable answer (" + e.getClass().getSimpleName() + ")");
             return;
         }
+        org.topupbatch.app.CrashPoints.pass(org.topupbatch.app.CrashPoints.SUBMIT_AFTER_ANSWER);
         record(row, order);
     }
 

@@ -100,6 +100,7 @@ public class OrderTracker {
         Optional<Order> order;
         try {
             order = gateway.checkOrder(row.refId());
+            org.topupbatch.app.CrashPoints.pass(org.topupbatch.app.CrashPoints.TRACK_AFTER_ANSWER);
         } catch (ProviderException e) {
             if ("ORDER_NOT_FOUND".equals(e.code())) {
                 // The provider said pending before; a missing order is its confusion, not a failure.

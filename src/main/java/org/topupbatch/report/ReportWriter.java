@@ -13,6 +13,7 @@ import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -187,12 +188,29 @@ public final class ReportWriter {
     }
 
     /**
+     * A process killed while writing leaves its temporary file behind (the finally below never ran);
+     * the next write of the same report removes it, so only whole reports stay in the folder. Only one
+     * process writes a journal's reports, and it writes one report at a time.
+     */
+    private static void removeLeftTempFiles(Path dir, String prefix) throws IOException {
+        try (DirectoryStream<Path> left = Files.newDirectoryStream(dir, p -> {
+            String name = p.getFileName().toString();
+            return name.startsWith(prefix) && name.endsWith(".tmp");
+        })) {
+            for (Path p : left) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    /**
      * Temporary name starts with '.' and ends with '.tmp' so nobody picks it up as a report. Created
      * without explicit attributes (not {@code Files.createTempFile}, which makes it 0600), so it gets
      * the mode the process's umask gives any new file.
      */
     private static void writeAtomically(Path target, Content content) throws IOException {
         Path dir = target.getParent();
+        removeLeftTempFiles(dir, "." + target.getFileName() + ".");
         Path temp = dir.resolve("." + target.getFileName() + "." + Long.toHexString(RANDOM.nextLong()) + ".tmp");
         try {
             try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
@@ -201,6 +219,7 @@ public final class ReportWriter {
                 out.flush();
                 channel.force(true);
             }
+            org.topupbatch.app.CrashPoints.pass(org.topupbatch.app.CrashPoints.REPORT_BEFORE_RENAME);
             try {
                 Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {

@@ -32,7 +32,8 @@ public final class SandboxConfig {
     public static final List<String> KNOBS = List.of(
             "api-key", "api-secret", "tier", "balance", "webhook-url", "latency", "error-rate",
             "lost-answer-rate", "lost-answer-mode", "settle-delay", "fail-rate", "webhook-duplicate-rate",
-            "webhook-late-rate", "webhook-late-delay", "webhook-secret", "webhook-retry-schedule", "check-order", "ip-whitelist-enforced", "ip-whitelist", "seed");
+            "webhook-late-rate", "webhook-late-delay", "webhook-secret", "webhook-retry-schedule", "check-order",
+            "ip-whitelist-enforced", "ip-whitelist", "seed", "rate-limit-storm", "outage");
 
     private volatile String apiKey = "RSL-7F3A9C21";
     private volatile String apiSecret = "s3cr3t-Kx9pQ2";
@@ -54,6 +55,9 @@ public final class SandboxConfig {
     private volatile boolean ipWhitelistEnforced;
     private volatile List<String> ipWhitelist = List.of("127.0.0.1");
     private volatile Long seed;
+    // fault windows (System.nanoTime deadlines): a 429 storm, an outage; 0 = none
+    private volatile long stormUntil;
+    private volatile long outageUntil;
 
     // a running sandbox listens here so that setting the balance tops the live account up (or down)
     private volatile LongConsumer balanceListener = b -> { };
@@ -112,6 +116,8 @@ public final class SandboxConfig {
                 case "ip-whitelist-enforced": return setIpWhitelistEnforced(parseBoolean(v));
                 case "ip-whitelist": return setIpWhitelist(parseList(v));
                 case "seed": return setSeed(v.isEmpty() ? null : Long.parseLong(v));
+                case "rate-limit-storm": return startRateLimitStorm(DurationRange.parseDuration(v));
+                case "outage": return startOutage(DurationRange.parseDuration(v));
                 default: throw new IllegalStateException("knob without a parser: " + name);
             }
         } catch (IllegalArgumentException e) {
@@ -144,6 +150,8 @@ public final class SandboxConfig {
         out.put("ip-whitelist-enforced", Boolean.toString(ipWhitelistEnforced));
         out.put("ip-whitelist", String.join(",", ipWhitelist));
         out.put("seed", seed == null ? "" : seed.toString());
+        out.put("rate-limit-storm", remaining(stormUntil).toMillis() + "ms");
+        out.put("outage", remaining(outageUntil).toMillis() + "ms");
         return out;
     }
 
@@ -281,6 +289,26 @@ public final class SandboxConfig {
 
     public List<String> ipWhitelist() { return ipWhitelist; }
     public SandboxConfig setIpWhitelist(List<String> addresses) { this.ipWhitelist = List.copyOf(addresses); return this; }
+
+    /** From now on, for this long, every /v1 request is answered 429 (see the README's knob table); zero ends a storm. */
+    public SandboxConfig startRateLimitStorm(Duration length) { this.stormUntil = deadline(length); return this; }
+    public boolean inRateLimitStorm() { return remaining(stormUntil).compareTo(Duration.ZERO) > 0; }
+
+    /** From now on, for this long, every /v1 connection is closed unanswered and unprocessed; zero ends it. */
+    public SandboxConfig startOutage(Duration length) { this.outageUntil = deadline(length); return this; }
+    public boolean inOutage() { return remaining(outageUntil).compareTo(Duration.ZERO) > 0; }
+
+    private static long deadline(Duration length) {
+        return length.isZero() || length.isNegative() ? 0 : System.nanoTime() + length.toNanos();
+    }
+
+    private static Duration remaining(long until) {
+        if (until == 0) {
+            return Duration.ZERO;
+        }
+        long left = until - System.nanoTime();
+        return left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
+    }
 
     /** null: a random seed. */
     public Long seed() { return seed; }

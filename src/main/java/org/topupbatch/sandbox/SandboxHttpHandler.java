@@ -84,6 +84,19 @@ final class SandboxHttpHandler implements HttpHandler {
             exchange.getResponseHeaders().set("Allow", "POST");
             throw new SandboxException(405, "METHOD_NOT_ALLOWED", path + " accepts POST only");
         }
+        if (config.inOutage()) {
+            // nothing is read or done: to the client the provider is gone
+            counter.droppedInOutage();
+            exchange.close();
+            return;
+        }
+        if (config.inRateLimitStorm()) {
+            // answered here, not thrown, so it stays out of the account's rate_limited count
+            counter.stormRateLimited();
+            exchange.getResponseHeaders().set("Retry-After", "1");
+            send(exchange, 429, SandboxJson.error(mapper, "RATE_LIMIT_EXCEEDED", "too many requests, slow down", clock.get()));
+            return;
+        }
         long latency = config.latency().pick(random).toMillis();
         if (latency > 0) {
             Thread.sleep(latency);

@@ -135,6 +135,11 @@ public final class SandboxProvider implements AutoCloseable {
         return counter.snapshot(limiter.busiestWindow());
     }
 
+    /** Requests answered by the rate-limit-storm and outage knobs (not in {@link #stats()}). */
+    public long injectedFaults() {
+        return counter.injectedFaults();
+    }
+
     /** For tests in this package (the daily limit cannot be reached by HTTP calls in a test's time). */
     SandboxRateLimiter rateLimiterForTests() {
         return limiter;

@@ -11,6 +11,8 @@ final class SandboxRequestCounter {
     private final Map<SandboxOperation, LongAdder> perOperation = new ConcurrentHashMap<>();
     private final LongAdder total = new LongAdder();
     private final LongAdder rateLimited = new LongAdder();
+    private final LongAdder stormRateLimited = new LongAdder();
+    private final LongAdder droppedInOutage = new LongAdder();
 
     void received() {
         total.increment();
@@ -22,6 +24,19 @@ final class SandboxRequestCounter {
 
     void rateLimited() {
         rateLimited.increment();
+    }
+
+    /** A 429 of the rate-limit-storm knob: not the account's limit, so not in {@link SandboxStats#rateLimited()}. */
+    void stormRateLimited() {
+        stormRateLimited.increment();
+    }
+
+    void droppedInOutage() {
+        droppedInOutage.increment();
+    }
+
+    long injectedFaults() {
+        return stormRateLimited.sum() + droppedInOutage.sum();
     }
 
     SandboxStats snapshot(long busiestWindow) {

@@ -248,6 +248,22 @@ class ReportWriterTest {
     }
 
     @Test
+    void aTempFileLeftByAProcessKilledMidWriteIsGoneOnceTheReportIsWritten() throws IOException {
+        Files.createDirectories(reports);
+        Files.writeString(reports.resolve(".orders-2026.result.csv.123456789.tmp"), "line,ref_id\n2,half");
+        Files.writeString(reports.resolve(".orders-2026.summary.json.987654321.tmp"), "{\"rows\" :");
+        seq = 0;
+
+        new ReportWriter(reports).write(batch(',', List.of(), null, null, null),
+                source(row("P1", "1", null, RowState.SUCCESS, "SN", 5L, "done")), null, FINISHED);
+
+        try (Stream<Path> left = Files.list(reports)) {
+            assertThat(left.map(p -> p.getFileName().toString()))
+                    .containsExactlyInAnyOrder("orders-2026.result.csv", "orders-2026.summary.json");
+        }
+    }
+
+    @Test
     void formulaGuard() {
         assertThat(Stream.of("=1", "+1", "-1", "@x", "\tx", "\rx", "1", "", "a=b", "'x").map(FormulaGuard::escape))
                 .containsExactly("'=1", "'+1", "'-1", "'@x", "'\tx", "'\rx", "1", "", "a=b", "'x");

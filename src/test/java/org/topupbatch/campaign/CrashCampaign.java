@@ -1,0 +1,142 @@
+package org.topupbatch.campaign;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.topupbatch.sandbox.DurationRange;
+import org.topupbatch.sandbox.LostAnswerMode;
+import org.topupbatch.sandbox.SandboxConfig;
+import org.topupbatch.sandbox.SandboxProvider;
+import org.topupbatch.sandbox.SandboxTier;
+
+/**
+ * Runs the built jar again and again against a misbehaving sandbox (latency, async orders, lost
+ * answers, errors before commit, duplicate webhooks), killing it at seeded moments: half of the
+ * runs at a random time, half at one of the product's crash points. Small batches keep arriving.
+ * When the kills are spent, one last run finishes everything and {@link LedgerAudit} checks the
+ * outcome. Everything random derives from the seed, so a failure can be replayed.
+ */
+final class CrashCampaign {
+
+    static final List<String> CRASH_POINTS = List.of("intake-after-commit", "submit-after-sending",
+            "submit-after-answer", "track-after-answer", "report-before-rename");
+    private static final Duration RUN_LIMIT = Duration.ofMinutes(3);
+
+    record Figures(long seed, String journal, int kills, int runs, int batches, int ordersChecked,
+                   Map<String, Integer> killsByMoment, Duration took, List<String> anomalies) {
+
+        String describe() {
+            return String.format("crash campaign on %s, seed %d: %d kills survived in %d runs %s, %d batches, %d orders checked,"
+                            + " %d anomalies, %d s", journal, seed, kills, runs, killsByMoment, batches, ordersChecked,
+                    anomalies.size(), took.toSeconds());
+        }
+    }
+
+    private final long seed;
+    private final int killTarget;
+    private final CampaignJournal journal;
+    private final Path home;
+
+    CrashCampaign(long seed, int killTarget, CampaignJournal journal, Path home) {
+        this.seed = seed;
+        this.killTarget = killTarget;
+        this.journal = journal;
+        this.home = home;
+    }
+
+    static SandboxConfig misbehavingSandbox(long seed) {
+        return SandboxConfig.defaults().setSeed(seed).setTier(SandboxTier.GOLD)
+                .setLatency(DurationRange.of(Duration.ofMillis(5), Duration.ofMillis(150)))
+                .setSettleDelay(DurationRange.of(Duration.ofMillis(200), Duration.ofMillis(1500)))
+                .setLostAnswerRate(0.1).setLostAnswerMode(LostAnswerMode.MIXED).setErrorRate(0.05)
+                .setWebhookDuplicateRate(0.2);
+    }
+
+    Figures run() throws Exception {
+        long started = System.nanoTime();
+        Random random = new Random(seed);
+        List<CampaignBatch> batches = new ArrayList<>();
+        Map<String, Integer> byMoment = new TreeMap<>();
+        List<String> anomalies = new ArrayList<>();
+        int kills = 0;
+        try (SandboxProvider sandbox = SandboxProvider.start(misbehavingSandbox(seed), 0)) {
+            ProductProcess product = new ProductProcess(Files.createDirectories(home), sandbox.baseUrl());
+            product.env.putAll(journal.settings());
+            sandbox.config().setWebhookUrl(product.webhookUrl());
+            boolean lastRunFinished = true;
+            while (kills < killTarget && product.runs() < killTarget * 4) {
+                if (lastRunFinished || random.nextInt(3) == 0) {
+                    CampaignBatch batch = CampaignBatch.generate("batch-" + (batches.size() + 1) + ".csv",
+                            "C" + (batches.size() + 1) + "-", 3 + random.nextInt(5), random);
+                    product.drop(batch.fileName(), batch.content());
+                    batches.add(batch);
+                }
+                String moment = nextKill(random);
+                boolean atPoint = !moment.startsWith("random");
+                long requestsBefore = sandbox.stats().totalRequests();
+                product.start(atPoint ? moment : null);
+                if (!atPoint) {
+                    // a random moment once the run talks to the provider: start-up alone is rarely interesting
+                    long delay = Long.parseLong(moment.substring("random@".length(), moment.length() - 2));
+                    while (product.alive() && sandbox.stats().totalRequests() == requestsBefore) {
+                        Thread.sleep(20);
+                    }
+                    product.waitOrKillAfter(Duration.ofMillis(delay));
+                }
+                int exit = product.await(RUN_LIMIT);
+                System.out.println("  run " + product.runs() + " (" + moment + "): exit " + exit);
+                if (exit == ProductProcess.KILLED) {
+                    kills++;
+                    byMoment.merge(atPoint ? moment.substring(0, moment.indexOf(':')) : "random time", 1, Integer::sum);
+                    lastRunFinished = false;
+                } else if (exit == 0) {
+                    lastRunFinished = true;
+                } else {
+                    anomalies.add("run " + product.runs() + " exited with " + exit + " instead of 0:\n" + product.output());
+                    break;
+                }
+            }
+            product.start(null);
+            int exit = product.await(RUN_LIMIT);
+            if (exit != 0) {
+                anomalies.add("the final run exited with " + exit + " instead of 0:\n" + product.output());
+            }
+            LedgerAudit.Result audit = LedgerAudit.check(sandbox, product, batches);
+            anomalies.addAll(audit.anomalies());
+            anomalies.addAll(secretsInLogs(product, sandbox.config().apiSecret()));
+            return new Figures(seed, journal.name(), kills, product.runs(), batches.size(), audit.ordersChecked(),
+                    byMoment, Duration.ofNanos(System.nanoTime() - started), anomalies);
+        }
+    }
+
+    /** {@code point:n} for a crash point, or {@code random@<ms>ms} for a kill at a random time. */
+    private static String nextKill(Random random) {
+        if (random.nextBoolean()) {
+            String point = CRASH_POINTS.get(random.nextInt(CRASH_POINTS.size()));
+            // intake passes once per new file: a later pass would rarely come
+            return point + ":" + (point.startsWith("intake") ? 1 : 1 + random.nextInt(3));
+        }
+        return "random@" + random.nextInt(3000) + "ms";
+    }
+
+    private static List<String> secretsInLogs(ProductProcess product, String secret) throws IOException {
+        try (Stream<Path> logs = Files.list(product.home)) {
+            return logs.filter(p -> p.getFileName().toString().endsWith(".log"))
+                    .filter(p -> {
+                        try {
+                            return Files.readString(p).contains(secret);
+                        } catch (IOException e) {
+                            return false;
+                        }
+                    })
+                    .map(p -> p.getFileName() + " shows the api secret").toList();
+        }
+    }
+}

@@ -1,0 +1,156 @@
+package org.topupbatch.campaign;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The built jar in a folder of its own (inbox, reports, data), run as separate processes one after
+ * the other, each in {@code once} mode, killed or not. Only its outside is used: files, settings,
+ * exit codes. Each run's output goes to {@code run-N.log} in the folder.
+ */
+final class ProductProcess {
+
+    /** Exit code of a process halted by a crash point or killed with SIGKILL (128 + 9). */
+    static final int KILLED = 137;
+
+    final Path home;
+    final Path inbox;
+    final Path reports;
+    final Path archive;
+    final int webhookPort;
+    final Map<String, String> env = new LinkedHashMap<>();
+    private Process process;
+    private Path log;
+    private int runs;
+
+    ProductProcess(Path home, String providerUrl) throws IOException {
+        this.home = home;
+        this.inbox = Files.createDirectories(home.resolve("inbox"));
+        this.reports = home.resolve("reports");
+        this.archive = home.resolve("data").resolve("archive");
+        this.webhookPort = freePort();
+        env.put("TOPUP_INBOX", inbox.toString());
+        env.put("TOPUP_REPORTS", reports.toString());
+        env.put("TOPUP_DATA", home.resolve("data").toString());
+        env.put("TOPUP_WEBHOOK_HOST", "127.0.0.1");
+        env.put("TOPUP_WEBHOOK_PORT", Integer.toString(webhookPort));
+        env.put("TOPUP_BASE_URL", providerUrl);
+        env.put("TOPUP_MODE", "once");
+        env.put("TOPUP_PENDING_TIMEOUT", "10m");
+    }
+
+    static Path jar() {
+        Path jar = Path.of(System.getProperty("topup.jar", "target/topup-batch.jar"));
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("the built jar is missing: " + jar + " (run mvn package first)");
+        }
+        return jar;
+    }
+
+    static int freePort() {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    String webhookUrl() {
+        return "http://127.0.0.1:" + webhookPort + "/webhook";
+    }
+
+    /** Written aside and moved in, as a careful ERP would. */
+    void drop(String name, String content) throws IOException {
+        Path tmp = home.resolve(name + ".part");
+        Files.writeString(tmp, content, StandardCharsets.UTF_8);
+        Files.move(tmp, inbox.resolve(name));
+    }
+
+    /** Starts one run; {@code crashAt} ({@code point:n}) arms the product's test-only crash hook, null for none. */
+    Process start(String crashAt) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-Xmx256m");
+        cmd.add("-XX:TieredStopAtLevel=1"); // short runs: start-up matters more than peak speed
+        if (crashAt != null) {
+            cmd.add("-Dtopup.internal.crash-at=" + crashAt);
+        }
+        cmd.add("-jar");
+        cmd.add(jar().toAbsolutePath().toString());
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(home.toFile()).redirectErrorStream(true);
+        log = home.resolve("run-" + (++runs) + ".log");
+        pb.redirectOutput(log.toFile());
+        pb.environment().keySet().removeIf(k -> k.startsWith("TOPUP_"));
+        pb.environment().putAll(env);
+        process = pb.start();
+        return process;
+    }
+
+    /** Waits for the run to end by itself; kills it and fails when it overruns. */
+    int await(Duration limit) throws InterruptedException {
+        if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
+            kill();
+            throw new AssertionError("run " + runs + " did not end within " + limit + "; its output:\n" + output());
+        }
+        return process.exitValue();
+    }
+
+    /** SIGKILL; returns whether the process was still alive to be killed. */
+    boolean kill() throws InterruptedException {
+        if (process != null && process.isAlive()) {
+            process.destroyForcibly();
+            process.waitFor();
+            return true;
+        }
+        return false;
+    }
+
+    /** Lets the run go on for {@code delay}, then kills it; false when it had ended by itself. */
+    boolean waitOrKillAfter(Duration delay) throws InterruptedException {
+        if (process.waitFor(delay.toMillis(), TimeUnit.MILLISECONDS)) {
+            return false;
+        }
+        return kill();
+    }
+
+    boolean alive() {
+        return process != null && process.isAlive();
+    }
+
+    int runs() {
+        return runs;
+    }
+
+    String output() {
+        try {
+            return log == null ? "" : Files.readString(log, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "(no output: " + e.getMessage() + ")";
+        }
+    }
+
+    /** Every run's output, for a failure message. */
+    String allOutput() {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 1; i <= runs; i++) {
+            try {
+                sb.append("---- run ").append(i).append('\n')
+                        .append(Files.readString(home.resolve("run-" + i + ".log"), StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                sb.append("(no output)\n");
+            }
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,89 @@
+package org.topupbatch.campaign;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Stands between the sandbox's webhooks and the product: takes each at once and passes it on, bytes
+ * and headers unchanged, after a random delay, so webhooks arrive out of order; some are passed on a
+ * second time much later (a replay of a settled order's event).
+ */
+final class WebhookRelay implements AutoCloseable {
+
+    private final HttpServer server;
+    private final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2, r -> {
+        Thread t = new Thread(r, "webhook-relay");
+        t.setDaemon(true);
+        return t;
+    });
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final Random random;
+    private final String target;
+    final AtomicInteger relayed = new AtomicInteger();
+
+    WebhookRelay(String target, long seed) throws IOException {
+        this.target = target;
+        this.random = new Random(seed);
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
+        server.createContext("/", this::take);
+        server.start();
+    }
+
+    String url() {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/webhook";
+    }
+
+    private void take(HttpExchange exchange) throws IOException {
+        byte[] body = exchange.getRequestBody().readAllBytes();
+        Map<String, List<String>> headers = Map.copyOf(exchange.getRequestHeaders());
+        exchange.sendResponseHeaders(200, -1);
+        exchange.close();
+        long delay;
+        synchronized (random) {
+            delay = random.nextInt(3000);
+            if (random.nextInt(3) == 0) {
+                scheduler.schedule(() -> pass(body, headers), delay + 4000, TimeUnit.MILLISECONDS);
+            }
+        }
+        scheduler.schedule(() -> pass(body, headers), delay, TimeUnit.MILLISECONDS);
+    }
+
+    private void pass(byte[] body, Map<String, List<String>> headers) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(target)).timeout(Duration.ofSeconds(5))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        headers.forEach((name, values) -> {
+            if (name.equalsIgnoreCase("Content-Type") || name.toLowerCase().startsWith("x-")) {
+                values.forEach(v -> request.header(name, v));
+            }
+        });
+        try {
+            client.send(request.build(), HttpResponse.BodyHandlers.discarding());
+            relayed.incrementAndGet();
+        } catch (IOException e) {
+            // the product is not listening (between runs): the sandbox's own retries are not replayed here
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        scheduler.shutdownNow();
+    }
+}
