@@ -18,10 +18,14 @@ import java.util.Set;
  * batches of {@link #CHUNK}; only the ref_ids of the chunk not yet sent are held in memory,
  * the database answers for the rest (it sees this transaction's own rows), so memory stays
  * flat whatever the file's size. Not thread-safe: intake reads one file on one thread.
+ *
+ * <p>Large files: the planner asks {@link #lineInThisBatch} and then {@link #refIdTaken} for the
+ * same ref_id; one indexed query answers both and the answer is kept for the second question.
+ * A row with no extra columns stores NULL, not "[]" (read back as the empty list).
  */
 final class JdbcBatchWriter implements BatchWriter {
 
-    static final int CHUNK = 500;
+    static final int CHUNK = 1_000;
 
     private static final String INSERT_ROW = "INSERT INTO batch_row (batch_id, seq, line, ref_id, order_ref_id,"
             + " product_sku, customer_no, customer_no_zone, max_price, extras, state, price, message,"
@@ -31,12 +35,14 @@ final class JdbcBatchWriter implements BatchWriter {
     private final long batchId;
     private final long now;
     private final PreparedStatement insertRow;
-    private final PreparedStatement findRef;
-    private final PreparedStatement findLine;
+    private final PreparedStatement findRefUse;
     private final Set<String> unflushedRefIds = new HashSet<>();
     /** Every row of the unsent chunk, rejected ones too: ref_id -> first line. */
     private final Map<String, Long> unflushedLines = new HashMap<>();
     private int unflushed;
+    /** The ref_id last looked up in the database and what was found, until the next row is added. */
+    private String lookedUp;
+    private RefIdUse lookedUpUse;
     private boolean committed;
     private boolean closed;
 
@@ -49,9 +55,10 @@ final class JdbcBatchWriter implements BatchWriter {
             connection.setAutoCommit(false);
             this.batchId = insertBatch(fileName, delimiter, extraHeaders, archivedAs, balanceAtIntake, provider);
             this.insertRow = connection.prepareStatement(INSERT_ROW);
-            this.findRef = connection.prepareStatement("SELECT 1 FROM batch_row WHERE order_ref_id = ?");
-            this.findLine = connection.prepareStatement(
-                    "SELECT MIN(line) AS line FROM batch_row WHERE batch_id = ? AND ref_id = ?");
+            // order rows carry their ref_id in order_ref_id too, so "ordered" needs no second index
+            this.findRefUse = connection.prepareStatement(
+                    "SELECT MIN(CASE WHEN batch_id = ? THEN line END) AS line,"
+                            + " COUNT(order_ref_id) AS orders FROM batch_row WHERE ref_id = ?");
         } catch (SQLException e) {
             closeQuietly();
             throw new JournalException("cannot start recording batch " + fileName, e);
@@ -90,17 +97,7 @@ final class JdbcBatchWriter implements BatchWriter {
         if (refId == null) {
             return false;
         }
-        if (unflushedRefIds.contains(refId)) {
-            return true;
-        }
-        try {
-            findRef.setString(1, refId);
-            try (ResultSet rs = findRef.executeQuery()) {
-                return rs.next();
-            }
-        } catch (SQLException e) {
-            throw new JournalException("cannot look up ref_id " + refId, e);
-        }
+        return unflushedRefIds.contains(refId) || lookUp(refId).ordered();
     }
 
     @Override
@@ -109,19 +106,32 @@ final class JdbcBatchWriter implements BatchWriter {
         if (refId == null || refId.isEmpty()) {
             return null;
         }
+        Long line = lookUp(refId).lineInThisBatch();
+        return line != null ? line : unflushedLines.get(refId);
+    }
+
+    /** Where the database (earlier batches, and this one's rows already sent) uses this ref_id. */
+    private record RefIdUse(Long lineInThisBatch, boolean ordered) {
+    }
+
+    private RefIdUse lookUp(String refId) {
+        if (refId.equals(lookedUp)) {
+            return lookedUpUse;
+        }
         try {
-            findLine.setLong(1, batchId);
-            findLine.setString(2, refId);
-            try (ResultSet rs = findLine.executeQuery()) {
-                long line = rs.next() ? rs.getLong("line") : 0;
-                if (line > 0 && !rs.wasNull()) {
-                    return line;
-                }
+            findRefUse.setLong(1, batchId);
+            findRefUse.setString(2, refId);
+            try (ResultSet rs = findRefUse.executeQuery()) {
+                rs.next();
+                long line = rs.getLong("line");
+                Long lineInThisBatch = rs.wasNull() || line <= 0 ? null : line;
+                lookedUpUse = new RefIdUse(lineInThisBatch, rs.getLong("orders") > 0);
             }
         } catch (SQLException e) {
             throw new JournalException("cannot look up ref_id " + refId, e);
         }
-        return unflushedLines.get(refId);
+        lookedUp = refId;
+        return lookedUpUse;
     }
 
     @Override
@@ -145,7 +155,7 @@ final class JdbcBatchWriter implements BatchWriter {
             insertRow.setString(7, row.customerNo());
             insertRow.setString(8, row.customerNoZone());
             Columns.setLong(insertRow, 9, row.maxPrice());
-            insertRow.setString(10, JsonText.write(row.extras() == null ? List.of() : row.extras()));
+            insertRow.setString(10, row.extras() == null || row.extras().isEmpty() ? null : JsonText.write(row.extras()));
             insertRow.setString(11, row.state().name());
             Columns.setLong(insertRow, 12, row.price());
             insertRow.setString(13, row.message());
@@ -155,6 +165,7 @@ final class JdbcBatchWriter implements BatchWriter {
         } catch (SQLException e) {
             throw new JournalException("cannot record row " + row.seq() + " of batch " + batchId, e);
         }
+        lookedUp = null;
         if (order && row.refId() != null) {
             unflushedRefIds.add(row.refId());
         }
@@ -184,6 +195,7 @@ final class JdbcBatchWriter implements BatchWriter {
     public void rejectAllAccepted(String message) {
         requireOpen();
         flush();
+        lookedUp = null;
         try (PreparedStatement ps = connection.prepareStatement(
                 "UPDATE batch_row SET state = 'REJECTED', message = ?, price = NULL, order_ref_id = NULL"
                         + " WHERE batch_id = ? AND state = 'ACCEPTED'")) {

@@ -1,0 +1,116 @@
+package org.topupbatch.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.topupbatch.batch.BalancePolicy;
+import org.topupbatch.batch.BatchPlanner;
+import org.topupbatch.batch.CsvBatchReader;
+import org.topupbatch.batch.CustomerRules;
+import org.topupbatch.batch.PlanSummary;
+import org.topupbatch.batch.PriceCatalog;
+import org.topupbatch.batch.RowValidator;
+import org.topupbatch.journal.BatchProgress;
+import org.topupbatch.journal.BatchWriter;
+import org.topupbatch.journal.JdbcJournal;
+import org.topupbatch.journal.RowRecord;
+import org.topupbatch.journal.RowState;
+import org.topupbatch.provider.Product;
+
+/**
+ * The child process of the intake and journal-scale figures: takes one batch file into a journal
+ * exactly as the product's intake does (reader, validator, planner, journal writer, one
+ * transaction), then times one order's state change and a status query. Run by {@link Benchmark}
+ * with a small heap; prints {@code key=value} lines for it to read.
+ *
+ * <p>args: csv file, data folder (H2) or "-", JDBC URL or "-" (H2), [user], [password]
+ */
+public final class IntakeRun {
+
+    /** The products the benchmark's files order, at sandbox-like prices. */
+    static final PriceCatalog CATALOG = new PriceCatalog() {
+        private final Map<String, Product> products = Map.of(
+                "FF100", new Product("FF100", "Free Fire 100", "FREE FIRE", "games", 14000, 14500, true, ""),
+                "ML86", new Product("ML86", "Mobile Legends 86", "MOBILE LEGENDS", "games", 20000, 20500, true, ""));
+
+        @Override
+        public Optional<Product> find(String sku) {
+            return Optional.ofNullable(products.get(sku));
+        }
+    };
+
+    private IntakeRun() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path csv = Path.of(args[0]);
+        Path data = "-".equals(args[1]) ? null : Path.of(args[1]);
+        String url = "-".equals(args[2]) ? null : args[2];
+        String user = args.length > 3 ? args[3] : null;
+        String password = args.length > 4 ? args[4] : null;
+        try (JdbcJournal journal = JdbcJournal.open(data == null ? Path.of(".") : data, url, user, password, Clock.systemUTC())) {
+            long batchId = -1;
+            if (Files.size(csv) > 0) {
+                long start = System.nanoTime();
+                PlanSummary summary;
+                try (CsvBatchReader reader = CsvBatchReader.open(csv);
+                     BatchWriter writer = journal.openBatch(csv.getFileName().toString(), reader.delimiter(),
+                             reader.extraHeaders(), null)) {
+                    summary = new BatchPlanner(new RowValidator(CATALOG, CustomerRules.loadDefault()),
+                            BalancePolicy.BEST_EFFORT).plan(reader, writer, Long.MAX_VALUE / 4);
+                    batchId = writer.commit();
+                }
+                double seconds = (System.nanoTime() - start) / 1e9;
+                System.out.printf(Locale.ROOT, "intake.rows=%d%nintake.accepted=%d%nintake.seconds=%.2f%n",
+                        summary.rows(), summary.accepted(), seconds);
+            }
+            long small = takeSmallBatch(journal);
+            RowRecord row = journal.nextToSubmit(1).get(0);
+            // warm the statements once, then time the second call: the first pays for parsing
+            journal.progress(small);
+            long t0 = System.nanoTime();
+            journal.markSending(row.id(), Instant.now());
+            long t1 = System.nanoTime();
+            journal.recordOutcome(row.id(), RowState.SUCCESS, "SN1", 14000L, null);
+            long t2 = System.nanoTime();
+            BatchProgress progress = journal.progress(small);
+            long t3 = System.nanoTime();
+            System.out.printf(Locale.ROOT, "journal.markSendingMs=%.3f%njournal.recordOutcomeMs=%.3f%n"
+                    + "journal.statusSmallBatchMs=%.3f%n", (t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6);
+            if (batchId >= 0) {
+                journal.progress(batchId);
+                long t4 = System.nanoTime();
+                journal.progress(batchId);
+                System.out.printf(Locale.ROOT, "journal.statusBigBatchMs=%.3f%n", (System.nanoTime() - t4) / 1e6);
+            }
+            if (progress == null) {
+                throw new IllegalStateException("no progress");
+            }
+        }
+        System.out.println("peak.rss.kb=" + ProcStatus.peakResidentKb(ProcessHandle.current().pid()));
+    }
+
+    /** A 10-row batch the state-change and status figures work on, the same with or without the big one. */
+    private static long takeSmallBatch(JdbcJournal journal) throws Exception {
+        Path file = Files.createTempFile("small", ".csv");
+        StringBuilder csv = new StringBuilder("ref_id,product_sku,customer_no\n");
+        for (int i = 1; i <= 10; i++) {
+            csv.append("SMALL-").append(System.nanoTime()).append('-').append(i).append(",FF100,")
+                    .append(20_000_000 + i).append('\n');
+        }
+        Files.writeString(file, csv);
+        try (CsvBatchReader reader = CsvBatchReader.open(file);
+             BatchWriter writer = journal.openBatch("small.csv", reader.delimiter(), List.of(), null)) {
+            new BatchPlanner(new RowValidator(CATALOG, CustomerRules.loadDefault()), BalancePolicy.BEST_EFFORT)
+                    .plan(reader, writer, Long.MAX_VALUE / 4);
+            return writer.commit();
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+}
