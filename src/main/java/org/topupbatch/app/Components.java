@@ -117,6 +117,8 @@ public final class Components implements AutoCloseable {
         }
         SandboxProvider started = SandboxProvider.start(config, 0);
         LOG.info("Embedded sandbox provider listening on {}", started.baseUrl());
+        LOG.warn("EMBEDDED SANDBOX IN USE: no real order will be placed. To order from your provider set "
+                + "TOPUP_BASE_URL, TOPUP_API_KEY and TOPUP_API_SECRET.");
         return started;
     }
 
