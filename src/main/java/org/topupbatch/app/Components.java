@@ -12,6 +12,8 @@ import org.topupbatch.batch.CachedPriceCatalog;
 import org.topupbatch.batch.CustomerRules;
 import org.topupbatch.journal.JdbcJournal;
 import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.JournalException;
+import org.topupbatch.journal.JournalInUseException;
 import org.topupbatch.order.OrderSubmitter;
 import org.topupbatch.order.OrderTracker;
 import org.topupbatch.order.WebhookAuthenticator;
@@ -60,12 +62,12 @@ public final class Components implements AutoCloseable {
     /** Builds everything before Camel configures its routes (which look the beans up by name). */
     public void configure(CamelContext camel) {
         CustomerRules rules = loadRules();
+        journal = openJournal();
         String baseUrl = settings.baseUrl();
         if (settings.embeddedSandbox()) {
             sandbox = startSandbox();
             baseUrl = sandbox.baseUrl();
         }
-        journal = JdbcJournal.open(settings.data(), settings.dbUrl(), settings.dbUser(), settings.dbPassword());
         budget = new RateBudget(clock, journal::recordCall, Tier.BASIC.requestsPerMinute(), UNKNOWN_DAILY_LIMIT);
         budget.seed(journal.callsSince(clock.instant().minus(Duration.ofSeconds(61))), settings.submitConcurrency());
         ProviderEndpoint endpoint = new ProviderEndpoint(baseUrl, new Signer(settings.apiKey(), settings.apiSecret()),
@@ -96,6 +98,22 @@ public final class Components implements AutoCloseable {
 
     private static void bind(CamelContext camel, String name, Object bean) {
         camel.getRegistry().bind(name, bean);
+    }
+
+    /** The journal, or a refusal naming the setting that points at it. */
+    private Journal openJournal() {
+        try {
+            return JdbcJournal.open(settings.data(), settings.dbUrl(), settings.dbUser(), settings.dbPassword());
+        } catch (JournalInUseException e) {
+            throw new StartupRefusal(e.getMessage());
+        } catch (JournalException e) {
+            if (settings.dbUrl() == null) {
+                throw new StartupRefusal("topup.data " + settings.data().toAbsolutePath() + ": " + e.getMessage()
+                        + " (set TOPUP_DATA to a folder this user may write)");
+            }
+            throw new StartupRefusal("topup.db.url: " + e.getMessage()
+                    + " (check TOPUP_DB_URL, TOPUP_DB_USER and TOPUP_DB_PASSWORD)");
+        }
     }
 
     private CustomerRules loadRules() {
@@ -181,15 +199,19 @@ public final class Components implements AutoCloseable {
     public void close() {
         if (workers != null) {
             workers.shutdownNow();
+            workers = null;
         }
         if (client != null) {
             client.close();
+            client = null;
         }
         if (journal != null) {
             journal.close();
+            journal = null;
         }
         if (sandbox != null) {
             sandbox.close();
+            sandbox = null;
         }
     }
 }

@@ -19,6 +19,7 @@ import org.slf4j.LoggerFactory;
 public final class TopupApplication {
 
     private static final Logger LOG = LoggerFactory.getLogger(TopupApplication.class);
+    private static final String WEBHOOK_ROUTE = "track-webhook";
 
     private final Settings settings;
     private final AtomicInteger exitCode = new AtomicInteger(0);
@@ -29,6 +30,12 @@ public final class TopupApplication {
 
     /** Runs until stopped (watch) or done (once); returns the process exit code. */
     public int run() {
+        try {
+            StartupPreflight.check(settings);
+        } catch (StartupRefusal e) {
+            LOG.error("topup-batch cannot start: {}", e.getMessage());
+            return 1;
+        }
         Main main = new Main(TopupBatchMain.class);
         routeSettings(main);
         Components components = new Components(settings, Clock.systemUTC(), this::stop);
@@ -41,6 +48,17 @@ public final class TopupApplication {
             @Override
             public void afterStart(BaseMainSupport m) {
                 CamelContext camel = m.getCamelContext();
+                try {
+                    // Webhooks are answered from the first second, while the checks below may wait
+                    // for the provider or the rate budget.
+                    if (camel.getRoute(WEBHOOK_ROUTE) != null) {
+                        camel.getRouteController().startRoute(WEBHOOK_ROUTE);
+                    }
+                } catch (Exception e) {
+                    LOG.error("topup-batch cannot start: the webhook receiver did not start: {}", e.getMessage());
+                    stop(1);
+                    return;
+                }
                 String fatal = components.startUp(camel);
                 if (fatal != null) {
                     LOG.error("topup-batch cannot start: {}", fatal);
@@ -64,10 +82,26 @@ public final class TopupApplication {
         try {
             main.run();
         } catch (Exception e) {
-            LOG.error("topup-batch stopped on an error: {}", e.getMessage());
+            String refusal = refusal(e);
+            if (refusal != null) {
+                LOG.error("topup-batch cannot start: {}", refusal);
+            } else {
+                LOG.error("topup-batch stopped on an error: {}", e.getMessage());
+            }
+            components.close();
             return 1;
         }
         return exitCode.get();
+    }
+
+    /** The one-line reason when start-up was refused (Camel Main wraps what the listeners throw). */
+    private static String refusal(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof StartupRefusal || t instanceof SettingsException) {
+                return t.getMessage();
+            }
+        }
+        return null;
     }
 
     private volatile Main main;
