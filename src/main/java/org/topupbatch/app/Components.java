@@ -51,6 +51,8 @@ public final class Components implements AutoCloseable {
     private HttpProviderClient client;
     private ProviderGateway gateway;
     private RateBudget budget;
+    private StoppableGate gate;
+    private OrderSubmitter submitter;
     private ExecutorService workers;
 
     public Components(Settings settings, Clock clock, IntConsumer exit) {
@@ -72,10 +74,11 @@ public final class Components implements AutoCloseable {
         budget.seed(journal.callsSince(clock.instant().minus(Duration.ofSeconds(61))), settings.submitConcurrency());
         ProviderEndpoint endpoint = new ProviderEndpoint(baseUrl, new Signer(settings.apiKey(), settings.apiSecret()),
                 settings.connectTimeout(), settings.responseTimeout());
-        client = new HttpProviderClient(camel, endpoint, budget);
+        gate = new StoppableGate(budget);
+        client = new HttpProviderClient(camel, endpoint, gate);
         gateway = new ProviderGateway(client, budget);
 
-        OrderSubmitter submitter = new OrderSubmitter(journal, gateway, clock);
+        submitter = new OrderSubmitter(journal, gateway, clock);
         BatchReporter reporter = new BatchReporter(journal, gateway, new ReportWriter(settings.reports()), clock,
                 settings.pendingTimeout());
         InboxSnapshot snapshot = settings.mode() == Settings.Mode.ONCE
@@ -185,6 +188,30 @@ public final class Components implements AutoCloseable {
                 : Tier.parse(profile.tier()).orElse(Tier.BASIC).requestsPerMinute();
         long perDay = usage != null && usage.limitPerDay() > 0 ? usage.limitPerDay() : UNKNOWN_DAILY_LIMIT;
         budget.setLimits(perMinute, perDay, usage == null ? 0 : usage.today());
+    }
+
+    /**
+     * The run is stopping: no new row is taken and no new provider request starts; requests on the
+     * wire finish and their outcomes are journaled. Returns how many requests were on the wire.
+     */
+    public int stopTaking() {
+        if (submitter == null) {
+            return 0;
+        }
+        submitter.refuseNewRows();
+        return gate.stop();
+    }
+
+    /** After a stop: how it ended, in one line for the operator. */
+    public String stopSummary(int requestsFinishing) {
+        int onWire = gate == null ? 0 : gate.inFlight();
+        int sending = journal == null ? 0 : journal.rowsInState(java.util.EnumSet.of(org.topupbatch.journal.RowState.SENDING),
+                100_000).size();
+        String finished = requestsFinishing + (requestsFinishing == 1 ? " request" : " requests") + " finished";
+        if (onWire == 0 && sending == 0) {
+            return finished + ", nothing left in flight";
+        }
+        return finished + ", " + sending + " orders left in SENDING (the next start looks them up at the provider)";
     }
 
     /**

@@ -3,6 +3,8 @@ package org.topupbatch.app;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.camel.CamelContext;
 import org.apache.camel.main.BaseMainSupport;
@@ -74,11 +76,21 @@ public final class TopupApplication {
             }
 
             @Override
+            public void beforeStop(BaseMainSupport m) {
+                requestsFinishing = components.stopTaking();
+            }
+
+            @Override
             public void afterStop(BaseMainSupport m) {
+                if (!endedByRun) {
+                    LOG.info("Stopped on request: {}", components.stopSummary(requestsFinishing));
+                }
                 components.close();
             }
         });
         this.main = main;
+        CountDownLatch finished = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> awaitStop(finished), "topup-batch-stop"));
         try {
             main.run();
         } catch (Exception e) {
@@ -90,8 +102,25 @@ public final class TopupApplication {
             }
             components.close();
             return 1;
+        } finally {
+            finished.countDown();
         }
         return exitCode.get();
+    }
+
+    /**
+     * On SIGTERM the JVM halts as soon as its shutdown hooks return, and Camel's own hook returns
+     * once the routes are stopped: this one holds the JVM until the run has also journaled its last
+     * outcomes, said how it stopped and closed the journal.
+     */
+    private void awaitStop(CountDownLatch finished) {
+        try {
+            if (!finished.await(shutdownTimeout(settings).toSeconds() + 15, TimeUnit.SECONDS)) {
+                LOG.warn("Stop took too long; exiting with work unfinished (the next start reconciles it)");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** The one-line reason when start-up was refused (Camel Main wraps what the listeners throw). */
@@ -105,8 +134,11 @@ public final class TopupApplication {
     }
 
     private volatile Main main;
+    private volatile boolean endedByRun;
+    private volatile int requestsFinishing;
 
     private void stop(int code) {
+        endedByRun = true;
         exitCode.set(code);
         Main m = main;
         if (m != null) {
@@ -132,6 +164,8 @@ public final class TopupApplication {
         p.put("camel.server.enabled", Boolean.toString(settings.webhookEnabled()));
         p.put("camel.server.port", Integer.toString(settings.webhookPort()));
         p.put("camel.server.host", settings.webhookHost());
+        // a stop waits for the provider requests already sent: at most one response timeout
+        p.put("camel.main.shutdown-timeout", Long.toString(shutdownTimeout(settings).toSeconds()));
         StringBuilder exclude = new StringBuilder();
         if (!settings.webhookEnabled()) {
             exclude.append("**/track-webhook.yaml");
@@ -143,6 +177,11 @@ public final class TopupApplication {
             p.put("camel.main.routes-exclude-pattern", exclude.toString());
         }
         return p;
+    }
+
+    /** How long a stop may wait for work in flight: a provider answer (connect plus response timeout) and a margin. */
+    public static java.time.Duration shutdownTimeout(Settings settings) {
+        return settings.connectTimeout().plus(settings.responseTimeout()).plusSeconds(5).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
     }
 
     /** How the intake polls the inbox: continuously, or on the operator's cron schedule (never in once mode). */
