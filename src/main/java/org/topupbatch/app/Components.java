@@ -10,6 +10,7 @@ import org.slf4j.LoggerFactory;
 import org.topupbatch.batch.BatchIntake;
 import org.topupbatch.batch.CachedPriceCatalog;
 import org.topupbatch.batch.CustomerRules;
+import org.topupbatch.journal.AccountLimits;
 import org.topupbatch.journal.JdbcJournal;
 import org.topupbatch.journal.Journal;
 import org.topupbatch.journal.JournalException;
@@ -70,8 +71,10 @@ public final class Components implements AutoCloseable {
             sandbox = startSandbox();
             baseUrl = sandbox.baseUrl();
         }
-        budget = new RateBudget(clock, journal::recordCall, Tier.BASIC.requestsPerMinute(), UNKNOWN_DAILY_LIMIT);
-        budget.seed(journal.callsSince(clock.instant().minus(Duration.ofSeconds(61))), settings.submitConcurrency());
+        // A request is over by the pool lease, the connect and the answer timeouts at the latest.
+        Duration longestCall = settings.connectTimeout().multipliedBy(2).plus(settings.responseTimeout());
+        budget = RateBudget.restore(clock, journal, longestCall, RateBudget.Waiter.REAL,
+                new AccountLimits(Tier.BASIC.requestsPerMinute(), UNKNOWN_DAILY_LIMIT, 0, clock.instant()));
         ProviderEndpoint endpoint = new ProviderEndpoint(baseUrl, new Signer(settings.apiKey(), settings.apiSecret()),
                 settings.connectTimeout(), settings.responseTimeout());
         gate = new StoppableGate(budget);
@@ -87,16 +90,39 @@ public final class Components implements AutoCloseable {
 
         bind(camel, "inboxSnapshot", snapshot);
         bind(camel, "batchIntake", new BatchIntake(journal, gateway, catalog, rules, settings.balancePolicy(),
-                settings.data().resolve("archive"), clock));
+                settings.data().resolve("archive"), clock, ProviderName.of(settings)));
         bind(camel, "orderSubmitter", submitter);
-        bind(camel, "orderTracker", new OrderTracker(journal, gateway, submitter, clock));
-        bind(camel, "webhookReceiver", new WebhookReceiver(journal, new WebhookAuthenticator(settings.apiSecret()), clock));
+        WebhookAuthenticator webhooks = new WebhookAuthenticator(webhookSecret());
+        bind(camel, "orderTracker", new OrderTracker(journal, gateway, submitter, clock,
+                settings.webhookEnabled() && webhooks.verifies()));
+        WebhookReceiver receiver = new WebhookReceiver(journal, webhooks, clock);
+        bind(camel, "webhookReceiver", receiver);
+        addService(camel, receiver); // its last log summary at shutdown
         bind(camel, "batchReporter", reporter);
         bind(camel, "runMonitor", new RunMonitor(snapshot, journal, submitter, reporter, exit));
         bind(camel, "accountLimits", this);
         workers = camel.getExecutorServiceManager().newFixedThreadPool(this, "submit", settings.submitConcurrency());
         bind(camel, "submitWorkers", workers);
         LOG.info("topup-batch {} on {}", settings, settings.embeddedSandbox() ? "the embedded sandbox at " + baseUrl : baseUrl);
+    }
+
+    /** The embedded sandbox signs with its own (demo) webhook secret unless one is set: both sides use the same. */
+    private String webhookSecret() {
+        if (sandbox != null) {
+            if (settings.webhookSecret() == null && settings.webhookEnabled()) {
+                LOG.info("Webhooks are verified with the embedded sandbox's demo webhook secret");
+            }
+            return sandbox.config().webhookSecret();
+        }
+        return settings.webhookSecret();
+    }
+
+    private static void addService(CamelContext camel, Object service) {
+        try {
+            camel.addService(service, true, true);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot register " + service, e);
+        }
     }
 
     private static void bind(CamelContext camel, String name, Object bean) {
@@ -133,6 +159,9 @@ public final class Components implements AutoCloseable {
     private SandboxProvider startSandbox() {
         SandboxConfig config = SandboxConfig.fromLookup(SettingsLookup.standard())
                 .setApiKey(settings.apiKey()).setApiSecret(settings.apiSecret()); // the embedded one always matches
+        if (settings.webhookSecret() != null) {
+            config.setWebhookSecret(settings.webhookSecret());
+        }
         if (settings.webhookEnabled() && (config.webhookUrl() == null || config.webhookUrl().isBlank())) {
             config.setWebhookUrl("http://127.0.0.1:" + settings.webhookPort() + settings.webhookPath());
         }

@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.function.Function;
 import org.quartz.CronExpression;
 import org.topupbatch.batch.BalancePolicy;
+import org.topupbatch.journal.PostgresUrlHint;
 
 /**
  * Every {@code topup.*} setting, read once and checked at start-up, so that a bad value stops
@@ -20,7 +21,7 @@ public record Settings(
         String baseUrl, String apiKey, String apiSecret,
         Path inbox, Path reports, Path data,
         Mode mode, String schedule,
-        String webhookHost, int webhookPort, String webhookPath,
+        String webhookHost, int webhookPort, String webhookPath, String webhookSecret,
         Duration pendingTimeout, BalancePolicy balancePolicy,
         String dbUrl, String dbUser, String dbPassword,
         Duration connectTimeout, Duration responseTimeout,
@@ -28,7 +29,7 @@ public record Settings(
 
     public enum Mode { WATCH, ONCE }
 
-    /** The secret and the database password are never shown. */
+    /** The secrets (api, webhook) and the database password are never shown. */
     @Override
     public String toString() {
         return "Settings[baseUrl=" + (embeddedSandbox() ? "(embedded sandbox)" : baseUrl) + ", apiKey=" + apiKey
@@ -40,14 +41,6 @@ public record Settings(
 
     public boolean embeddedSandbox() {
         return baseUrl == null;
-    }
-
-    /**
-     * Which provider this run orders from, in a word for reports: {@code sandbox} for the embedded
-     * one, else the host name of {@code topup.base-url}.
-     */
-    public String providerName() {
-        return embeddedSandbox() ? "sandbox" : URI.create(baseUrl).getHost();
     }
 
     public boolean webhookEnabled() {
@@ -74,9 +67,10 @@ public record Settings(
                 r.text("topup.webhook.host", "0.0.0.0"),
                 r.port("topup.webhook.port", 8085),
                 r.webhookPath(),
+                r.optional("topup.webhook.secret"),
                 r.duration("topup.pending-timeout", "30m", Duration.ofSeconds(1)),
                 r.balancePolicy(),
-                r.optional("topup.db.url"),
+                r.dbUrl(),
                 r.optional("topup.db.user"),
                 r.optional("topup.db.password"),
                 r.duration("topup.http.connect-timeout", "5s", Duration.ofMillis(100)),
@@ -201,6 +195,15 @@ public record Settings(
             if (!v.matches("/[A-Za-z0-9._~/-]*")) {
                 throw new SettingsException("topup.webhook.path: '" + v + "' must start with / and hold only letters, digits and - . _ ~ /");
             }
+            return v;
+        }
+
+        /** A libpq {@code postgres://} URL is a common slip: say which JDBC URL to give instead. */
+        String dbUrl() {
+            String v = optional("topup.db.url");
+            PostgresUrlHint.forUrl("topup.db.url", v).ifPresent(hint -> {
+                throw new SettingsException(hint);
+            });
             return v;
         }
 

@@ -5,7 +5,9 @@ import org.topupbatch.sandbox.SandboxMain;
 
 /**
  * The jar's entry point: {@code java -jar topup-batch.jar} runs the product,
- * {@code java -jar topup-batch.jar sandbox [--port N]} serves the sandbox provider alone.
+ * {@code java -jar topup-batch.jar sandbox [--port N]} serves the sandbox provider alone,
+ * {@code java -jar topup-batch.jar report BATCH} writes a batch's report again from the journal,
+ * {@code java -jar topup-batch.jar migrate-journal --to URL} moves an H2 journal to PostgreSQL.
  */
 public final class TopupBatchMain {
 
@@ -17,8 +19,17 @@ public final class TopupBatchMain {
             SandboxMain.main(Arrays.copyOfRange(args, 1, args.length));
             return;
         }
+        if (args.length > 0 && args[0].equals("report")) {
+            System.exit(new ReportCommand(SettingsLookup.standard(), System.out, System.err, java.time.Clock.systemUTC())
+                    .run(Arrays.asList(args).subList(1, args.length)));
+            return;
+        }
+        if (args.length > 0 && args[0].equals("migrate-journal")) {
+            System.exit(MigrateJournalCommand.run(Arrays.copyOfRange(args, 1, args.length)));
+        }
         if (args.length > 0) {
-            System.err.println("topup-batch: unknown argument '" + args[0] + "'. Usage: java -jar topup-batch.jar [sandbox [--port N]]"
+            System.err.println("topup-batch: unknown argument '" + args[0] + "'. Usage: java -jar topup-batch.jar"
+                    + " [sandbox [--port N] | report BATCH | migrate-journal --to JDBC_URL]"
                     + "; settings are topup.* properties or TOPUP_* environment variables (see README.md)");
             System.exit(1);
         }

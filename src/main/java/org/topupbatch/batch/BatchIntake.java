@@ -46,9 +46,11 @@ public class BatchIntake {
     private final BalancePolicy policy;
     private final Path archive;
     private final Clock clock;
+    /** Recorded with each batch, so that its report names the provider that served it. */
+    private final String provider;
 
     public BatchIntake(Journal journal, ProviderGateway gateway, PriceCatalog catalog, CustomerRules rules,
-                       BalancePolicy policy, Path archive, Clock clock) {
+                       BalancePolicy policy, Path archive, Clock clock, String provider) {
         this.journal = journal;
         this.gateway = gateway;
         this.catalog = catalog;
@@ -56,6 +58,7 @@ public class BatchIntake {
         this.policy = policy;
         this.archive = archive;
         this.clock = clock;
+        this.provider = provider;
     }
 
     /** Called by the intake route for each complete file; sets {@link #ARCHIVED_AS}. */
@@ -78,8 +81,11 @@ public class BatchIntake {
 
     private void record(String name, Path file, String archivedAs) {
         try (CsvBatchReader reader = CsvBatchReader.open(file)) {
-            long balance = gateway.checkBalance().balance() - journal.reservedAmount();
-            try (BatchWriter writer = journal.openBatch(name, reader.delimiter(), reader.extraHeaders(), archivedAs)) {
+            // recorded as the batch's balance_before until its first order reads a newer one
+            long balanceRead = gateway.checkBalance().balance();
+            long balance = balanceRead - journal.reservedAmount();
+            try (BatchWriter writer = journal.openBatch(name, reader.delimiter(), reader.extraHeaders(), archivedAs,
+                    balanceRead, provider)) {
                 PlanSummary summary = new BatchPlanner(new RowValidator(catalog, rules), policy)
                         .plan(reader, writer, balance);
                 writer.commit();
@@ -88,7 +94,7 @@ public class BatchIntake {
             }
         } catch (UnreadableBatchException e) {
             LOG.warn("Batch {} cannot be read: {}", name, e.getMessage());
-            journal.recordUnreadableBatch(name, e.getMessage(), archivedAs);
+            journal.recordUnreadableBatch(name, e.getMessage(), archivedAs, provider);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read batch " + name, e);
         }

@@ -14,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -28,6 +27,8 @@ public final class CustomerRules {
     public static final String DEFAULT_RESOURCE = "customer-rules.yaml";
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final String FORBIDDEN_IS_GONE = "'forbidden' is no longer a choice: a zone written for a"
+            + " product that uses none is sent as written and the provider decides; leave zone out for this brand";
 
     private final BrandRule defaultRule;
     private final Map<String, BrandRule> brands;
@@ -102,34 +103,11 @@ public final class CustomerRules {
     }
 
     /**
-     * Checks a row's customer fields (trimmed, empty when absent) for a product of {@code brand};
-     * empty when they fit, else the one reason to reject the row.
+     * Checks a row's customer fields (trimmed, empty when absent) for a product of {@code brand}:
+     * a reason to reject only when no real customer could have written them, else the warnings.
      */
-    public Optional<String> check(String brand, String customerNo, String zone) {
-        BrandRule rule = ruleFor(brand);
-        if (!rule.customerNo().accepts(customerNo)) {
-            return Optional.of("customer_no must be " + rule.customerNo().expectation());
-        }
-        boolean hasZone = zone != null && !zone.isEmpty();
-        String name = normalize(brand);
-        switch (rule.zonePresence()) {
-            case REQUIRED -> {
-                if (!hasZone) {
-                    return Optional.of("customer_no_zone is required for " + name + ": "
-                            + rule.zone().expectation());
-                }
-            }
-            case FORBIDDEN -> {
-                if (hasZone) {
-                    return Optional.of("customer_no_zone must be empty for " + name);
-                }
-            }
-            case OPTIONAL -> { }
-        }
-        if (hasZone && !rule.zone().accepts(zone)) {
-            return Optional.of("customer_no_zone must be " + rule.zone().expectation());
-        }
-        return Optional.empty();
+    public CustomerCheck check(String brand, String customerNo, String zone) {
+        return ruleFor(brand).check(normalize(brand), customerNo, zone == null ? "" : zone);
     }
 
     private static String normalize(String brand) {
@@ -140,44 +118,47 @@ public final class CustomerRules {
         if (node == null || !node.isObject()) {
             throw new Problem(path, "must be a mapping with customer_no and zone");
         }
-        allowOnly(node, path, Set.of("customer_no", "zone"));
+        allowOnly(node, path, Set.of("customer_no", "zone", "strict"));
         if (!node.hasNonNull("customer_no")) {
             throw new Problem(path, "customer_no is missing");
         }
         FieldRule customerNo = fieldRule(node.get("customer_no"), path + ".customer_no", Set.of());
+        boolean strict = flag(node, "strict", path);
         JsonNode zone = node.get("zone");
-        if (zone == null || zone.isNull()) {
-            return new BrandRule(customerNo, BrandRule.ZonePresence.FORBIDDEN, null);
-        }
         String zonePath = path + ".zone";
-        if (zone.isTextual()) {
-            BrandRule.ZonePresence presence = presence(zone.asText(), zonePath);
-            if (presence != BrandRule.ZonePresence.FORBIDDEN) {
-                throw new Problem(zonePath, "a zone that is " + zone.asText()
-                        + " needs a mapping with presence, pattern and description");
-            }
-            return new BrandRule(customerNo, presence, null);
+        if (zone == null || zone.isNull()) {
+            return new BrandRule(customerNo, BrandRule.ZonePresence.UNUSED, null, null, strict);
+        }
+        if (zone.isTextual() && isForbidden(zone.asText())) {
+            throw new Problem(zonePath, FORBIDDEN_IS_GONE);
         }
         if (!zone.isObject()) {
-            throw new Problem(zonePath, "must be 'forbidden' or a mapping with presence, pattern and description");
+            throw new Problem(zonePath, "must be a mapping with presence, pattern and description"
+                    + " (leave zone out for a brand that uses none)");
         }
-        allowOnly(zone, zonePath, Set.of("presence", "pattern", "description", "values", "prefixes", "example"));
         if (!zone.hasNonNull("presence")) {
-            throw new Problem(zonePath, "presence (required, optional or forbidden) is missing");
+            throw new Problem(zonePath, "presence (required or optional) is missing");
         }
         BrandRule.ZonePresence presence = presence(zone.get("presence").asText(), zonePath + ".presence");
-        if (presence == BrandRule.ZonePresence.FORBIDDEN) {
-            return new BrandRule(customerNo, presence, null);
-        }
-        return new BrandRule(customerNo, presence, fieldRule(zone, zonePath, Set.of("presence")));
+        Pattern inside = zone.hasNonNull("inside-customer-no")
+                ? regex(text(zone, "inside-customer-no", zonePath, true), zonePath + ".inside-customer-no")
+                : null;
+        FieldRule zoneRule = fieldRule(zone, zonePath, Set.of("presence", "inside-customer-no"));
+        return new BrandRule(customerNo, presence, zoneRule, inside, strict);
+    }
+
+    private static boolean isForbidden(String word) {
+        return word.trim().equalsIgnoreCase("forbidden");
     }
 
     private static BrandRule.ZonePresence presence(String word, String path) {
+        if (isForbidden(word)) {
+            throw new Problem(path, FORBIDDEN_IS_GONE);
+        }
         return switch (word.trim().toLowerCase(Locale.ROOT)) {
             case "required" -> BrandRule.ZonePresence.REQUIRED;
             case "optional" -> BrandRule.ZonePresence.OPTIONAL;
-            case "forbidden" -> BrandRule.ZonePresence.FORBIDDEN;
-            default -> throw new Problem(path, "'" + word + "' is not one of required, optional, forbidden");
+            default -> throw new Problem(path, "'" + word + "' is not one of required, optional");
         };
     }
 
@@ -185,19 +166,34 @@ public final class CustomerRules {
         if (!node.isObject()) {
             throw new Problem(path, "must be a mapping with pattern and description");
         }
-        Set<String> allowed = new java.util.HashSet<>(Set.of("pattern", "description", "values", "prefixes", "example"));
+        Set<String> allowed = new java.util.HashSet<>(
+                Set.of("pattern", "description", "values", "prefixes", "example", "phone"));
         allowed.addAll(alsoAllowed);
         allowOnly(node, path, allowed);
-        String regex = text(node, "pattern", path, true);
-        Pattern pattern;
+        Pattern pattern = regex(text(node, "pattern", path, true), path + ".pattern");
+        return new FieldRule(pattern, list(node, "values", path), list(node, "prefixes", path),
+                text(node, "description", path, true), text(node, "example", path, false), flag(node, "phone", path));
+    }
+
+    /** '.' matches any character: a line separator inside a value is for the provider to judge. */
+    private static Pattern regex(String regex, String path) {
         try {
-            pattern = Pattern.compile(regex);
+            return Pattern.compile(regex, Pattern.DOTALL);
         } catch (PatternSyntaxException e) {
-            throw new Problem(path + ".pattern", "not a valid regular expression: "
+            throw new Problem(path, "not a valid regular expression: "
                     + e.getDescription() + " near index " + e.getIndex() + " of '" + regex + "'");
         }
-        return new FieldRule(pattern, list(node, "values", path), list(node, "prefixes", path),
-                text(node, "description", path, true), text(node, "example", path, false));
+    }
+
+    private static boolean flag(JsonNode node, String key, String path) {
+        JsonNode value = node.get(key);
+        if (value == null || value.isNull()) {
+            return false;
+        }
+        if (!value.isBoolean()) {
+            throw new Problem(path + "." + key, "must be true or false (found '" + value.asText() + "')");
+        }
+        return value.booleanValue();
     }
 
     private static String text(JsonNode node, String key, String path, boolean required) {

@@ -4,33 +4,37 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * What one field (customer_no or customer_no_zone) must look like: the whole value matches
- * {@code pattern}, is one of {@code values} when some are given, and starts with one of
- * {@code prefixes} when some are given. {@code example} may be null.
+ * What one field (customer_no or customer_no_zone) may look like. {@code pattern} is a certainty:
+ * no real customer has a value outside it. {@code values} (compared without regard to case) and
+ * {@code prefixes} are what is usual; a value outside them may still be real (operators open new
+ * number ranges, players write server names their own way), so they reject only for a strict brand.
+ * {@code phone} marks an Indonesian mobile number: prefixes are then compared on its 08… form, and
+ * a number that lost its leading 0 is recognised. {@code example} may be null.
  */
 public record FieldRule(Pattern pattern, List<String> values, List<String> prefixes, String description,
-                        String example) {
+                        String example, boolean phone) {
 
     public FieldRule {
         values = List.copyOf(values);
         prefixes = List.copyOf(prefixes);
     }
 
-    public boolean accepts(String value) {
-        return pattern.matcher(value).matches()
-                && (values.isEmpty() || values.contains(value))
-                && (prefixes.isEmpty() || prefixes.stream().anyMatch(value::startsWith));
+    /** Whether some real customer could have written this value. */
+    public boolean fits(String value) {
+        return pattern.matcher(value).matches();
     }
 
-    /** "a mobile number of 10 to 13 digits starting with 0811, 0812, e.g. 081234567890". */
+    public boolean isUsualValue(String value) {
+        return values.isEmpty() || values.stream().anyMatch(value::equalsIgnoreCase);
+    }
+
+    public boolean hasUsualPrefix(String value) {
+        String compared = phone ? MobileNumber.nationalDigits(value) : value;
+        return prefixes.isEmpty() || prefixes.stream().anyMatch(compared::startsWith);
+    }
+
+    /** "a user ID of 5 to 12 digits, e.g. 123456789". */
     public String expectation() {
-        StringBuilder s = new StringBuilder(description);
-        if (!prefixes.isEmpty()) {
-            s.append(" starting with ").append(String.join(", ", prefixes));
-        }
-        if (example != null) {
-            s.append(", e.g. ").append(example);
-        }
-        return s.toString();
+        return example == null ? description : description + ", e.g. " + example;
     }
 }

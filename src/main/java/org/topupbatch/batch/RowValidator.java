@@ -9,7 +9,7 @@ import org.topupbatch.provider.Product;
 
 /**
  * Decides whether a row may be ordered, with one reason when not. The checks run in the order of
- * CONTRACT.md section 3 so that the reason is the first thing wrong: malformed row, required
+ * README section "Rejected rows" so that the reason is the first thing wrong: malformed row, required
  * fields, ref_id form, ref_id already taken, product, customer rules, max_price. The balance is
  * the planner's business (it needs the running total). Thread-safe when the catalog is.
  */
@@ -52,14 +52,15 @@ public final class RowValidator {
 
     public RowDecision validateAgainst(BatchRow row, RefIdConflicts conflicts) {
         Long maxPrice = parseMaxPrice(row.maxPrice());
-        String reason = reasonToReject(row, conflicts, maxPrice);
+        List<String> warnings = new ArrayList<>();
+        String reason = reasonToReject(row, conflicts, maxPrice, warnings);
         if (reason != null) {
             return RowDecision.reject(reason, maxPrice);
         }
-        return RowDecision.accept(catalog.find(row.productSku()).orElseThrow().price(), maxPrice);
+        return RowDecision.accept(catalog.find(row.productSku()).orElseThrow().price(), maxPrice, warnings);
     }
 
-    private String reasonToReject(BatchRow row, RefIdConflicts conflicts, Long maxPrice) {
+    private String reasonToReject(BatchRow row, RefIdConflicts conflicts, Long maxPrice, List<String> warnings) {
         if (row.malformed()) {
             return row.error();
         }
@@ -98,10 +99,11 @@ public final class RowValidator {
         if (!product.get().available()) {
             return "product_sku " + row.productSku() + " is not available now";
         }
-        Optional<String> customer = rules.check(product.get().brand(), row.customerNo(), row.customerNoZone());
-        if (customer.isPresent()) {
-            return customer.get();
+        CustomerCheck customer = rules.check(product.get().brand(), row.customerNo(), row.customerNoZone());
+        if (customer.rejected()) {
+            return customer.reason();
         }
+        warnings.addAll(customer.warnings());
         if (!row.maxPrice().isEmpty()) {
             if (maxPrice == null) {
                 return "max_price must be a whole number of rupiah, 0 or more, without separators (found '"

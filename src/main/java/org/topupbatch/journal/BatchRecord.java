@@ -7,11 +7,27 @@ import java.util.List;
  * A batch: one input file. {@code error} is set for a file that could not be read as a batch
  * at all (it has no rows). {@code haltReason} is set when submission was stopped for the whole
  * batch (bad credentials, balance gone): its ACCEPTED rows stay unsent and are reported as such.
- * {@code reportedAt} is when the last report was written and {@code reportComplete} whether every
- * order was final then.
+ * {@code balanceBefore} is the balance read at intake until the batch's first order replaces it
+ * with the balance read just before that order. {@code reportedAt} is when the last report was
+ * written and {@code reportComplete} whether every order was final then (a report written but not
+ * complete is one written at the pending timeout). {@code provider} names who served the batch
+ * ({@code sandbox} or the provider's host), {@code balanceAfter} is the balance its last report showed.
  */
 public record BatchRecord(long id, String fileName, char delimiter, List<String> extraHeaders,
                           String archivedAs, String error, String haltReason, Long balanceBefore,
                           Instant startedAt, Instant submitStartedAt, Instant reportedAt,
-                          boolean reportComplete) {
+                          boolean reportComplete, String provider, Long balanceAfter) {
+
+    /** A batch whose provider and last balance are not known. */
+    public BatchRecord(long id, String fileName, char delimiter, List<String> extraHeaders,
+                       String archivedAs, String error, String haltReason, Long balanceBefore,
+                       Instant startedAt, Instant submitStartedAt, Instant reportedAt, boolean reportComplete) {
+        this(id, fileName, delimiter, extraHeaders, archivedAs, error, haltReason, balanceBefore, startedAt,
+                submitStartedAt, reportedAt, reportComplete, null, null);
+    }
+
+    /** True when a report was written at the pending timeout with orders still open, and none since settled them all. */
+    public boolean reportedAtTimeout() {
+        return reportedAt != null && !reportComplete;
+    }
 }

@@ -42,12 +42,12 @@ final class JdbcBatchWriter implements BatchWriter {
 
     /** Takes ownership of {@code connection}: it is closed by {@link #close()}. */
     JdbcBatchWriter(Connection connection, String fileName, char delimiter, List<String> extraHeaders,
-                    String archivedAs, Instant now) {
+                    String archivedAs, Long balanceAtIntake, String provider, Instant now) {
         this.connection = connection;
         this.now = now.toEpochMilli();
         try {
             connection.setAutoCommit(false);
-            this.batchId = insertBatch(fileName, delimiter, extraHeaders, archivedAs);
+            this.batchId = insertBatch(fileName, delimiter, extraHeaders, archivedAs, balanceAtIntake, provider);
             this.insertRow = connection.prepareStatement(INSERT_ROW);
             this.findRef = connection.prepareStatement("SELECT 1 FROM batch_row WHERE order_ref_id = ?");
             this.findLine = connection.prepareStatement(
@@ -58,16 +58,18 @@ final class JdbcBatchWriter implements BatchWriter {
         }
     }
 
-    private long insertBatch(String fileName, char delimiter, List<String> extraHeaders, String archivedAs)
-            throws SQLException {
+    private long insertBatch(String fileName, char delimiter, List<String> extraHeaders, String archivedAs,
+                             Long balanceAtIntake, String provider) throws SQLException {
         try (PreparedStatement ps = connection.prepareStatement(
-                "INSERT INTO batch (file_name, delimiter, extra_headers, archived_as, started_at, report_complete)"
-                        + " VALUES (?, ?, ?, ?, ?, FALSE)", new String[] {"id"})) {
+                "INSERT INTO batch (file_name, delimiter, extra_headers, archived_as, started_at, report_complete,"
+                        + " balance_before, provider) VALUES (?, ?, ?, ?, ?, FALSE, ?, ?)", new String[] {"id"})) {
             ps.setString(1, fileName);
             ps.setString(2, String.valueOf(delimiter));
             ps.setString(3, JsonText.write(extraHeaders == null ? List.of() : extraHeaders));
             ps.setString(4, archivedAs);
             ps.setLong(5, now);
+            Columns.setLong(ps, 6, balanceAtIntake);
+            ps.setString(7, provider);
             ps.executeUpdate();
             return generatedId(ps);
         }

@@ -64,20 +64,23 @@ public final class JdbcJournal implements Journal {
     // ---- intake
 
     @Override
-    public BatchWriter openBatch(String fileName, char delimiter, List<String> extraHeaders, String archivedAs) {
-        return new JdbcBatchWriter(connection(), fileName, delimiter, extraHeaders, archivedAs, clock.instant());
+    public BatchWriter openBatch(String fileName, char delimiter, List<String> extraHeaders, String archivedAs,
+                                 Long balanceAtIntake, String provider) {
+        return new JdbcBatchWriter(connection(), fileName, delimiter, extraHeaders, archivedAs, balanceAtIntake,
+                provider, clock.instant());
     }
 
     @Override
-    public long recordUnreadableBatch(String fileName, String error, String archivedAs) {
+    public long recordUnreadableBatch(String fileName, String error, String archivedAs, String provider) {
         try (Connection c = connection();
              PreparedStatement ps = c.prepareStatement(
                      "INSERT INTO batch (file_name, delimiter, extra_headers, archived_as, error, started_at,"
-                             + " report_complete) VALUES (?, ',', '[]', ?, ?, ?, FALSE)", new String[] {"id"})) {
+                             + " report_complete, provider) VALUES (?, ',', '[]', ?, ?, ?, FALSE, ?)", new String[] {"id"})) {
             ps.setString(1, fileName);
             ps.setString(2, archivedAs);
             ps.setString(3, error);
             ps.setLong(4, clock.millis());
+            ps.setString(5, provider);
             ps.executeUpdate();
             return JdbcBatchWriter.generatedId(ps);
         } catch (SQLException e) {
@@ -266,37 +269,120 @@ public final class JdbcJournal implements Journal {
     }
 
     @Override
-    public void markReported(long batchId, Instant at, boolean complete) {
-        update("UPDATE batch SET reported_at = ?, report_complete = ? WHERE id = ?", ps -> {
-            ps.setLong(1, at.toEpochMilli());
-            ps.setBoolean(2, complete);
-            ps.setLong(3, batchId);
-        });
+    public void markReported(long batchId, Instant at, boolean complete, Long balanceAfter) {
+        update("UPDATE batch SET reported_at = ?, report_complete = ?, balance_after = COALESCE(?, balance_after)"
+                + " WHERE id = ?", ps -> {
+                    ps.setLong(1, at.toEpochMilli());
+                    ps.setBoolean(2, complete);
+                    Columns.setLong(ps, 3, balanceAfter);
+                    ps.setLong(4, batchId);
+                });
     }
 
-    // ---- provider calls
+    @Override
+    public Optional<Instant> lastSubmission(long batchId) {
+        Instant[] last = {null};
+        query("SELECT MAX(sent_at) AS last_sent FROM batch_row WHERE batch_id = ?", ps -> ps.setLong(1, batchId),
+                rs -> last[0] = Columns.getInstant(rs, "last_sent"));
+        return Optional.ofNullable(last[0]);
+    }
 
     @Override
-    public void recordCall(Instant at, String operation, int httpStatus) {
-        update("INSERT INTO provider_call (called_at, operation, http_status) VALUES (?, ?, ?)", ps -> {
-            ps.setLong(1, at.toEpochMilli());
+    public List<BatchRecord> batchesForFile(String fileName) {
+        return batches("SELECT " + Mapping.BATCH_COLUMNS + " FROM batch WHERE file_name = ? ORDER BY id",
+                ps -> ps.setString(1, fileName));
+    }
+
+    /** Each balance column stands with the time it was read at; the newest reading wins. */
+    @Override
+    public Optional<Long> latestBalance() {
+        Long[] latest = {null};
+        query("SELECT balance FROM ("
+                        + " SELECT balance_after AS balance, reported_at AS read_at FROM batch WHERE balance_after IS NOT NULL"
+                        + " UNION ALL SELECT balance_before, COALESCE(submit_started_at, started_at) FROM batch"
+                        + " WHERE balance_before IS NOT NULL) readings"
+                        + " ORDER BY read_at DESC FETCH FIRST 1 ROWS ONLY", ps -> { },
+                rs -> latest[0] = rs.getLong("balance"));
+        return Optional.ofNullable(latest[0]);
+    }
+
+    // ---- provider calls and account limits
+
+    @Override
+    public long reserveCall(Instant reservedAt, String operation) {
+        try (Connection c = connection();
+             PreparedStatement ps = c.prepareStatement(
+                     "INSERT INTO provider_call (reserved_at, operation) VALUES (?, ?)", new String[] {"id"})) {
+            ps.setLong(1, reservedAt.toEpochMilli());
             ps.setString(2, operation);
-            ps.setInt(3, httpStatus);
+            ps.executeUpdate();
+            return JdbcBatchWriter.generatedId(ps);
+        } catch (SQLException e) {
+            throw failure("cannot record a " + operation + " call", e);
+        }
+    }
+
+    @Override
+    public void completeCall(long callId, Instant answeredAt, int httpStatus) {
+        update("UPDATE provider_call SET answered_at = ?, http_status = ? WHERE id = ?", ps -> {
+            ps.setLong(1, answeredAt.toEpochMilli());
+            ps.setInt(2, httpStatus);
+            ps.setLong(3, callId);
         });
     }
 
     @Override
-    public List<Instant> callsSince(Instant since) {
-        List<Instant> calls = new ArrayList<>();
-        query("SELECT called_at FROM provider_call WHERE called_at >= ? ORDER BY called_at, id",
+    public List<ProviderCall> callsSince(Instant since) {
+        List<ProviderCall> calls = new ArrayList<>();
+        query("SELECT id, reserved_at, operation, answered_at, http_status FROM provider_call"
+                        + " WHERE reserved_at >= ? ORDER BY reserved_at, id",
                 ps -> ps.setLong(1, since.toEpochMilli()),
-                rs -> calls.add(Instant.ofEpochMilli(rs.getLong(1))));
+                rs -> {
+                    int status = rs.getInt("http_status");
+                    Integer httpStatus = rs.wasNull() ? null : status;
+                    calls.add(new ProviderCall(rs.getLong("id"), Columns.getInstant(rs, "reserved_at"),
+                            rs.getString("operation"), Columns.getInstant(rs, "answered_at"), httpStatus));
+                });
         return calls;
     }
 
     @Override
+    public long countCallsSince(Instant since) {
+        long[] count = {0};
+        query("SELECT COUNT(*) AS n FROM provider_call WHERE reserved_at >= ?",
+                ps -> ps.setLong(1, since.toEpochMilli()), rs -> count[0] = rs.getLong("n"));
+        return count[0];
+    }
+
+    @Override
     public void pruneCalls(Instant before) {
-        update("DELETE FROM provider_call WHERE called_at < ?", ps -> ps.setLong(1, before.toEpochMilli()));
+        update("DELETE FROM provider_call WHERE reserved_at < ?", ps -> ps.setLong(1, before.toEpochMilli()));
+    }
+
+    /** One row, id 1: update it, or insert it the first time (only the limits refresh writes here). */
+    @Override
+    public void rememberLimits(AccountLimits limits) {
+        Binder values = ps -> {
+            ps.setInt(1, limits.perMinute());
+            ps.setLong(2, limits.perDay());
+            ps.setLong(3, limits.usedToday());
+            ps.setLong(4, limits.learnedAt().toEpochMilli());
+        };
+        int updated = update("UPDATE account_limits SET per_minute = ?, per_day = ?, used_today = ?, learned_at = ?"
+                + " WHERE id = 1", values);
+        if (updated == 0) {
+            update("INSERT INTO account_limits (per_minute, per_day, used_today, learned_at, id) VALUES (?, ?, ?, ?, 1)",
+                    values);
+        }
+    }
+
+    @Override
+    public Optional<AccountLimits> rememberedLimits() {
+        List<AccountLimits> limits = new ArrayList<>();
+        query("SELECT per_minute, per_day, used_today, learned_at FROM account_limits WHERE id = 1", ps -> { },
+                rs -> limits.add(new AccountLimits(rs.getInt("per_minute"), rs.getLong("per_day"),
+                        rs.getLong("used_today"), Instant.ofEpochMilli(rs.getLong("learned_at")))));
+        return limits.stream().findFirst();
     }
 
     @Override

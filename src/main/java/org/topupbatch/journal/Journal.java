@@ -7,17 +7,27 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * The durable record of batches, rows and their orders, and of recent provider calls.
+ * The durable record of batches, rows and their orders, and (through {@link CallLog}) of recent
+ * provider calls and the account's limits.
  * Every method commits before it returns (except {@link BatchWriter}, which commits on demand),
  * so that what a method reports done survives a SIGKILL right after.
  * Safe for use from several threads.
  */
-public interface Journal extends AutoCloseable {
+public interface Journal extends CallLog, AutoCloseable {
 
     // ---- intake
 
     /** Opens the single transaction in which intake records one file. */
-    BatchWriter openBatch(String fileName, char delimiter, List<String> extraHeaders, String archivedAs);
+    default BatchWriter openBatch(String fileName, char delimiter, List<String> extraHeaders, String archivedAs) {
+        return openBatch(fileName, delimiter, extraHeaders, archivedAs, null, null);
+    }
+
+    /**
+     * As {@link #openBatch(String, char, List, String)}, recording with the batch the balance read
+     * at intake (its {@code balance_before} until a first order is sent) and the provider serving it.
+     */
+    BatchWriter openBatch(String fileName, char delimiter, List<String> extraHeaders, String archivedAs,
+                          Long balanceAtIntake, String provider);
 
     /** The most recent batch taken from a file of this name, if any. */
     Optional<BatchRecord> lastBatchForFile(String fileName);
@@ -29,7 +39,12 @@ public interface Journal extends AutoCloseable {
     long reservedAmount();
 
     /** Records a file that could not be read as a batch at all; returns the batch id. */
-    long recordUnreadableBatch(String fileName, String error, String archivedAs);
+    default long recordUnreadableBatch(String fileName, String error, String archivedAs) {
+        return recordUnreadableBatch(fileName, error, archivedAs, null);
+    }
+
+    /** As {@link #recordUnreadableBatch(String, String, String)}, with the provider serving it. */
+    long recordUnreadableBatch(String fileName, String error, String archivedAs, String provider);
 
     // ---- submit
 
@@ -91,17 +106,27 @@ public interface Journal extends AutoCloseable {
     void forEachRow(long batchId, Consumer<RowRecord> action);
 
     /** Records that a report was written; {@code complete} when every row was final then. */
-    void markReported(long batchId, Instant at, boolean complete);
+    default void markReported(long batchId, Instant at, boolean complete) {
+        markReported(batchId, at, complete, null);
+    }
 
-    // ---- provider calls (the rate budget survives restarts through this)
+    /** As {@link #markReported(long, Instant, boolean)}, with the balance the report showed (null keeps the stored one). */
+    void markReported(long batchId, Instant at, boolean complete, Long balanceAfter);
 
-    void recordCall(Instant at, String operation, int httpStatus);
+    /**
+     * When the batch's last order went out (the latest submission time of its rows), if any did:
+     * the pending timeout counts from here, across restarts.
+     */
+    Optional<Instant> lastSubmission(long batchId);
 
-    /** Times of recorded calls at or after {@code since}, oldest first. */
-    List<Instant> callsSince(Instant since);
+    /** Every batch taken from a file of this name, oldest first. */
+    List<BatchRecord> batchesForFile(String fileName);
 
-    /** Forgets calls older than {@code before}. */
-    void pruneCalls(Instant before);
+    /**
+     * The most recent balance the journal holds (read at intake, before a first order, or for a
+     * report), for when the provider cannot be asked.
+     */
+    Optional<Long> latestBalance();
 
     @Override
     void close();

@@ -11,7 +11,7 @@ final class Mapping {
             + " r.created_at, r.updated_at, r.sent_at, r.checks, r.next_check_at";
 
     static final String BATCH_COLUMNS = "id, file_name, delimiter, extra_headers, archived_as, error, halt_reason,"
-            + " balance_before, started_at, submit_started_at, reported_at, report_complete";
+            + " balance_before, started_at, submit_started_at, reported_at, report_complete, provider, balance_after";
 
     private Mapping() {
     }
@@ -53,6 +53,8 @@ final class Mapping {
                 Columns.getInstant(rs, "started_at"),
                 Columns.getInstant(rs, "submit_started_at"),
                 Columns.getInstant(rs, "reported_at"),
-                rs.getBoolean("report_complete"));
+                rs.getBoolean("report_complete"),
+                rs.getString("provider"),
+                Columns.getLong(rs, "balance_after"));
     }
 }

@@ -43,12 +43,23 @@ public class OrderTracker {
     private final ProviderGateway gateway;
     private final OrderSubmitter submitter;
     private final Clock clock;
+    private final boolean webhooksSettle;
 
     public OrderTracker(Journal journal, ProviderGateway gateway, OrderSubmitter submitter, Clock clock) {
+        this(journal, gateway, submitter, clock, false);
+    }
+
+    /**
+     * {@code webhooksSettle}: signed webhooks reach us and settle orders, so a fresh pending order
+     * waits for its webhook ({@link CheckSchedule#WEBHOOK_WAIT}) before the provider is asked.
+     */
+    public OrderTracker(Journal journal, ProviderGateway gateway, OrderSubmitter submitter, Clock clock,
+                        boolean webhooksSettle) {
         this.journal = journal;
         this.gateway = gateway;
         this.submitter = submitter;
         this.clock = clock;
+        this.webhooksSettle = webhooksSettle;
     }
 
     /** Orders whose check is due now (the track route hands them to {@link #check}). */
@@ -63,7 +74,7 @@ public class OrderTracker {
             try {
                 if (row.state() == RowState.UNKNOWN) {
                     reconcile(row);
-                } else if (row.state() == RowState.PENDING) {
+                } else if (row.state() == RowState.PENDING && !waitsForWebhook(row)) {
                     pendingBySku.computeIfAbsent(row.productSku(), k -> new ArrayList<>()).add(row);
                 }
             } catch (ProviderException e) {
@@ -240,7 +251,25 @@ public class OrderTracker {
 
     private void again(RowRecord row) {
         int checks = row.checks() + 1;
-        journal.scheduleCheck(row.id(), CheckSchedule.next(clock.instant(), checks, row.state() == RowState.UNKNOWN), checks);
+        journal.scheduleCheck(row.id(), CheckSchedule.next(clock.instant(), checks, row.state() == RowState.UNKNOWN,
+                webhooksSettle), checks);
+    }
+
+    /**
+     * A pending order never checked, sent less than {@link CheckSchedule#WEBHOOK_WAIT} ago, while
+     * signed webhooks settle orders: its webhook will most likely settle it, so its first look-up
+     * is put off until then. (A webhook hint counts as a check and so ends the wait.)
+     */
+    private boolean waitsForWebhook(RowRecord row) {
+        if (!webhooksSettle || row.checks() > 0 || row.sentAt() == null) {
+            return false;
+        }
+        Instant due = row.sentAt().plus(CheckSchedule.WEBHOOK_WAIT);
+        if (!due.isAfter(clock.instant())) {
+            return false;
+        }
+        journal.scheduleCheck(row.id(), due, 0);
+        return true;
     }
 
     private void later(RowRecord row, ProviderException e) {

@@ -5,22 +5,27 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.util.ArrayDeque;
-import java.util.Collection;
-import java.util.Deque;
-import java.util.Iterator;
+import java.util.Optional;
+import java.util.PriorityQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.topupbatch.journal.AccountLimits;
+import org.topupbatch.journal.CallLog;
+import org.topupbatch.journal.ProviderCall;
 
 /**
  * The one rate budget every provider request passes (a {@link RequestGate}).
  *
  * <p>A rolling window, not a per-minute counter: a request may start only when fewer than
- * {@code perMinute} requests ended within the last window. A request counts from the moment it
+ * {@code perMinute} requests counted within the last window. A request counts from the moment it
  * is reserved until {@link #WINDOW} after its answer came back. The provider counts a request
  * when it arrives, which is somewhere between our send and our receipt of the answer, so
  * counting from the answer can only over-estimate: the provider never sees more than the limit.
  * {@link #MARGIN} absorbs clock granularity.
+ *
+ * <p>Every reservation is journaled (committed before the request leaves) and completed when the
+ * answer comes, and the account's limits are remembered whenever they are learned, so that
+ * {@link #restore} rebuilds the window after a restart exactly, judged by the right limit at once.
  *
  * <p>Also: the per-day limit (the provider's UTC day), and a pause after a 429 so that every
  * caller backs off together rather than each hammering on its own.
@@ -29,20 +34,28 @@ public final class RateBudget implements RequestGate {
 
     static final Duration WINDOW = Duration.ofSeconds(60);
     static final Duration MARGIN = Duration.ofMillis(1000);
+    /** Longest single wait between two looks at the clock (a day can roll meanwhile). */
+    private static final long MAX_WAIT_MILLIS = 1000;
 
-    /** Records every request durably, so a restart can be seeded (see {@link #seed}). */
-    public interface CallLog {
-        void record(Instant at, String operation, int httpStatus);
+    /** How a caller waits for the budget; tests pass one that moves their clock instead of sleeping. */
+    public interface Waiter {
+        /** Waits on {@code lock} (held by the caller) for at most {@code millis}, or until notified. */
+        void waitOn(Object lock, long millis) throws InterruptedException;
 
-        CallLog NONE = (at, op, status) -> { };
+        Waiter REAL = Object::wait;
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(RateBudget.class);
 
     private final Clock clock;
     private final CallLog callLog;
-    /** End times of counted requests, oldest first; an in-flight request is in {@link #inFlight}. */
-    private final Deque<Instant> ended = new ArrayDeque<>();
+    private final Duration longestCall;
+    private final Waiter waiter;
+    /**
+     * When each counted request ended (or, for one a dead process left open, will have ended at
+     * the latest), soonest first; a request in flight in this process is in {@link #inFlight}.
+     */
+    private final PriorityQueue<Instant> ended = new PriorityQueue<>();
     private int inFlight;
     private int perMinute;
     private long perDay;
@@ -52,52 +65,112 @@ public final class RateBudget implements RequestGate {
     private int consecutive429;
     private long waitsLogged;
 
-    public RateBudget(Clock clock, CallLog callLog, int perMinute, long perDay) {
+    /**
+     * A budget with an empty window.
+     *
+     * @param longestCall the longest a request can take from reservation to its end (the HTTP
+     *                    timeouts): a reservation a dead process left open is taken to have ended then
+     */
+    public RateBudget(Clock clock, CallLog callLog, Duration longestCall, Waiter waiter, int perMinute, long perDay) {
         this.clock = clock;
         this.callLog = callLog;
-        this.perMinute = perMinute;
-        this.perDay = perDay;
+        this.longestCall = longestCall;
+        this.waiter = waiter;
+        this.perMinute = Math.max(1, perMinute);
+        this.perDay = Math.max(1, perDay);
         this.today = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC);
     }
 
-    /** Learns the account's limits (from its profile or tier) and how much of today it has used. */
-    public synchronized void setLimits(int perMinute, long perDay, long usedToday) {
-        if (perMinute != this.perMinute || perDay != this.perDay) {
-            LOG.info("Rate budget: {} requests per minute, {} per day", perMinute, perDay);
+    /**
+     * The budget as the journal left it: the remembered limits (or {@code firstStart} when none
+     * were ever learned), today's usage, and every call that may still count in the window.
+     */
+    public static RateBudget restore(Clock clock, CallLog callLog, Duration longestCall, Waiter waiter,
+                                     AccountLimits firstStart) {
+        Optional<AccountLimits> remembered = callLog.rememberedLimits();
+        AccountLimits limits = remembered.orElse(firstStart);
+        RateBudget budget = new RateBudget(clock, callLog, longestCall, waiter, limits.perMinute(), limits.perDay());
+        budget.restoreUsage(remembered);
+        budget.seed();
+        if (remembered.isPresent()) {
+            LOG.info("Rate budget: {} requests per minute, {} per day (as last learned from the provider)",
+                    limits.perMinute(), limits.perDay());
         }
-        this.perMinute = Math.max(1, perMinute);
-        this.perDay = Math.max(1, perDay);
-        rollDay(clock.instant());
-        this.usedToday = Math.max(this.usedToday, usedToday);
-        notifyAll();
+        return budget;
+    }
+
+    /** Today's usage: as the provider last reported it, plus every call journaled since. */
+    private synchronized void restoreUsage(Optional<AccountLimits> remembered) {
+        Instant midnight = today.atStartOfDay(ZoneOffset.UTC).toInstant();
+        Instant countFrom = midnight;
+        long reported = 0;
+        if (remembered.isPresent() && !remembered.get().learnedAt().isBefore(midnight)) {
+            reported = remembered.get().usedToday();
+            countFrom = remembered.get().learnedAt();
+        }
+        usedToday = reported + callLog.countCallsSince(countFrom);
     }
 
     /**
-     * Seeds the window after a restart with the calls the journal recorded. The calls that were
-     * in flight when the last process died were never recorded, so when the last recorded call is
-     * recent, {@code assumedInFlight} more are assumed to have ended just now.
+     * Puts every journaled call that may still count into the window: a completed one until a
+     * window after its answer, one left open by a dead process as if its answer had come at the
+     * latest possible moment (its reservation plus {@code longestCall}).
      */
-    public synchronized void seed(Collection<Instant> recordedCalls, int assumedInFlight) {
+    private synchronized void seed() {
         Instant now = clock.instant();
-        Instant last = null;
-        for (Instant at : recordedCalls) {
-            if (at.isAfter(now.minus(WINDOW).minus(MARGIN))) {
-                ended.addLast(at);
-                last = at;
-            }
-        }
-        if (last != null) {
-            for (int i = 0; i < assumedInFlight; i++) {
-                ended.addLast(now);
+        Instant oldestThatCounts = now.minus(WINDOW).minus(MARGIN);
+        // A reservation older than this ended (answer or timeout) before the window began.
+        Instant since = oldestThatCounts.minus(longestCall).minus(WINDOW);
+        int open = 0;
+        for (ProviderCall call : callLog.callsSince(since)) {
+            Instant end = call.completed() ? call.answeredAt() : call.reservedAt().plus(longestCall);
+            if (end.isAfter(oldestThatCounts)) {
+                ended.add(end);
+                open += call.completed() ? 0 : 1;
             }
         }
         if (!ended.isEmpty()) {
-            LOG.info("Rate budget seeded with {} requests of the last minute", ended.size());
+            LOG.info("Rate budget seeded with {} requests of the last minute ({} left without an answer by the last run)",
+                    ended.size(), open);
         }
     }
 
+    /**
+     * Learns the account's limits (from its profile or tier) and how much of today it has used,
+     * and remembers them in the journal for the next start.
+     */
+    public void setLimits(int perMinute, long perDay, long usedToday) {
+        Instant now = clock.instant();
+        synchronized (this) {
+            if (perMinute != this.perMinute || perDay != this.perDay) {
+                LOG.info("Rate budget: {} requests per minute, {} per day", perMinute, perDay);
+            }
+            this.perMinute = Math.max(1, perMinute);
+            this.perDay = Math.max(1, perDay);
+            rollDay(now);
+            this.usedToday = Math.max(this.usedToday, usedToday);
+            notifyAll();
+        }
+        try {
+            callLog.rememberLimits(new AccountLimits(Math.max(1, perMinute), Math.max(1, perDay), usedToday, now));
+        } catch (RuntimeException e) {
+            LOG.warn("Could not remember the account's limits in the journal: {}", e.getMessage());
+        }
+    }
+
+    /** The limits the budget judges by now, with today's usage as counted here. */
+    public synchronized AccountLimits limits() {
+        return new AccountLimits(perMinute, perDay, usedToday, clock.instant());
+    }
+
+    /**
+     * Waits for a slot, reserves it, and journals the reservation before returning, so that a
+     * request is never sent without a record a restart can count. When the journal cannot record
+     * it, the slot is given back and nothing is sent.
+     */
     @Override
     public Ticket enter(String operation) throws InterruptedException {
+        Instant reservedAt;
         synchronized (this) {
             while (true) {
                 Instant now = clock.instant();
@@ -107,15 +180,29 @@ public final class RateBudget implements RequestGate {
                 if (waitMs <= 0) {
                     inFlight++;
                     usedToday++;
+                    reservedAt = now;
                     break;
                 }
                 if (waitsLogged++ % 500 == 0 && waitMs > 5000) {
                     LOG.info("Rate budget: waiting {} s before the next provider request", (waitMs + 999) / 1000);
                 }
-                wait(Math.min(waitMs, 1000));
+                waiter.waitOn(this, Math.min(waitMs, MAX_WAIT_MILLIS));
             }
         }
-        return status -> completed(operation, status);
+        long callId;
+        try {
+            callId = callLog.reserveCall(reservedAt, operation);
+        } catch (RuntimeException e) {
+            synchronized (this) {
+                inFlight--;
+                usedToday--;
+                notifyAll();
+            }
+            // Not sent, so nothing can have reached the provider: callers treat it as a refused connection.
+            throw new ProviderException(operation, ProviderException.CONNECTION_FAILED, 0, false,
+                    "not sent: the journal could not record the call (" + e.getMessage() + ")", null, e);
+        }
+        return status -> completed(callId, status);
     }
 
     /** How long the caller must wait now; 0 when a request may start. */
@@ -133,15 +220,15 @@ public final class RateBudget implements RequestGate {
         if (ended.isEmpty()) {
             return 50; // all slots are in flight: one will end soon
         }
-        Instant frees = ended.peekFirst().plus(WINDOW).plus(MARGIN);
+        Instant frees = ended.peek().plus(WINDOW).plus(MARGIN);
         return Math.max(1, Duration.between(now, frees).toMillis());
     }
 
-    private void completed(String operation, int httpStatus) {
+    private void completed(long callId, int httpStatus) {
         Instant now = clock.instant();
         synchronized (this) {
             inFlight--;
-            ended.addLast(now);
+            ended.add(now);
             if (httpStatus == 429) {
                 consecutive429++;
             } else if (httpStatus > 0) {
@@ -150,9 +237,10 @@ public final class RateBudget implements RequestGate {
             notifyAll();
         }
         try {
-            callLog.record(now, operation, httpStatus);
+            callLog.completeCall(callId, now, httpStatus);
         } catch (RuntimeException e) {
-            LOG.warn("Could not record a provider call in the journal: {}", e.getMessage());
+            // The reservation is recorded: a restart counts the call as if its answer came at the latest moment.
+            LOG.warn("Could not record the end of a provider call in the journal: {}", e.getMessage());
         }
     }
 
@@ -179,9 +267,8 @@ public final class RateBudget implements RequestGate {
 
     private void forgetOld(Instant now) {
         Instant cutoff = now.minus(WINDOW).minus(MARGIN);
-        Iterator<Instant> it = ended.iterator();
-        while (it.hasNext() && !it.next().isAfter(cutoff)) {
-            it.remove();
+        while (!ended.isEmpty() && !ended.peek().isAfter(cutoff)) {
+            ended.poll();
         }
     }
 

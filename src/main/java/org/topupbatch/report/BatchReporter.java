@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,7 +18,9 @@ import org.topupbatch.provider.ProviderGateway;
 /**
  * Decides when a batch's report is due and writes it: once every order is final, or when
  * {@code topup.pending-timeout} has passed since the batch's last order went out (then with the
- * pending ones as pending, and again whenever more of them settle).
+ * pending ones as pending, and again whenever more of them settle). Both the timeout's start (the
+ * rows' latest submission time) and whether a batch was reported at its timeout come from the
+ * journal, so a restart neither resets the clock nor forgets the timeout.
  */
 public class BatchReporter {
 
@@ -33,10 +34,8 @@ public class BatchReporter {
     private final ReportWriter writer;
     private final Clock clock;
     private final Duration pendingTimeout;
-    /** When each batch was first seen fully submitted; the pending timeout runs from there. */
-    private final Map<Long, Instant> submittedAt = new ConcurrentHashMap<>();
+    /** What the last report at the timeout showed, so that a timed-out report is rewritten only when something settled. */
     private final Map<Long, BatchProgress> lastWritten = new ConcurrentHashMap<>();
-    private final Set<Long> timedOut = ConcurrentHashMap.newKeySet();
 
     public BatchReporter(Journal journal, ProviderGateway gateway, ReportWriter writer, Clock clock,
                          Duration pendingTimeout) {
@@ -74,9 +73,10 @@ public class BatchReporter {
             write(batch, p, now, true);
             return;
         }
-        Instant since = submittedAt.computeIfAbsent(batch.id(), id -> now);
+        Instant since = journal.lastSubmission(batch.id())
+                .orElse(batch.submitStartedAt() != null ? batch.submitStartedAt() : batch.startedAt());
         if (Duration.between(since, now).compareTo(pendingTimeout) >= 0 && !p.equals(lastWritten.get(batch.id()))) {
-            if (timedOut.add(batch.id())) {
+            if (!batch.reportedAtTimeout()) {
                 LOG.warn("Batch {}: {} orders still pending after {}; writing the report now, it will be rewritten as they settle",
                         batch.fileName(), open, pendingTimeout);
             }
@@ -85,27 +85,30 @@ public class BatchReporter {
     }
 
     private void write(BatchRecord batch, BatchProgress p, Instant now, boolean complete) {
-        Long balanceAfter = null;
-        if (batch.error() == null) {
-            try {
-                balanceAfter = gateway.checkBalance().balance();
-            } catch (ProviderException e) {
-                LOG.warn("Balance could not be read for the report of {}: {}", batch.fileName(), e.getMessage());
-            }
-        }
+        Long balanceAfter = balanceNow(batch);
         try {
             writer.write(batch, rows -> journal.forEachRow(batch.id(), rows), balanceAfter, now);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
-        journal.markReported(batch.id(), now, complete);
+        journal.markReported(batch.id(), now, complete, balanceAfter);
         if (complete) {
-            submittedAt.remove(batch.id());
             lastWritten.remove(batch.id());
-            timedOut.remove(batch.id());
             LOG.info("Report written for {}", batch.fileName());
         } else {
             lastWritten.put(batch.id(), p);
+        }
+    }
+
+    /** The balance read now; when the provider cannot be asked, the latest one the journal knows. */
+    private Long balanceNow(BatchRecord batch) {
+        try {
+            return gateway.checkBalance().balance();
+        } catch (ProviderException e) {
+            Long known = journal.latestBalance().orElse(null);
+            LOG.warn("Balance could not be read for the report of {} ({}); balance_after is the latest balance known: {}",
+                    batch.fileName(), e.getMessage(), known == null ? "none" : known);
+            return known;
         }
     }
 
@@ -114,6 +117,6 @@ public class BatchReporter {
         if (open.isEmpty()) {
             return Outstanding.NONE;
         }
-        return open.stream().allMatch(b -> timedOut.contains(b.id())) ? Outstanding.ONLY_TIMED_OUT : Outstanding.WAITING;
+        return open.stream().allMatch(BatchRecord::reportedAtTimeout) ? Outstanding.ONLY_TIMED_OUT : Outstanding.WAITING;
     }
 }

@@ -6,8 +6,9 @@ import java.time.Instant;
  * The figures of a batch report, as written to {@code NAME.summary.json}. {@code submitted} is
  * success + failed + pending; {@code charged} the sum of price over success and pending rows.
  * {@code error} is set (and every count 0) for a file that could not be read as a batch.
+ * {@code batch} is the journal's batch id: it tells which batch a report file belongs to.
  */
-public record ReportSummary(String file, long rows, long submitted, long success, long failed, long pending,
-                            long rejected, long charged, Long balanceBefore, Long balanceAfter,
-                            Instant startedAt, Instant finishedAt, String error) {
+public record ReportSummary(String file, long batch, long rows, long submitted, long success, long failed,
+                            long pending, long rejected, long charged, Long balanceBefore, Long balanceAfter,
+                            Instant startedAt, Instant finishedAt, String provider, String error) {
 }

@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
@@ -30,10 +31,12 @@ import org.topupbatch.journal.BatchRecord;
 import org.topupbatch.journal.RowRecord;
 
 /**
- * Writes a batch's report (CONTRACT.md section 4) into the reports folder:
+ * Writes a batch's report (README, "Report") into the reports folder:
  * {@code NAME.result.csv} then {@code NAME.summary.json}, each under a temporary name in the same
- * folder, flushed to disk and renamed over any older report, so a reader never sees half a file.
- * The summary is renamed last: once it is there, the result file is complete too.
+ * folder, flushed to disk and renamed over any older report of the same batch, so a reader never
+ * sees half a file. The summary is renamed last: once it is there, the result file is complete too.
+ * Another batch's report of the same name is never overwritten: {@link ReportPlacement} keeps it.
+ * Files get the ordinary permissions of the process (its umask), so that another user can read them.
  *
  * <p>Rows are streamed from the journal in file order and written one at a time; memory does not
  * grow with the batch. The CSV uses the batch's own delimiter, UTF-8 without byte-order mark,
@@ -45,6 +48,7 @@ public final class ReportWriter {
             "customer_no_zone", "status", "serial_number", "price", "message");
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final Path reportsDir;
 
@@ -63,27 +67,29 @@ public final class ReportWriter {
      * ({@link BatchRecord#error()} set; {@code rows} is then not called).
      *
      * @param rows streams the batch's rows in file order, e.g. {@code action -> journal.forEachRow(id, action)}
-     * @param balanceAfter the balance read now; null when unknown
+     * @param balanceAfter the balance read now (also stands for balance_before when the batch has none); null when unknown
      * @param finishedAt when the report is written
      */
     public ReportFiles write(BatchRecord batch, Consumer<Consumer<RowRecord>> rows, Long balanceAfter,
                              Instant finishedAt) throws IOException {
+        // Only a file that could not be read has no balance from its intake; nothing was ordered for it.
+        Long balanceBefore = batch.balanceBefore() != null ? batch.balanceBefore() : balanceAfter;
         Files.createDirectories(reportsDir);
-        String name = reportName(batch.fileName());
-        Path summaryFile = reportsDir.resolve(name + ".summary.json");
+        ReportPlacement.Target target = ReportPlacement.place(reportsDir, reportName(batch.fileName()), batch);
+        Path summaryFile = target.summary();
         if (batch.error() != null) {
-            ReportSummary summary = new ReportSummary(batch.fileName(), 0, 0, 0, 0, 0, 0, 0,
-                    batch.balanceBefore(), balanceAfter, batch.startedAt(), finishedAt, batch.error());
+            ReportSummary summary = new ReportSummary(batch.fileName(), batch.id(), 0, 0, 0, 0, 0, 0, 0,
+                    balanceBefore, balanceAfter, batch.startedAt(), finishedAt, batch.provider(), batch.error());
             writeAtomically(summaryFile, out -> writeSummary(summary, out));
             return new ReportFiles(null, summaryFile, summary);
         }
-        Path resultFile = reportsDir.resolve(name + ".result.csv");
+        Path resultFile = target.result();
         Tally tally = new Tally();
         writeAtomically(resultFile, out -> writeResult(batch, rows, tally, out));
-        ReportSummary summary = new ReportSummary(batch.fileName(), tally.rows,
+        ReportSummary summary = new ReportSummary(batch.fileName(), batch.id(), tally.rows,
                 tally.success + tally.failed + tally.pending, tally.success, tally.failed, tally.pending,
-                tally.rejected, tally.charged, batch.balanceBefore(), balanceAfter, batch.startedAt(),
-                finishedAt, null);
+                tally.rejected, tally.charged, balanceBefore, balanceAfter, batch.startedAt(),
+                finishedAt, batch.provider(), null);
         writeAtomically(summaryFile, out -> writeSummary(summary, out));
         return new ReportFiles(resultFile, summaryFile, summary);
     }
@@ -152,6 +158,7 @@ public final class ReportWriter {
     private static void writeSummary(ReportSummary s, OutputStream out) throws IOException {
         ObjectNode json = JSON.createObjectNode();
         json.put("file", s.file());
+        json.put("batch", s.batch());
         json.put("rows", s.rows());
         json.put("submitted", s.submitted());
         json.put("success", s.success());
@@ -163,6 +170,7 @@ public final class ReportWriter {
         json.put("balance_after", s.balanceAfter());
         json.put("started_at", iso(s.startedAt()));
         json.put("finished_at", iso(s.finishedAt()));
+        json.put("provider", s.provider());
         if (s.error() != null) {
             json.put("error", s.error());
         }
@@ -178,12 +186,16 @@ public final class ReportWriter {
         void writeTo(OutputStream out) throws IOException;
     }
 
-    /** Temporary name starts with '.' and ends with '.tmp' so nobody picks it up as a report. */
+    /**
+     * Temporary name starts with '.' and ends with '.tmp' so nobody picks it up as a report. Created
+     * without explicit attributes (not {@code Files.createTempFile}, which makes it 0600), so it gets
+     * the mode the process's umask gives any new file.
+     */
     private static void writeAtomically(Path target, Content content) throws IOException {
         Path dir = target.getParent();
-        Path temp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
+        Path temp = dir.resolve("." + target.getFileName() + "." + Long.toHexString(RANDOM.nextLong()) + ".tmp");
         try {
-            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                 OutputStream out = Channels.newOutputStream(channel);
                 content.writeTo(out);
                 out.flush();

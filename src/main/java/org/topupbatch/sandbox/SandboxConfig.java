@@ -21,11 +21,18 @@ public final class SandboxConfig {
     /** Prefix of every knob in properties and (upper-cased, {@code .}/{@code -} as {@code _}) in the environment. */
     public static final String PREFIX = "topup.sandbox.";
 
+    /** The demo account's webhook secret (a provider shows it in its dashboard, apart from the api secret). */
+    public static final String DEMO_WEBHOOK_SECRET = "whsec-demo-4Tq8Lm";
+
+    /** The waits before each new delivery of a webhook that got no 200, as the real provider documents them. */
+    public static final List<Duration> DOCUMENTED_RETRY_SCHEDULE = List.of(
+            Duration.ofMinutes(1), Duration.ofMinutes(5), Duration.ofMinutes(30), Duration.ofHours(2));
+
     /** Knob names (key suffixes) in the order they are documented. */
     public static final List<String> KNOBS = List.of(
             "api-key", "api-secret", "tier", "balance", "webhook-url", "latency", "error-rate",
             "lost-answer-rate", "lost-answer-mode", "settle-delay", "fail-rate", "webhook-duplicate-rate",
-            "webhook-late-rate", "webhook-late-delay", "check-order", "ip-whitelist-enforced", "ip-whitelist", "seed");
+            "webhook-late-rate", "webhook-late-delay", "webhook-secret", "webhook-retry-schedule", "check-order", "ip-whitelist-enforced", "ip-whitelist", "seed");
 
     private volatile String apiKey = "RSL-7F3A9C21";
     private volatile String apiSecret = "s3cr3t-Kx9pQ2";
@@ -41,6 +48,8 @@ public final class SandboxConfig {
     private volatile double webhookDuplicateRate;
     private volatile double webhookLateRate;
     private volatile Duration webhookLateDelay = Duration.ofSeconds(10);
+    private volatile String webhookSecret = DEMO_WEBHOOK_SECRET;
+    private volatile List<Duration> webhookRetrySchedule = DOCUMENTED_RETRY_SCHEDULE;
     private volatile boolean checkOrder = true;
     private volatile boolean ipWhitelistEnforced;
     private volatile List<String> ipWhitelist = List.of("127.0.0.1");
@@ -97,6 +106,8 @@ public final class SandboxConfig {
                 case "webhook-duplicate-rate": return setWebhookDuplicateRate(parseProbability(v));
                 case "webhook-late-rate": return setWebhookLateRate(parseProbability(v));
                 case "webhook-late-delay": return setWebhookLateDelay(DurationRange.parseDuration(v));
+                case "webhook-secret": return setWebhookSecret(requireText(v));
+                case "webhook-retry-schedule": return setWebhookRetrySchedule(parseDurations(v));
                 case "check-order": return setCheckOrder(parseBoolean(v));
                 case "ip-whitelist-enforced": return setIpWhitelistEnforced(parseBoolean(v));
                 case "ip-whitelist": return setIpWhitelist(parseList(v));
@@ -105,13 +116,13 @@ public final class SandboxConfig {
             }
         } catch (IllegalArgumentException e) {
             // NumberFormatException is an IllegalArgumentException too; the secret's value is never echoed
-            String shown = name.equals("api-secret") ? "(hidden)" : "'" + v + "'";
+            String shown = name.endsWith("-secret") ? "(hidden)" : "'" + v + "'";
             throw new IllegalArgumentException("bad value " + shown + " for " + PREFIX + name
                     + (e.getMessage() == null || e instanceof NumberFormatException ? "" : ": " + e.getMessage()), e);
         }
     }
 
-    /** The knobs as text, the secret left out: what {@code /sandbox/config} shows. */
+    /** The knobs as text, the secrets left out: what {@code /sandbox/config} shows. */
     public Map<String, String> describe() {
         Map<String, String> out = new LinkedHashMap<>();
         out.put("api-key", apiKey);
@@ -127,6 +138,8 @@ public final class SandboxConfig {
         out.put("webhook-duplicate-rate", Double.toString(webhookDuplicateRate));
         out.put("webhook-late-rate", Double.toString(webhookLateRate));
         out.put("webhook-late-delay", webhookLateDelay.toMillis() + "ms");
+        out.put("webhook-retry-schedule", webhookRetrySchedule.stream().map(d -> d.toMillis() + "ms")
+                .collect(java.util.stream.Collectors.joining(",")));
         out.put("check-order", Boolean.toString(checkOrder));
         out.put("ip-whitelist-enforced", Boolean.toString(ipWhitelistEnforced));
         out.put("ip-whitelist", String.join(",", ipWhitelist));
@@ -169,6 +182,23 @@ public final class SandboxConfig {
         List<String> items = new ArrayList<>();
         Arrays.stream(v.split(",")).map(String::trim).filter(s -> !s.isEmpty()).forEach(items::add);
         return List.copyOf(items);
+    }
+
+    /** {@code 1m,5m,30m,2h}: at least one, none negative; {@code none} for no retries at all. */
+    private static List<Duration> parseDurations(String v) {
+        if (v.equalsIgnoreCase("none")) {
+            return List.of();
+        }
+        List<Duration> waits = new ArrayList<>();
+        for (String item : parseList(v)) {
+            // hours too: the documented schedule ends with 2 h
+            waits.add(item.endsWith("h") ? Duration.ofHours(Long.parseLong(item.substring(0, item.length() - 1)))
+                    : DurationRange.parseDuration(item));
+        }
+        if (waits.isEmpty()) {
+            throw new IllegalArgumentException("expected waits such as 1m,5m,30m,2h (or none)");
+        }
+        return List.copyOf(waits);
     }
 
     private static double checkProbability(double p) {
@@ -233,6 +263,14 @@ public final class SandboxConfig {
 
     public Duration webhookLateDelay() { return webhookLateDelay; }
     public SandboxConfig setWebhookLateDelay(Duration delay) { this.webhookLateDelay = java.util.Objects.requireNonNull(delay); return this; }
+
+    /** The secret webhooks are signed with: md5(webhook_secret + ref_id + status). */
+    public String webhookSecret() { return webhookSecret; }
+    public SandboxConfig setWebhookSecret(String secret) { this.webhookSecret = requireText(secret); return this; }
+
+    /** The waits before the 2nd, 3rd, ... delivery of a webhook that got no 200; then it is given up. */
+    public List<Duration> webhookRetrySchedule() { return webhookRetrySchedule; }
+    public SandboxConfig setWebhookRetrySchedule(List<Duration> waits) { this.webhookRetrySchedule = List.copyOf(waits); return this; }
 
     /** false: {@code /v1/check-order} answers a plain 404, as a provider without that endpoint would. */
     public boolean checkOrder() { return checkOrder; }

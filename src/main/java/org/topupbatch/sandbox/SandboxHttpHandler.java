@@ -115,7 +115,7 @@ final class SandboxHttpHandler implements HttpHandler {
             loseAnswer(exchange);
             return;
         }
-        send(exchange, 200, SandboxJson.success(mapper, data));
+        send(exchange, 200, SandboxJson.success(mapper, data, now));
     }
 
     /** The order exists; the client never learns it. */
@@ -174,7 +174,7 @@ final class SandboxHttpHandler implements HttpHandler {
             exchange.getResponseHeaders().set("Retry-After", Long.toString(e.retryAfterSeconds()));
         }
         try {
-            send(exchange, e.httpStatus(), SandboxJson.error(mapper, e.code(), e.getMessage()));
+            send(exchange, e.httpStatus(), SandboxJson.error(mapper, e.code(), e.getMessage(), clock.get()));
         } catch (IOException io) {
             LOG.debug("could not send error answer: {}", io.toString());
         }

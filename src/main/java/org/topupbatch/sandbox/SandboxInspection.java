@@ -59,7 +59,7 @@ final class SandboxInspection {
                 }
                 ObjectNode view = mapper.createObjectNode();
                 config.describe().forEach(view::put);
-                handler.send(exchange, 200, SandboxJson.success(mapper, view));
+                handler.send(exchange, 200, SandboxJson.success(mapper, view, java.time.Instant.now()));
                 return;
             default:
                 throw new SandboxException(404, "NOT_FOUND", "no such path " + path);

@@ -20,20 +20,23 @@ final class SandboxJson {
         return DateTimeFormatter.ISO_INSTANT.format(instant.truncatedTo(ChronoUnit.SECONDS));
     }
 
-    static ObjectNode success(ObjectMapper mapper, JsonNode data) {
+    /** The envelope of every answer; {@code timestamp} as the real provider adds it. */
+    static ObjectNode success(ObjectMapper mapper, JsonNode data, Instant now) {
         ObjectNode envelope = mapper.createObjectNode();
         envelope.put("success", true);
         envelope.set("data", data);
         envelope.put("message", "OK");
+        envelope.put("timestamp", timestamp(now));
         return envelope;
     }
 
-    static ObjectNode error(ObjectMapper mapper, String code, String message) {
+    static ObjectNode error(ObjectMapper mapper, String code, String message, Instant now) {
         ObjectNode envelope = mapper.createObjectNode();
         envelope.put("success", false);
         envelope.putNull("data");
         envelope.put("message", message);
         envelope.put("error_code", code);
+        envelope.put("timestamp", timestamp(now));
         return envelope;
     }
 

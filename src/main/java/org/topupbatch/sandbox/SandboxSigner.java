@@ -1,10 +1,6 @@
 package org.topupbatch.sandbox;
 
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
-import org.apache.commons.codec.binary.Hex;
 import org.apache.commons.codec.digest.DigestUtils;
 
 /** The sandbox's own signing, deliberately independent of the client's. */
@@ -23,14 +19,8 @@ final class SandboxSigner {
         return sent != null && sent.equalsIgnoreCase(requestSign(apiKey, secret, component));
     }
 
-    /** Hex HMAC-SHA256 of the raw webhook body, keyed with the api secret. */
-    static String webhookSignature(String secret, byte[] body) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-            return Hex.encodeHexString(mac.doFinal(body));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("HmacSHA256 unavailable", e);
-        }
+    /** A webhook's signature: md5(webhook_secret + ref_id + status) as lower-case hex. */
+    static String webhookSignature(String webhookSecret, String refId, String status) {
+        return DigestUtils.md5Hex((webhookSecret + refId + status).getBytes(StandardCharsets.UTF_8));
     }
 }

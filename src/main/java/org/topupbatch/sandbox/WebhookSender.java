@@ -9,8 +9,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Random;
-import java.util.UUID;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -18,15 +18,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Posts {@code order.status} events to the account's webhook_url when an order reaches a final status,
- * signed with HMAC-SHA256 of the raw body; retried with back-off 1 s, 2 s, 4 s, ... up to 6 attempts
- * while the answer is not a 2xx within 5 s. Injects duplicates and late deliveries when told to.
+ * Posts {@code order.updated} events to the account's webhook_url when an order reaches a final
+ * status, in the real provider's documented format: the order under {@code data} and
+ * {@code signature} = md5(webhook_secret + ref_id + status) in the body. A delivery that gets no
+ * HTTP 200 within 10 s is sent again after each wait of the retry schedule (documented: 1 min,
+ * 5 min, 30 min, 2 h), then given up. Injects duplicates and late deliveries when told to.
  */
 final class WebhookSender {
 
-    static final int MAX_ATTEMPTS = 6;
-    static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(5);
-    static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
+    static final String EVENT = "order.updated";
+    static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(10);
     // a duplicate follows its original shortly, as a provider re-sending after a lost acknowledgement would
     static final Duration DUPLICATE_GAP = Duration.ofMillis(200);
 
@@ -61,10 +62,8 @@ final class WebhookSender {
             LOG.warn("webhook-url is not a valid URI; event for {} not sent", order.entry().refId());
             return;
         }
-        byte[] body = payload(order);
-        // the secret as of the event: a retry carries the same bytes and the same signature
-        Event event = new Event(target, UUID.randomUUID().toString(), body,
-                SandboxSigner.webhookSignature(config.apiSecret(), body), order.entry().refId());
+        // secret and schedule as of the event: every retry carries the same bytes
+        Event event = new Event(target, payload(order), order.entry().refId(), config.webhookRetrySchedule());
         long firstDelay = random.nextDouble() < config.webhookLateRate() ? config.webhookLateDelay().toMillis() : 0;
         schedule(event, 1, firstDelay);
         if (random.nextDouble() < config.webhookDuplicateRate()) {
@@ -75,15 +74,17 @@ final class WebhookSender {
     private byte[] payload(SandboxOrders.OrderView order) {
         LedgerEntry e = order.entry();
         ObjectNode node = mapper.createObjectNode();
-        node.put("event", "order.status");
-        node.put("ref_id", e.refId());
-        node.put("product_sku", e.productSku());
-        node.put("customer_no", e.customerNo());
-        node.put("status", e.status());
-        node.put("serial_number", e.serialNumber());
-        node.put("price", e.price());
-        node.put("message", order.message());
-        node.put("timestamp", SandboxJson.timestamp(clock.get()));
+        node.put("event", EVENT);
+        ObjectNode data = node.putObject("data");
+        data.put("ref_id", e.refId());
+        data.put("product_sku", e.productSku());
+        data.put("customer_no", e.customerNo());
+        data.put("status", e.status());
+        data.put("serial_number", e.serialNumber());
+        data.put("price", e.price());
+        data.put("message", order.message());
+        data.put("timestamp", SandboxJson.timestamp(clock.get()));
+        node.put("signature", SandboxSigner.webhookSignature(config.webhookSecret(), e.refId(), e.status()));
         try {
             return mapper.writeValueAsBytes(node);
         } catch (JsonProcessingException e1) {
@@ -105,8 +106,6 @@ final class WebhookSender {
             HttpRequest request = HttpRequest.newBuilder(event.target)
                     .timeout(ANSWER_TIMEOUT)
                     .header("Content-Type", "application/json")
-                    .header("X-Topup-Event-Id", event.id)
-                    .header("X-Topup-Signature", event.signature)
                     .POST(HttpRequest.BodyPublishers.ofByteArray(event.body))
                     .build();
             status = http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
@@ -116,16 +115,16 @@ final class WebhookSender {
         } catch (Exception e) {
             LOG.debug("webhook for {} attempt {} failed: {}", event.refId, attempt, e.toString());
         }
-        if (status >= 200 && status < 300) {
+        if (status == 200) {
             return;
         }
-        if (attempt < MAX_ATTEMPTS) {
-            schedule(event, attempt + 1, FIRST_BACKOFF.toMillis() << (attempt - 1));
+        if (attempt <= event.retryWaits.size()) {
+            schedule(event, attempt + 1, event.retryWaits.get(attempt - 1).toMillis());
         } else {
             LOG.info("webhook for {} given up after {} attempts (last status {})", event.refId, attempt, status);
         }
     }
 
-    private record Event(URI target, String id, byte[] body, String signature, String refId) {
+    private record Event(URI target, byte[] body, String refId, List<Duration> retryWaits) {
     }
 }

@@ -96,7 +96,7 @@ class SettingsTest {
         env.put("TOPUP_API_KEY", " ");
         Settings s = load();
         assertThat(s.embeddedSandbox()).isTrue();
-        assertThat(s.providerName()).isEqualTo("sandbox");
+        assertThat(ProviderName.of(s)).isEqualTo("sandbox");
         assertThat(s.apiKey()).isEqualTo(SandboxConfig.defaults().apiKey());
         assertThat(s.apiSecret()).isEqualTo(SandboxConfig.defaults().apiSecret());
     }
@@ -116,7 +116,7 @@ class SettingsTest {
         assertThat(s.embeddedSandbox()).isFalse();
         assertThat(s.baseUrl()).isEqualTo("https://api.example-topup.co.id");
         assertThat(s.apiKey()).isEqualTo("RSL-REAL");
-        assertThat(s.providerName()).isEqualTo("api.example-topup.co.id");
+        assertThat(ProviderName.of(s)).isEqualTo("api.example-topup.co.id");
     }
 
     @ParameterizedTest

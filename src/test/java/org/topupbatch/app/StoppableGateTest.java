@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.topupbatch.provider.InMemoryCallLog;
 import org.topupbatch.provider.ProviderException;
 import org.topupbatch.provider.RateBudget;
 import org.topupbatch.provider.RequestGate;
@@ -14,7 +16,8 @@ import org.topupbatch.provider.RequestGate;
 /** The stop of the provider's door, on a real rate budget of one request a minute. */
 class StoppableGateTest {
 
-    private final RateBudget budget = new RateBudget(Clock.systemUTC(), RateBudget.CallLog.NONE, 1, 1000);
+    private final RateBudget budget = new RateBudget(Clock.systemUTC(), new InMemoryCallLog(), Duration.ofSeconds(40),
+            RateBudget.Waiter.REAL, 1, 1000);
     private final StoppableGate gate = new StoppableGate(budget);
 
     @Test

@@ -73,10 +73,21 @@ class RowValidatorTest {
     @Test
     void customerRulesByBrandOfTheProduct() {
         assertThat(reason(row("R", "VAL125", "Player", "", "")))
-                .isEqualTo("customer_no must be Name#TAG (name 3 to 16 characters, tag 3 to 5 letters or digits), e.g. Player#1234");
+                .isEqualTo("customer_no must be a Riot ID Name#TAG (name 3 to 16 characters, tag 3 to 5 letters or digits),"
+                        + " e.g. Player#1234");
         assertThat(reason(row("R", "ML86", "123456", "", "")))
-                .isEqualTo("customer_no_zone is required for MOBILE LEGENDS: a zone ID of 1 to 5 digits, e.g. 2001");
+                .isEqualTo("customer_no_zone is required for MOBILE LEGENDS: a zone ID of 1 to 5 digits"
+                        + " (or write it after the user ID, 123456789 (2012)), e.g. 2012");
         assertThat(validator.validate(row("R", "OTHER1", "whatever", "", "")).accepted()).isTrue();
+    }
+
+    @Test
+    void doubtsAboutTheCustomerAreWarningsOnAnAcceptedRow() {
+        RowDecision d = validator.validate(row("R", "TSEL10", "+6289912345678", "", ""));
+        assertThat(d.accepted()).isTrue();
+        assertThat(d.warnings()).containsExactly("customer_no +6289912345678 does not start with a TELKOMSEL prefix"
+                + " (0811, 0812, 0813, 0821, 0822, 0823, 0851, 0852, 0853); sent anyway, the provider decides");
+        assertThat(validator.validate(row("R", "TSEL10", "081234567890", "", "")).warnings()).isEmpty();
     }
 
     @Test

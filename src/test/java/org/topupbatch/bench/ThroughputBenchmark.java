@@ -49,6 +49,8 @@ public final class ThroughputBenchmark {
                     .redirectOutput(home.resolve("run.log").toFile());
             pb.environment().put("TOPUP_MODE", "once");
             pb.environment().put("TOPUP_BASE_URL", sandbox.baseUrl());
+            pb.environment().put("TOPUP_API_KEY", sandbox.config().apiKey());
+            pb.environment().put("TOPUP_API_SECRET", sandbox.config().apiSecret());
             pb.environment().put("TOPUP_WEBHOOK_PORT", "0");
             Instant start = Instant.now();
             Process p = pb.start();

@@ -12,18 +12,26 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.LedgerEntry;
 import org.topupbatch.sandbox.LostAnswerMode;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
+import org.topupbatch.testing.PostgresServer;
 
 /**
  * The built jar, run as its own process in once mode, against a sandbox provider living in this
- * test's JVM; every report row is compared with the sandbox's ledger.
+ * test's JVM; every report row is compared with the sandbox's ledger. The main flow runs on both
+ * journal databases (PostgreSQL: one embedded server for the class, started on first use).
  */
 class BatchFlowE2ETest {
+
+    @RegisterExtension
+    static final PostgresServer POSTGRES = new PostgresServer();
 
     @TempDir
     Path home;
@@ -47,7 +55,10 @@ class BatchFlowE2ETest {
         sandbox.close();
     }
 
-    /** Semicolons, BOM, CRLF, quoted line breaks and delimiters, extra columns, every rejection reason. */
+    /**
+     * Semicolons, BOM, CRLF, quoted line breaks and delimiters, extra columns, every rejection reason,
+     * and customers written as real exports write them (international numbers, server names, zones).
+     */
     static final String SPREADSHEET_FILE = String.join("\r\n",
             " Ref_ID ;Product_SKU;customer_no;CUSTOMER_NO_ZONE;max_price;order_no;note",
             "S-0001;ML86;123456789;2345;;SO-1;plain instant success",
@@ -62,15 +73,24 @@ class BatchFlowE2ETest {
             "S-0010;FF2180;12345678;;;SO-10;unavailable",
             "S-0011;ML86;123456789;;;SO-11;zone missing",
             "S-0012;VAL475;NoTag;;;SO-12;not Name#TAG",
-            "S-0013;TSEL10;081712345678;;;SO-13;XL number for Telkomsel",
+            "S-0013;TSEL10;8.1234E+10;;;SO-13;a phone number a spreadsheet wrote in scientific notation",
             "S-0014;ML706;123456789;2345;1000;SO-14;too dear",
             "S-0015;STEAM45K;\"someone@example.com\";;;SO-15;\"=HYPERLINK(\"\"http://x\"\")\"",
             "",
             "S-0016;VAL475;Budi#ID01;;60000;SO-16;\"quote \"\"inside\"\" and ; delimiter\"",
+            "S-0017;TSEL10;+6281234567890;;;SO-17;international form",
+            "S-0018;ISAT10;6285612345678;;;SO-18;international form without +",
+            "S-0019;GI60;812345678;os_asia;;SO-19;the game's server name",
+            "S-0020;GI60;612345678;America;;SO-20;the server as players write it",
+            "S-0021;ML86;123456789 (2345);;;SO-21;zone written inside customer_no",
+            "S-0022;FF100;12345678;2345;;SO-22;a zone the product does not use",
             "");
 
-    @Test
-    void a_spreadsheet_file_with_every_kind_of_row_is_reported_exactly_as_the_provider_booked_it() throws Exception {
+    @ParameterizedTest
+    @EnumSource(JournalDatabase.class)
+    void a_spreadsheet_file_with_every_kind_of_row_is_reported_exactly_as_the_provider_booked_it(JournalDatabase journal)
+            throws Exception {
+        run.journalOn(journal, POSTGRES);
         byte[] bom = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
         byte[] body = SPREADSHEET_FILE.getBytes(StandardCharsets.UTF_8);
         byte[] file = new byte[bom.length + body.length];
@@ -91,6 +111,16 @@ class BatchFlowE2ETest {
         assertThat(statuses).containsEntry("2", "success").containsEntry("3", "success")
                 .containsEntry("5", "failed").containsEntry("6", "failed") // line 4's quoted break: S-0003 is on line 5
                 .containsEntry("19", "success");
+        for (int line = 20; line <= 25; line++) {
+            assertThat(report.byLine(line).get("status")).as("written as real exports write it: line " + line)
+                    .isEqualTo("success");
+        }
+        assertThat(report.byLine(15).get("message")).contains("scientific notation");
+        Map<String, LedgerEntry> booked = sandbox.ledger().stream()
+                .collect(Collectors.toMap(LedgerEntry::refId, e -> e));
+        assertThat(booked.get("S-0017").customerNo()).as("sent as written").isEqualTo("+6281234567890");
+        assertThat(booked.get("S-0021").customerNo()).as("sent as written").isEqualTo("123456789 (2345)");
+        assertThat(booked.get("S-0022").customerNoZone()).as("sent as written").isEqualTo("2345");
         assertThat(report.byLine(5).get("price")).isNotEmpty(); // a failed order's price is the refunded price
         for (int line = 7; line <= 16; line++) {
             assertThat(report.byLine(line).get("status")).as("line " + line).isEqualTo("rejected");
@@ -105,6 +135,7 @@ class BatchFlowE2ETest {
         assertThat(summary.get("balance_after").asLong()).isEqualTo(sandbox.balance())
                 .isEqualTo(balanceAtStart - summary.get("charged").asLong());
         assertThat(Files.list(run.inbox)).isEmpty();
+        assertThat(run.rowsJournaledFor("shop-export.csv")).isEqualTo(journal == JournalDatabase.POSTGRESQL ? report.rows().size() : 0);
     }
 
     static String plainFile(String prefix, int rows) {

@@ -7,12 +7,17 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.topupbatch.testing.PostgresServer;
 
 /**
  * The built jar run as a separate process, in a folder of its own (inbox, reports, data),
@@ -25,6 +30,7 @@ final class JarRun {
     final Path reports;
     final Path data;
     final Map<String, String> env = new LinkedHashMap<>();
+    private PostgresServer.Database postgres;
     private Process process;
     private Path log;
     private int runs;
@@ -68,6 +74,38 @@ final class JarRun {
         env.put("TOPUP_API_KEY", demo.apiKey());
         env.put("TOPUP_API_SECRET", demo.apiSecret());
         return this;
+    }
+
+    /** The child journals to this PostgreSQL database instead of the embedded H2 file. */
+    JarRun journalOn(PostgresServer.Database database) {
+        postgres = database;
+        env.put("TOPUP_DB_URL", database.url());
+        env.put("TOPUP_DB_USER", database.user());
+        env.put("TOPUP_DB_PASSWORD", database.password());
+        return this;
+    }
+
+    /** Journals on the given database (POSTGRESQL: a fresh one of the server), or on H2. */
+    JarRun journalOn(JournalDatabase journal, PostgresServer server) {
+        return journal == JournalDatabase.POSTGRESQL ? journalOn(server.createDatabase()) : this;
+    }
+
+    /**
+     * Rows of the batches of this file name in the PostgreSQL journal: proof that the child
+     * really journaled there. Zero for a run on H2.
+     */
+    long rowsJournaledFor(String fileName) throws SQLException {
+        if (postgres == null) {
+            return 0;
+        }
+        try (Connection c = postgres.connect(); PreparedStatement ps = c.prepareStatement(
+                "SELECT COUNT(*) FROM batch_row r JOIN batch b ON b.id = r.batch_id WHERE b.file_name = ?")) {
+            ps.setString(1, fileName);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
     }
 
     Path drop(String name, String content) throws IOException {

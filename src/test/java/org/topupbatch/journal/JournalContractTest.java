@@ -435,6 +435,59 @@ abstract class JournalContractTest {
     }
 
     @Test
+    void intakeRecordsBalanceAndProviderUntilTheFirstOrderReadsItsOwnBalance() {
+        long id;
+        try (BatchWriter writer = journal.openBatch("i.csv", ',', List.of(), "archive/i.csv", 500_000L, "api.example.id")) {
+            writer.add(accepted(0, "I-1"));
+            id = writer.commit();
+        }
+        long unreadable = journal.recordUnreadableBatch("u.csv", "not a batch", "archive/u.csv", "sandbox");
+        assertThat(journal.batch(id).orElseThrow()).extracting(BatchRecord::balanceBefore, BatchRecord::provider)
+                .containsExactly(500_000L, "api.example.id");
+        assertThat(journal.batch(unreadable).orElseThrow().provider()).isEqualTo("sandbox");
+
+        journal.recordSubmitStart(id, 480_000L, T0);
+        assertThat(journal.batch(id).orElseThrow().balanceBefore()).isEqualTo(480_000L);
+    }
+
+    @Test
+    void latestBalanceIsTheNewestReadingOfAnyKind() {
+        assertThat(journal.latestBalance()).isEmpty();
+        Instant now = Instant.now();
+        long id;
+        try (BatchWriter writer = journal.openBatch("l.csv", ',', List.of(), "archive/l.csv", 300L, "sandbox")) {
+            writer.add(accepted(0, "L-1"));
+            id = writer.commit();
+        }
+        assertThat(journal.latestBalance()).contains(300L);
+        journal.recordSubmitStart(id, 290L, now.plusSeconds(3600));
+        assertThat(journal.latestBalance()).contains(290L);
+        journal.markReported(id, now.plusSeconds(7200), false, 270L);
+        assertThat(journal.latestBalance()).contains(270L);
+        journal.markReported(id, now.plusSeconds(7300), true, null);
+        assertThat(journal.batch(id).orElseThrow().balanceAfter()).as("null keeps the stored balance").isEqualTo(270L);
+        assertThat(journal.batch(id).orElseThrow().reportedAtTimeout()).isFalse();
+    }
+
+    @Test
+    void lastSubmissionIsTheLatestSentAtOfTheBatchRows() {
+        long id = batchOf(accepted(0, "T-1"), accepted(1, "T-2"), accepted(2, "T-3"));
+        assertThat(journal.lastSubmission(id)).isEmpty();
+        journal.markSending(order("T-2").id(), T0.plusSeconds(30));
+        journal.markSending(order("T-1").id(), T0);
+        journal.recordOutcome(order("T-1").id(), RowState.SUCCESS, "SN", 1L, "ok");
+        assertThat(journal.lastSubmission(id)).contains(T0.plusSeconds(30));
+    }
+
+    @Test
+    void batchesForFileListsEveryBatchOfThatName() {
+        long b1 = batchOf(accepted(0, "N-1"));
+        long b2 = batchOf(accepted(0, "N-2"));
+        assertThat(journal.batchesForFile("b.csv")).extracting(BatchRecord::id).containsExactly(b1, b2);
+        assertThat(journal.batchesForFile("B.csv")).isEmpty();
+    }
+
+    @Test
     void progressCountsEveryState() {
         long id = batchOf(accepted(0, "G-0"), accepted(1, "G-1"), accepted(2, "G-2"), rejected(3, "G-3", "no"));
         journal.markSending(order("G-0").id(), T0);
@@ -457,18 +510,36 @@ abstract class JournalContractTest {
     // ---- provider calls
 
     @Test
-    void providerCallsAreRecordedListedAndPruned() {
-        journal.recordCall(T0, "balance", 200);
-        journal.recordCall(T0.plusSeconds(30), "order", 200);
-        journal.recordCall(T0.plusSeconds(30), "order", 504);
-        journal.recordCall(T0.plusSeconds(61), "history", 429);
+    void providerCallsAreReservedCompletedListedAndPruned() {
+        long balance = journal.reserveCall(T0, "balance");
+        journal.completeCall(balance, T0.plusMillis(300), 200);
+        long order = journal.reserveCall(T0.plusSeconds(30), "order");
+        long lost = journal.reserveCall(T0.plusSeconds(30), "order");
+        journal.completeCall(lost, T0.plusSeconds(35), 0);
+        long history = journal.reserveCall(T0.plusSeconds(61), "history");
 
-        assertThat(journal.callsSince(T0)).containsExactly(T0, T0.plusSeconds(30), T0.plusSeconds(30), T0.plusSeconds(61));
+        assertThat(journal.callsSince(T0)).containsExactly(
+                new ProviderCall(balance, T0, "balance", T0.plusMillis(300), 200),
+                new ProviderCall(order, T0.plusSeconds(30), "order", null, null),
+                new ProviderCall(lost, T0.plusSeconds(30), "order", T0.plusSeconds(35), 0),
+                new ProviderCall(history, T0.plusSeconds(61), "history", null, null));
         assertThat(journal.callsSince(T0.plusSeconds(30))).hasSize(3);
+        assertThat(journal.countCallsSince(T0.plusSeconds(30))).isEqualTo(3);
         assertThat(journal.callsSince(T0.plusSeconds(62))).isEmpty();
 
         journal.pruneCalls(T0.plusSeconds(30));
-        assertThat(journal.callsSince(Instant.EPOCH)).containsExactly(T0.plusSeconds(30), T0.plusSeconds(30), T0.plusSeconds(61));
+        assertThat(journal.callsSince(Instant.EPOCH)).extracting(ProviderCall::id).containsExactly(order, lost, history);
+    }
+
+    @Test
+    void theAccountsLimitsAreRememberedOnceAndReplaced() {
+        assertThat(journal.rememberedLimits()).isEmpty();
+        journal.rememberLimits(new AccountLimits(60, 10_000, 5, T0));
+        journal.rememberLimits(new AccountLimits(300, 50_000, 1234, T0.plusSeconds(600)));
+        journal.close();
+
+        journal = open();
+        assertThat(journal.rememberedLimits()).contains(new AccountLimits(300, 50_000, 1234, T0.plusSeconds(600)));
     }
 
     // ---- durability and concurrency
@@ -482,7 +553,7 @@ abstract class JournalContractTest {
         journal.haltBatch(id, "balance gone");
         journal.recordSubmitStart(id, 777L, T0);
         journal.markReported(id, T0, false);
-        journal.recordCall(T0, "order", 200);
+        journal.completeCall(journal.reserveCall(T0, "order"), T0, 200);
         List<RowRecord> before = rowsOf(id);
         BatchRecord batchBefore = journal.batch(id).orElseThrow();
         journal.close();
@@ -490,7 +561,7 @@ abstract class JournalContractTest {
         journal = open();
         assertThat(rowsOf(id)).isEqualTo(before);
         assertThat(journal.batch(id)).contains(batchBefore);
-        assertThat(journal.callsSince(Instant.EPOCH)).containsExactly(T0);
+        assertThat(journal.callsSince(Instant.EPOCH)).extracting(ProviderCall::answeredAt).containsExactly(T0);
         assertThat(order("D-0").checks()).isEqualTo(3);
         // migrations ran once: the reopened schema still enforces one order per ref_id
         assertThatThrownBy(() -> batchOf(accepted(0, "D-1"))).isInstanceOf(JournalException.class);

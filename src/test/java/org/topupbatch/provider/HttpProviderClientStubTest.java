@@ -332,4 +332,39 @@ class HttpProviderClientStubTest {
         Optional<Order> o = client.checkOrder("R-1");
         assertThat(o).get().extracting(Order::status).isEqualTo(OrderStatus.SUCCESS);
     }
+
+    // ---- the provider's documented dialect (docs/provider.md) ------------------------------
+
+    @Test
+    void checkOrderSendsTheDocumentedBodyAndIgnoresTimestampAndUnknownFields() throws Exception {
+        stub.answer(ProviderClient.CHECK_ORDER, Canned.json(200, "{\"success\":true,\"message\":\"OK\","
+                + "\"timestamp\":\"2026-11-21T10:00:03.123+07:00\",\"request_id\":\"abc\",\"meta\":{\"v\":[1,2]},"
+                + "\"data\":{\"ref_id\":\"R-1\",\"product_sku\":\"ML86\",\"customer_no\":\"12345678\","
+                + "\"status\":\"processing\",\"serial_number\":null,\"price\":20000,\"balance_before\":100000,"
+                + "\"balance_after\":80000,\"message\":\"m\",\"created_at\":\"2026-11-21T03:00:00Z\","
+                + "\"operator\":{\"name\":\"x\"},\"timestamp\":\"2026-11-21T10:00:03Z\"}}"));
+        Optional<Order> o = client.checkOrder("R-1");
+        assertThat(o).get().extracting(Order::status).isEqualTo(OrderStatus.PENDING);
+        assertThat(o.get().price()).isEqualTo(20000L);
+
+        JsonNode sent = new ObjectMapper().readTree(stub.received.get(0).body());
+        assertThat(stub.received.get(0).path()).isEqualTo("/v1/check-order");
+        assertThat(sent.fieldNames()).toIterable().containsExactly("api_key", "ref_id", "sign");
+        assertThat(sent.get("ref_id").asText()).isEqualTo("R-1");
+        // known answer: md5("RSL-7F3A9C21" + "s3cr3t-Kx9pQ2" + "R-1"), lower-case hex
+        assertThat(sent.get("sign").asText())
+                .isEqualTo(org.apache.commons.codec.digest.DigestUtils.md5Hex("RSL-7F3A9C21s3cr3t-Kx9pQ2R-1"))
+                .matches("[0-9a-f]{32}");
+    }
+
+    @Test
+    void processingIsPendingInHistoryToo() {
+        stub.answer(ProviderClient.ORDER_HISTORY, Canned.json(200, "{\"success\":true,\"message\":\"OK\","
+                + "\"timestamp\":\"2026-11-21T10:00:03Z\",\"data\":{\"orders\":[{\"ref_id\":\"R-1\","
+                + "\"product_sku\":\"GI60\",\"product_name\":\"x\",\"customer_no\":\"1\",\"status\":\"processing\","
+                + "\"serial_number\":null,\"price\":1,\"created_at\":\"2026-11-21T03:00:00Z\",\"extra\":true}],"
+                + "\"pagination\":{\"page\":1,\"limit\":20,\"total\":1,\"total_pages\":1}}}"));
+        assertThat(client.orderHistory(HistoryQuery.all()).orders()).extracting(OrderListEntry::status)
+                .containsExactly(OrderStatus.PENDING);
+    }
 }

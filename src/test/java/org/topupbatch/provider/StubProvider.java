@@ -43,6 +43,8 @@ final class StubProvider implements AutoCloseable {
     private final HttpServer server;
     private final Map<String, Canned> answers = new ConcurrentHashMap<>();
     final List<Received> received = new CopyOnWriteArrayList<>();
+    /** Runs when a request has arrived, before it is answered. */
+    volatile Runnable onArrival = () -> { };
 
     StubProvider() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -68,6 +70,7 @@ final class StubProvider implements AutoCloseable {
         String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         String path = exchange.getRequestURI().getPath();
         received.add(new Received(path, body));
+        onArrival.run();
         Canned canned = answers.getOrDefault(path, Canned.json(404, "{\"success\":false,\"data\":null,\"message\":\"no such path\"}"));
         try {
             if (canned.delayMillis() > 0) {

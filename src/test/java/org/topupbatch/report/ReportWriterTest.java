@@ -8,7 +8,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.nio.file.attribute.PosixFilePermission;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -27,7 +29,7 @@ class ReportWriterTest {
 
     static BatchRecord batch(char delimiter, List<String> extras, String error, String haltReason, Long balanceBefore) {
         return new BatchRecord(7, "orders-2026.CSV", delimiter, extras, "data/archive/orders-2026.CSV", error,
-                haltReason, balanceBefore, STARTED, STARTED, null, false);
+                haltReason, balanceBefore, STARTED, STARTED, null, false, "sandbox", null);
     }
 
     static int seq;
@@ -75,6 +77,7 @@ class ReportWriterTest {
         assertThat(Files.readString(files.summaryJson())).isEqualTo("""
                 {
                   "file" : "orders-2026.CSV",
+                  "batch" : 7,
                   "rows" : 8,
                   "submitted" : 7,
                   "success" : 1,
@@ -85,7 +88,8 @@ class ReportWriterTest {
                   "balance_before" : 1000000,
                   "balance_after" : 2000000,
                   "started_at" : "2026-03-01T10:00:00Z",
-                  "finished_at" : "2026-03-01T10:05:30Z"
+                  "finished_at" : "2026-03-01T10:05:30Z",
+                  "provider" : "sandbox"
                 }
                 """);
         assertThat(files.summary().charged()).isEqualTo(79000);
@@ -122,6 +126,7 @@ class ReportWriterTest {
         assertThat(Files.readString(files.summaryJson())).isEqualTo("""
                 {
                   "file" : "orders-2026.CSV",
+                  "batch" : 7,
                   "rows" : 0,
                   "submitted" : 0,
                   "success" : 0,
@@ -129,10 +134,11 @@ class ReportWriterTest {
                   "pending" : 0,
                   "rejected" : 0,
                   "charged" : 0,
-                  "balance_before" : null,
+                  "balance_before" : 500,
                   "balance_after" : 500,
                   "started_at" : "2026-03-01T10:00:00Z",
                   "finished_at" : "2026-03-01T10:05:30Z",
+                  "provider" : "sandbox",
                   "error" : "header has no column ref_id (found: a, b)"
                 }
                 """);
@@ -158,6 +164,87 @@ class ReportWriterTest {
                     .containsExactlyInAnyOrder("orders-2026.result.csv", "orders-2026.summary.json");
         }
         assertThat(Files.readString(reports.resolve("orders-2026.result.csv"))).contains("success,SN,5,done");
+    }
+
+    static BatchRecord batchNo(long id, Instant started) {
+        return new BatchRecord(id, "daily.csv", ',', List.of(), "archive/daily.csv", null, null, 100L, started, started,
+                null, false, "sandbox", null);
+    }
+
+    static Consumer<Consumer<RowRecord>> oneRow(String refId, String serial) {
+        seq = 0;
+        return source(row(refId, "1", null, RowState.SUCCESS, serial, 5L, "ok"));
+    }
+
+    static List<String> names(Path folder) throws IOException {
+        try (Stream<Path> files = Files.list(folder)) {
+            return files.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    @Test
+    void aLaterBatchOfTheSameNameKeepsTheEarlierReportUnderItsBatchName() throws IOException {
+        ReportWriter writer = new ReportWriter(reports);
+        writer.write(batchNo(3, STARTED), oneRow("D1", "SN-EARLY"), 90L, FINISHED);
+        ReportFiles later = writer.write(batchNo(4, FINISHED), oneRow("D2", "SN-LATE"), 80L, FINISHED);
+
+        assertThat(names(reports)).containsExactly(
+                "daily.batch-3-20260301-100000.result.csv", "daily.batch-3-20260301-100000.summary.json",
+                "daily.result.csv", "daily.summary.json");
+        assertThat(later.resultCsv()).isEqualTo(reports.resolve("daily.result.csv"));
+        assertThat(Files.readString(reports.resolve("daily.result.csv"))).contains("D2", "SN-LATE").doesNotContain("D1");
+        assertThat(Files.readString(reports.resolve("daily.batch-3-20260301-100000.result.csv"))).contains("D1", "SN-EARLY");
+        assertThat(Files.readString(reports.resolve("daily.batch-3-20260301-100000.summary.json"))).contains("\"batch\" : 3,");
+
+        // the earlier batch written again (its pending orders settled) keeps to its own name
+        writer.write(batchNo(3, STARTED), oneRow("D1", "SN-EARLY-2"), 70L, FINISHED);
+        assertThat(names(reports)).hasSize(4);
+        assertThat(Files.readString(reports.resolve("daily.result.csv"))).contains("SN-LATE");
+        assertThat(Files.readString(reports.resolve("daily.batch-3-20260301-100000.result.csv"))).contains("SN-EARLY-2");
+
+        // and the same batch written again just replaces its report
+        writer.write(batchNo(4, FINISHED), oneRow("D2", "SN-LATE-2"), 60L, FINISHED);
+        assertThat(names(reports)).hasSize(4);
+        assertThat(Files.readString(reports.resolve("daily.result.csv"))).contains("SN-LATE-2");
+    }
+
+    @Test
+    void aCrashBetweenTheTwoRenamesIsFinishedByTheNextWrite() throws IOException {
+        ReportWriter writer = new ReportWriter(reports);
+        writer.write(batchNo(3, STARTED), oneRow("D1", "SN-EARLY"), 90L, FINISHED);
+        // as if killed after the result file was moved aside, before the summary was
+        Files.move(reports.resolve("daily.result.csv"), reports.resolve("daily.batch-3-20260301-100000.result.csv"));
+
+        writer.write(batchNo(4, FINISHED), oneRow("D2", "SN-LATE"), 80L, FINISHED);
+        assertThat(names(reports)).containsExactly(
+                "daily.batch-3-20260301-100000.result.csv", "daily.batch-3-20260301-100000.summary.json",
+                "daily.result.csv", "daily.summary.json");
+        assertThat(Files.readString(reports.resolve("daily.batch-3-20260301-100000.summary.json"))).contains("\"batch\" : 3,");
+    }
+
+    @Test
+    void aReportWhoseBatchCannotBeToldIsKeptAsEarlier() throws IOException {
+        Files.writeString(reports.resolve("daily.result.csv"), "line,ref_id\r\n2,OLD\r\n");
+        Files.writeString(reports.resolve("daily.summary.json"), "{\"file\" : \"daily.csv\"}");
+        Files.setLastModifiedTime(reports.resolve("daily.result.csv"), java.nio.file.attribute.FileTime.from(STARTED));
+        new ReportWriter(reports).write(batchNo(4, FINISHED), oneRow("D2", "SN"), 80L, FINISHED);
+        Files.writeString(reports.resolve("daily.summary.json"), "not json"); // damaged by hand
+        new ReportWriter(reports).write(batchNo(5, FINISHED), oneRow("D3", "SN"), 80L, FINISHED);
+
+        assertThat(names(reports)).contains(
+                "daily.earlier-20260301-100000.result.csv", "daily.earlier-20260301-100000.summary.json",
+                "daily.result.csv", "daily.summary.json").hasSize(6);
+        assertThat(Files.readString(reports.resolve("daily.earlier-20260301-100000.result.csv"))).contains("OLD");
+        assertThat(Files.readString(reports.resolve("daily.result.csv"))).contains("D3");
+    }
+
+    @Test
+    void reportsHaveTheModeAnyNewFileOfTheProcessHas() throws IOException {
+        ReportFiles files = new ReportWriter(reports).write(batchNo(3, STARTED), oneRow("M1", "SN"), 1L, FINISHED);
+        Set<PosixFilePermission> ordinary = Files.getPosixFilePermissions(Files.createFile(reports.resolve("plain")));
+
+        assertThat(Files.getPosixFilePermissions(files.resultCsv())).isEqualTo(ordinary);
+        assertThat(Files.getPosixFilePermissions(files.summaryJson())).isEqualTo(ordinary);
     }
 
     @Test

@@ -110,5 +110,24 @@ class SandboxConfigTest {
         SandboxConfig c = SandboxConfig.defaults();
         assertThat(c.describe().values()).doesNotContain("s3cr3t-Kx9pQ2");
         assertThatThrownBy(() -> c.set("api-secret", "")).hasMessageNotContaining("s3cr3t");
+        assertThat(c.describe().values()).doesNotContain(SandboxConfig.DEMO_WEBHOOK_SECRET);
+        assertThat(c.describe()).doesNotContainKey("webhook-secret");
+    }
+
+    @Test
+    void webhookSecretAndRetrySchedule() {
+        SandboxConfig c = SandboxConfig.fromLookup(Map.of("topup.sandbox.webhook-secret", "whsec-x",
+                "topup.sandbox.webhook-retry-schedule", "100ms, 200ms,1m,2h")::get);
+        assertThat(c.webhookSecret()).isEqualTo("whsec-x");
+        assertThat(c.webhookRetrySchedule()).containsExactly(Duration.ofMillis(100), Duration.ofMillis(200),
+                Duration.ofMinutes(1), Duration.ofHours(2));
+        assertThat(c.describe()).containsEntry("webhook-retry-schedule", "100ms,200ms,60000ms,7200000ms");
+        assertThat(SandboxConfig.defaults().webhookSecret()).isEqualTo(SandboxConfig.DEMO_WEBHOOK_SECRET);
+        assertThat(SandboxConfig.defaults().webhookRetrySchedule()).as("as the real provider documents it")
+                .containsExactly(Duration.ofMinutes(1), Duration.ofMinutes(5), Duration.ofMinutes(30), Duration.ofHours(2));
+        assertThatThrownBy(() -> c.set("webhook-retry-schedule", "soon"))
+                .hasMessageContaining("topup.sandbox.webhook-retry-schedule");
+        assertThatThrownBy(() -> c.set("webhook-secret", "")).hasMessageContaining("topup.sandbox.webhook-secret")
+                .hasMessageNotContaining("whsec-x");
     }
 }

@@ -58,7 +58,9 @@ class SandboxConformanceTest {
     private static JsonNode okData(SandboxTestClient.Answer answer) {
         assertThat(answer.status()).as(answer.body()).isEqualTo(200);
         assertThat(answer.response().headers().firstValue("Content-Type").orElse("")).startsWith("application/json");
-        assertShape(answer.json(), Map.of("success", BOOLEAN, "data", answer.data().getNodeType(), "message", STRING));
+        assertShape(answer.json(), Map.of("success", BOOLEAN, "data", answer.data().getNodeType(), "message", STRING,
+                "timestamp", STRING));
+        assertThat(Instant.parse(answer.json().get("timestamp").textValue())).as("ISO 8601").isNotNull();
         assertThat(answer.json().get("success").booleanValue()).isTrue();
         assertThat(answer.json().get("message").textValue()).isEqualTo("OK");
         return answer.data();

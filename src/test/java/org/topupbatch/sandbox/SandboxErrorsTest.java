@@ -35,7 +35,7 @@ class SandboxErrorsTest {
         assertThat(answer.json()).as("JSON error body: %s", answer.body()).isNotNull();
         List<String> names = new java.util.ArrayList<>();
         answer.json().fieldNames().forEachRemaining(names::add);
-        assertThat(names).containsExactlyInAnyOrder("success", "data", "message", "error_code");
+        assertThat(names).containsExactlyInAnyOrder("success", "data", "message", "error_code", "timestamp");
         assertThat(answer.json().get("success").booleanValue()).isFalse();
         assertThat(answer.json().get("data").isNull()).isTrue();
         assertThat(answer.json().get("message").isTextual()).isTrue();
@@ -149,7 +149,12 @@ class SandboxErrorsTest {
                 new String[] {"GP50K", "a b@example.com", null}, // blank inside
                 new String[] {"TSEL10", "081412345678", null},   // Indosat prefix on a Telkomsel product
                 new String[] {"TSEL10", "08123456", null},       // too short
-                new String[] {"TSEL10", "6281234567890", null},  // not 08...
+                new String[] {"TSEL10", "81234567890", null},    // the leading 0 lost
+                new String[] {"TSEL10", "0812-3456-7890", null}, // separators: this provider takes digits only
+                new String[] {"TSEL10", "6.28E+11", null},       // scientific notation
+                new String[] {"ML86", "123456789 (20123)x", "1"},
+                new String[] {"VAL475", "Player #TAG1", null},   // name ends with a space
+                new String[] {"GP50K", "ab\tcd@example.com", null},
                 new String[] {"XL10", "081234567890", null});
         int i = 0;
         for (String[] row : bad) {
@@ -158,6 +163,15 @@ class SandboxErrorsTest {
         List<String[]> good = List.of(
                 new String[] {"ML86", "123456", "1"},
                 new String[] {"GI60", "8123456789", "tw_hk_mo"},
+                new String[] {"GI60", "812345678", "os_asia"},
+                new String[] {"GI60", "612345678", "America"},
+                new String[] {"GI60", "912345678", "TW/HK/MO"},
+                new String[] {"ML86", "123456789 (2012)", null},  // the zone inside customer_no
+                new String[] {"ML86", "123456789(2012)", ""},
+                new String[] {"FF100", "12345678", "2012"},       // a zone the product does not use is ignored
+                new String[] {"TSEL10", "6281234567890", null},
+                new String[] {"TSEL10", "+6281234567890", null},
+                new String[] {"XL10", "083812345678", null},      // an AXIS range, now XL
                 new String[] {"FF100", "123456789012", null},
                 new String[] {"VAL475", "Player One#SEA1", null},
                 new String[] {"GP50K", "buyer@example.com", null},
@@ -175,6 +189,7 @@ class SandboxErrorsTest {
     void zoneRequired() {
         assertError(client.createOrder("Z-1", "ML86", "12345678", null), 400, "ZONE_REQUIRED");
         assertError(client.createOrder("Z-2", "GI60", "812345678", ""), 400, "ZONE_REQUIRED");
+        assertError(client.createOrder("Z-3", "ML86", "123456789 ()", null), 400, "ZONE_REQUIRED");
     }
 
     @Test

@@ -5,11 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.time.Instant;
+import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.function.BooleanSupplier;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -33,10 +32,10 @@ class SandboxSettlementTest {
         receiver.close();
     }
 
-    private static String hmac(byte[] body) throws Exception {
-        Mac mac = Mac.getInstance("HmacSHA256");
-        mac.init(new SecretKeySpec(SandboxTestClient.SECRET.getBytes(java.nio.charset.StandardCharsets.UTF_8), "HmacSHA256"));
-        return HexFormat.of().formatHex(mac.doFinal(body));
+    /** The documented signature, computed here with the JDK's own MD5. */
+    private static String md5(String text) throws Exception {
+        return HexFormat.of().formatHex(MessageDigest.getInstance("MD5")
+                .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     }
 
     private static void waitFor(BooleanSupplier condition) throws InterruptedException {
@@ -59,11 +58,16 @@ class SandboxSettlementTest {
         List<WebhookReceiver.Delivery> got = receiver.await(d -> !d.isEmpty(), Duration.ofSeconds(5));
         assertThat(got).hasSize(1);
         WebhookReceiver.Delivery delivery = got.get(0);
-        assertThat(delivery.signature()).isEqualTo(hmac(delivery.body()));
-        assertThat(delivery.eventId()).isNotBlank();
         assertThat(delivery.contentType()).startsWith("application/json");
-        JsonNode event = SandboxTestClient.MAPPER.readTree(delivery.body());
-        assertThat(event.get("event").textValue()).isEqualTo("order.status");
+        JsonNode root = SandboxTestClient.MAPPER.readTree(delivery.body());
+        assertThat(root.fieldNames()).toIterable().containsExactly("event", "data", "signature");
+        assertThat(root.get("event").textValue()).isEqualTo("order.updated");
+        // md5(webhook_secret + ref_id + status), the sandbox's demo webhook secret, lower-case hex
+        assertThat(root.get("signature").textValue()).isEqualTo(md5("whsec-demo-4Tq8Lm" + "S-1" + "success"))
+                .isEqualTo(md5(SandboxConfig.DEMO_WEBHOOK_SECRET + "S-1success"));
+        JsonNode event = root.get("data");
+        assertThat(event.fieldNames()).toIterable().containsExactly("ref_id", "product_sku", "customer_no", "status",
+                "serial_number", "price", "message", "timestamp");
         assertThat(event.get("ref_id").textValue()).isEqualTo("S-1");
         assertThat(event.get("product_sku").textValue()).isEqualTo("GI60");
         assertThat(event.get("customer_no").textValue()).isEqualTo("812345678");
@@ -98,9 +102,11 @@ class SandboxSettlementTest {
         assertThat(entry.serialNumber()).isNull();
         assertThat(sandbox.balance()).isEqualTo(before);
         assertThat(client.balance().data().get("balance").longValue()).isEqualTo(before);
-        JsonNode event = SandboxTestClient.MAPPER.readTree(
+        JsonNode root = SandboxTestClient.MAPPER.readTree(
                 receiver.await(d -> !d.isEmpty(), Duration.ofSeconds(5)).get(0).body());
+        JsonNode event = root.get("data");
         assertThat(event.get("status").textValue()).isEqualTo("failed");
+        assertThat(root.get("signature").textValue()).isEqualTo(md5(SandboxConfig.DEMO_WEBHOOK_SECRET + "F-1failed"));
         assertThat(event.get("serial_number").isNull()).isTrue();
         JsonNode history = client.history(null).data().get("orders").get(0);
         assertThat(history.get("status").textValue()).isEqualTo("failed");
@@ -134,18 +140,29 @@ class SandboxSettlementTest {
     }
 
     @Test
-    void webhookIsRetriedWithTheSameEventIdUntilA2xx() throws Exception {
+    void webhookIsRetriedOnTheScheduleUntilA200() throws Exception {
         start(2);
+        sandbox.config().set("webhook-retry-schedule", "300ms,600ms,900ms,1200ms");
         client.createOrder("W-1", "GP50K", "buyer@example.com", null);
         List<WebhookReceiver.Delivery> got = receiver.await(d -> d.size() >= 3, Duration.ofSeconds(8));
         assertThat(got).hasSize(3);
-        assertThat(got).extracting(WebhookReceiver.Delivery::eventId).containsOnly(got.get(0).eventId());
         assertThat(got).extracting(WebhookReceiver.Delivery::text).containsOnly(got.get(0).text());
-        // back-off 1 s then 2 s
-        assertThat(Duration.between(got.get(0).at(), got.get(1).at())).isGreaterThanOrEqualTo(Duration.ofMillis(900));
-        assertThat(Duration.between(got.get(1).at(), got.get(2).at())).isGreaterThanOrEqualTo(Duration.ofMillis(1900));
-        Thread.sleep(300);
-        assertThat(receiver.deliveries()).as("no more after the 2xx").hasSize(3);
+        // the schedule's first waits: 300 ms, then 600 ms
+        assertThat(Duration.between(got.get(0).at(), got.get(1).at())).isGreaterThanOrEqualTo(Duration.ofMillis(280));
+        assertThat(Duration.between(got.get(1).at(), got.get(2).at())).isGreaterThanOrEqualTo(Duration.ofMillis(580));
+        Thread.sleep(1500);
+        assertThat(receiver.deliveries()).as("no more after the 200").hasSize(3);
+    }
+
+    @Test
+    void webhookIsGivenUpAfterTheLastWaitOfTheSchedule() throws Exception {
+        start(100);
+        sandbox.config().set("webhook-retry-schedule", "100ms,200ms,300ms,400ms");
+        client.createOrder("W-2", "GP50K", "buyer@example.com", null);
+        List<WebhookReceiver.Delivery> got = receiver.await(d -> d.size() >= 5, Duration.ofSeconds(8));
+        assertThat(got).as("the first delivery and 4 retries").hasSize(5);
+        Thread.sleep(1000);
+        assertThat(receiver.deliveries()).as("given up").hasSize(5);
     }
 
     @Test
@@ -155,7 +172,6 @@ class SandboxSettlementTest {
         client.createOrder("DUP-1", "TSEL10", "081234567890", null);
         List<WebhookReceiver.Delivery> got = receiver.await(d -> d.size() >= 2, Duration.ofSeconds(5));
         assertThat(got).hasSize(2);
-        assertThat(got.get(1).eventId()).isEqualTo(got.get(0).eventId());
         assertThat(got.get(1).text()).isEqualTo(got.get(0).text());
     }
 

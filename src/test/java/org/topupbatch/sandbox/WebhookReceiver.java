@@ -17,7 +17,7 @@ import java.util.function.Predicate;
 /** A tiny webhook endpoint for tests: records every delivery; answers 500 to the first {@code failFirst} ones. */
 final class WebhookReceiver implements AutoCloseable {
 
-    record Delivery(String eventId, String signature, String contentType, byte[] body, Instant at) {
+    record Delivery(String contentType, byte[] body, Instant at) {
         String text() {
             return new String(body, StandardCharsets.UTF_8);
         }
@@ -37,9 +37,7 @@ final class WebhookReceiver implements AutoCloseable {
         }));
         server.createContext("/hook", exchange -> {
             byte[] body = exchange.getRequestBody().readAllBytes();
-            deliveries.add(new Delivery(exchange.getRequestHeaders().getFirst("X-Topup-Event-Id"),
-                    exchange.getRequestHeaders().getFirst("X-Topup-Signature"),
-                    exchange.getRequestHeaders().getFirst("Content-Type"), body, Instant.now()));
+            deliveries.add(new Delivery(exchange.getRequestHeaders().getFirst("Content-Type"), body, Instant.now()));
             int status = failuresLeft.getAndDecrement() > 0 ? 500 : 200;
             exchange.sendResponseHeaders(status, -1);
             exchange.close();
