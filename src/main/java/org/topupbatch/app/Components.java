@@ -13,6 +13,8 @@ import org.topupbatch.batch.CustomerRules;
 import org.topupbatch.journal.AccountLimits;
 import org.topupbatch.journal.JdbcJournal;
 import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.JournalException;
+import org.topupbatch.journal.JournalInUseException;
 import org.topupbatch.order.OrderSubmitter;
 import org.topupbatch.order.OrderTracker;
 import org.topupbatch.order.WebhookAuthenticator;
@@ -50,6 +52,8 @@ public final class Components implements AutoCloseable {
     private HttpProviderClient client;
     private ProviderGateway gateway;
     private RateBudget budget;
+    private StoppableGate gate;
+    private OrderSubmitter submitter;
     private ExecutorService workers;
 
     public Components(Settings settings, Clock clock, IntConsumer exit) {
@@ -61,22 +65,23 @@ public final class Components implements AutoCloseable {
     /** Builds everything before Camel configures its routes (which look the beans up by name). */
     public void configure(CamelContext camel) {
         CustomerRules rules = loadRules();
+        journal = openJournal();
         String baseUrl = settings.baseUrl();
         if (settings.embeddedSandbox()) {
             sandbox = startSandbox();
             baseUrl = sandbox.baseUrl();
         }
-        journal = JdbcJournal.open(settings.data(), settings.dbUrl(), settings.dbUser(), settings.dbPassword());
         // A request is over by the pool lease, the connect and the answer timeouts at the latest.
         Duration longestCall = settings.connectTimeout().multipliedBy(2).plus(settings.responseTimeout());
         budget = RateBudget.restore(clock, journal, longestCall, RateBudget.Waiter.REAL,
                 new AccountLimits(Tier.BASIC.requestsPerMinute(), UNKNOWN_DAILY_LIMIT, 0, clock.instant()));
         ProviderEndpoint endpoint = new ProviderEndpoint(baseUrl, new Signer(settings.apiKey(), settings.apiSecret()),
                 settings.connectTimeout(), settings.responseTimeout());
-        client = new HttpProviderClient(camel, endpoint, budget);
+        gate = new StoppableGate(budget);
+        client = new HttpProviderClient(camel, endpoint, gate);
         gateway = new ProviderGateway(client, budget);
 
-        OrderSubmitter submitter = new OrderSubmitter(journal, gateway, clock);
+        submitter = new OrderSubmitter(journal, gateway, clock);
         BatchReporter reporter = new BatchReporter(journal, gateway, new ReportWriter(settings.reports()), clock,
                 settings.pendingTimeout());
         InboxSnapshot snapshot = settings.mode() == Settings.Mode.ONCE
@@ -124,6 +129,22 @@ public final class Components implements AutoCloseable {
         camel.getRegistry().bind(name, bean);
     }
 
+    /** The journal, or a refusal naming the setting that points at it. */
+    private Journal openJournal() {
+        try {
+            return JdbcJournal.open(settings.data(), settings.dbUrl(), settings.dbUser(), settings.dbPassword());
+        } catch (JournalInUseException e) {
+            throw new StartupRefusal(e.getMessage());
+        } catch (JournalException e) {
+            if (settings.dbUrl() == null) {
+                throw new StartupRefusal("topup.data " + settings.data().toAbsolutePath() + ": " + e.getMessage()
+                        + " (set TOPUP_DATA to a folder this user may write)");
+            }
+            throw new StartupRefusal("topup.db.url: " + e.getMessage()
+                    + " (check TOPUP_DB_URL, TOPUP_DB_USER and TOPUP_DB_PASSWORD)");
+        }
+    }
+
     private CustomerRules loadRules() {
         if (settings.customerRules() == null) {
             return CustomerRules.loadDefault();
@@ -146,6 +167,8 @@ public final class Components implements AutoCloseable {
         }
         SandboxProvider started = SandboxProvider.start(config, 0);
         LOG.info("Embedded sandbox provider listening on {}", started.baseUrl());
+        LOG.warn("EMBEDDED SANDBOX IN USE: no real order will be placed. To order from your provider set "
+                + "TOPUP_BASE_URL, TOPUP_API_KEY and TOPUP_API_SECRET.");
         return started;
     }
 
@@ -197,6 +220,30 @@ public final class Components implements AutoCloseable {
     }
 
     /**
+     * The run is stopping: no new row is taken and no new provider request starts; requests on the
+     * wire finish and their outcomes are journaled. Returns how many requests were on the wire.
+     */
+    public int stopTaking() {
+        if (submitter == null) {
+            return 0;
+        }
+        submitter.refuseNewRows();
+        return gate.stop();
+    }
+
+    /** After a stop: how it ended, in one line for the operator. */
+    public String stopSummary(int requestsFinishing) {
+        int onWire = gate == null ? 0 : gate.inFlight();
+        int sending = journal == null ? 0 : journal.rowsInState(java.util.EnumSet.of(org.topupbatch.journal.RowState.SENDING),
+                100_000).size();
+        String finished = requestsFinishing + (requestsFinishing == 1 ? " request" : " requests") + " finished";
+        if (onWire == 0 && sending == 0) {
+            return finished + ", nothing left in flight";
+        }
+        return finished + ", " + sending + " orders left in SENDING (the next start looks them up at the provider)";
+    }
+
+    /**
      * The journal opened by {@link #configure}. The embedded H2 database admits one process at a
      * time, so whoever shares the process (the route tests) reads the journal through this one.
      */
@@ -208,15 +255,19 @@ public final class Components implements AutoCloseable {
     public void close() {
         if (workers != null) {
             workers.shutdownNow();
+            workers = null;
         }
         if (client != null) {
             client.close();
+            client = null;
         }
         if (journal != null) {
             journal.close();
+            journal = null;
         }
         if (sandbox != null) {
             sandbox.close();
+            sandbox = null;
         }
     }
 }

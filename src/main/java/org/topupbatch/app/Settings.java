@@ -54,10 +54,11 @@ public record Settings(
         if (baseUrl != null) {
             baseUrl = checkUrl("topup.base-url", baseUrl);
         }
+        ProviderChoice provider = ProviderChoice.of(baseUrl, r.optional("topup.api-key"), r.optional("topup.api-secret"));
         return new Settings(
-                baseUrl,
-                r.required("topup.api-key"),
-                r.required("topup.api-secret"),
+                provider.baseUrl(),
+                provider.apiKey(),
+                provider.apiSecret(),
                 r.path("topup.inbox", "inbox"),
                 r.path("topup.reports", "reports"),
                 r.path("topup.data", "data"),
@@ -127,14 +128,6 @@ public record Settings(
         String text(String key, String dflt) {
             String v = optional(key);
             return v == null ? dflt : v;
-        }
-
-        String required(String key) {
-            String v = optional(key);
-            if (v == null) {
-                throw new SettingsException(key + ": must not be empty");
-            }
-            return v;
         }
 
         Path path(String key, String dflt) {

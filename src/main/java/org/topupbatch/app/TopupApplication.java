@@ -3,6 +3,8 @@ package org.topupbatch.app;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.camel.CamelContext;
 import org.apache.camel.main.BaseMainSupport;
@@ -19,6 +21,7 @@ import org.slf4j.LoggerFactory;
 public final class TopupApplication {
 
     private static final Logger LOG = LoggerFactory.getLogger(TopupApplication.class);
+    private static final String WEBHOOK_ROUTE = "track-webhook";
 
     private final Settings settings;
     private final AtomicInteger exitCode = new AtomicInteger(0);
@@ -29,6 +32,12 @@ public final class TopupApplication {
 
     /** Runs until stopped (watch) or done (once); returns the process exit code. */
     public int run() {
+        try {
+            StartupPreflight.check(settings);
+        } catch (StartupRefusal e) {
+            LOG.error("topup-batch cannot start: {}", e.getMessage());
+            return 1;
+        }
         Main main = new Main(TopupBatchMain.class);
         routeSettings(main);
         Components components = new Components(settings, Clock.systemUTC(), this::stop);
@@ -41,6 +50,17 @@ public final class TopupApplication {
             @Override
             public void afterStart(BaseMainSupport m) {
                 CamelContext camel = m.getCamelContext();
+                try {
+                    // Webhooks are answered from the first second, while the checks below may wait
+                    // for the provider or the rate budget.
+                    if (camel.getRoute(WEBHOOK_ROUTE) != null) {
+                        camel.getRouteController().startRoute(WEBHOOK_ROUTE);
+                    }
+                } catch (Exception e) {
+                    LOG.error("topup-batch cannot start: the webhook receiver did not start: {}", e.getMessage());
+                    stop(1);
+                    return;
+                }
                 String fatal = components.startUp(camel);
                 if (fatal != null) {
                     LOG.error("topup-batch cannot start: {}", fatal);
@@ -56,23 +76,69 @@ public final class TopupApplication {
             }
 
             @Override
+            public void beforeStop(BaseMainSupport m) {
+                requestsFinishing = components.stopTaking();
+            }
+
+            @Override
             public void afterStop(BaseMainSupport m) {
+                if (!endedByRun) {
+                    LOG.info("Stopped on request: {}", components.stopSummary(requestsFinishing));
+                }
                 components.close();
             }
         });
         this.main = main;
+        CountDownLatch finished = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> awaitStop(finished), "topup-batch-stop"));
         try {
             main.run();
         } catch (Exception e) {
-            LOG.error("topup-batch stopped on an error: {}", e.getMessage());
+            String refusal = refusal(e);
+            if (refusal != null) {
+                LOG.error("topup-batch cannot start: {}", refusal);
+            } else {
+                LOG.error("topup-batch stopped on an error: {}", e.getMessage());
+            }
+            components.close();
             return 1;
+        } finally {
+            finished.countDown();
         }
         return exitCode.get();
     }
 
+    /**
+     * On SIGTERM the JVM halts as soon as its shutdown hooks return, and Camel's own hook returns
+     * once the routes are stopped: this one holds the JVM until the run has also journaled its last
+     * outcomes, said how it stopped and closed the journal.
+     */
+    private void awaitStop(CountDownLatch finished) {
+        try {
+            if (!finished.await(shutdownTimeout(settings).toSeconds() + 15, TimeUnit.SECONDS)) {
+                LOG.warn("Stop took too long; exiting with work unfinished (the next start reconciles it)");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The one-line reason when start-up was refused (Camel Main wraps what the listeners throw). */
+    private static String refusal(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof StartupRefusal || t instanceof SettingsException) {
+                return t.getMessage();
+            }
+        }
+        return null;
+    }
+
     private volatile Main main;
+    private volatile boolean endedByRun;
+    private volatile int requestsFinishing;
 
     private void stop(int code) {
+        endedByRun = true;
         exitCode.set(code);
         Main m = main;
         if (m != null) {
@@ -98,6 +164,8 @@ public final class TopupApplication {
         p.put("camel.server.enabled", Boolean.toString(settings.webhookEnabled()));
         p.put("camel.server.port", Integer.toString(settings.webhookPort()));
         p.put("camel.server.host", settings.webhookHost());
+        // a stop waits for the provider requests already sent: at most one response timeout
+        p.put("camel.main.shutdown-timeout", Long.toString(shutdownTimeout(settings).toSeconds()));
         StringBuilder exclude = new StringBuilder();
         if (!settings.webhookEnabled()) {
             exclude.append("**/track-webhook.yaml");
@@ -109,6 +177,11 @@ public final class TopupApplication {
             p.put("camel.main.routes-exclude-pattern", exclude.toString());
         }
         return p;
+    }
+
+    /** How long a stop may wait for work in flight: a provider answer (connect plus response timeout) and a margin. */
+    public static java.time.Duration shutdownTimeout(Settings settings) {
+        return settings.connectTimeout().plus(settings.responseTimeout()).plusSeconds(5).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
     }
 
     /** How the intake polls the inbox: continuously, or on the operator's cron schedule (never in once mode). */

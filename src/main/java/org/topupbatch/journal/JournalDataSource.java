@@ -24,7 +24,9 @@ import java.nio.file.Path;
  *   <li>{@code AUTO_SERVER=FALSE}: one process owns the file; a second one fails at start
  *       with a clear "already in use" error instead of sharing it through a hidden server.</li>
  * </ul>
- * <p>Otherwise the URL is used as given (PostgreSQL), with the given user and password.
+ * <p>Otherwise the URL is used as given (PostgreSQL), with the given user and password, and the
+ * process first takes the journal's {@link JournalLock}: H2's file lock already keeps a second
+ * process out, PostgreSQL would let both in.
  */
 public final class JournalDataSource {
 
@@ -76,10 +78,18 @@ public final class JournalDataSource {
             // turns a JDBC batch of inserts into multi-row INSERTs: intake of big files is several times faster
             config.addDataSourceProperty("reWriteBatchedInserts", "true");
         }
+        // before the pool and the migration: a refused second instance touches nothing
+        JournalLock lock = url.startsWith("jdbc:postgresql:") ? JournalLock.tryTake(url, user, password) : null;
         HikariDataSource dataSource;
         try {
-            dataSource = new HikariDataSource(config);
+            dataSource = new LockedDataSource(config, lock);
         } catch (RuntimeException e) {
+            if (lock != null) {
+                lock.close();
+            }
+            if (embedded && heldByAnotherProcess(e)) {
+                throw new JournalInUseException(url.replace(H2_OPTIONS, ""), e);
+            }
             throw new JournalException("cannot open the journal database " + redact(url) + ": " + rootMessage(e), e);
         }
         try {
@@ -93,6 +103,37 @@ public final class JournalDataSource {
             throw new JournalException("cannot migrate the journal database " + redact(url) + ": " + rootMessage(e), e);
         }
         return dataSource;
+    }
+
+    /** A pool that frees the journal's lock when it closes. */
+    private static final class LockedDataSource extends HikariDataSource {
+        private final transient JournalLock lock;
+
+        LockedDataSource(HikariConfig config, JournalLock lock) {
+            super(config);
+            this.lock = lock;
+        }
+
+        @Override
+        public void close() {
+            try {
+                super.close();
+            } finally {
+                if (lock != null) {
+                    lock.close();
+                }
+            }
+        }
+    }
+
+    /** H2 reports a file another process has open as error 90020 ("Database may be already in use"). */
+    private static boolean heldByAnotherProcess(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.sql.SQLException sql && sql.getErrorCode() == 90020) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void createFolder(Path folder, String url) {

@@ -32,6 +32,7 @@ public class OrderSubmitter {
     private final Set<Long> started = ConcurrentHashMap.newKeySet();
     private final AtomicReference<String> fatal = new AtomicReference<>();
     private final Object startLock = new Object();
+    private volatile boolean refusing;
 
     public OrderSubmitter(Journal journal, ProviderGateway gateway, Clock clock) {
         this.journal = journal;
@@ -41,7 +42,7 @@ public class OrderSubmitter {
 
     /** The next rows to submit, in batch and file order (the submit route splits them over workers). */
     public List<RowRecord> nextRows(int limit) {
-        if (fatal.get() != null) {
+        if (fatal.get() != null || refusing) {
             return List.of();
         }
         return journal.nextToSubmit(limit);
@@ -52,8 +53,13 @@ public class OrderSubmitter {
         return fatal.get();
     }
 
+    /** The run is stopping: rows not yet marked SENDING stay ACCEPTED for the next run. */
+    public void refuseNewRows() {
+        refusing = true;
+    }
+
     public void submit(RowRecord row) {
-        if (halted.contains(row.batchId()) || fatal.get() != null) {
+        if (refusing || halted.contains(row.batchId()) || fatal.get() != null) {
             return;
         }
         if (!recordBalanceBefore(row.batchId())) {
@@ -102,7 +108,9 @@ public class OrderSubmitter {
         } else if (ProviderException.CONNECTION_FAILED.equals(e.code()) || "INTERRUPTED".equals(e.code())) {
             // Nothing reached the provider: the row goes back to the queue.
             journal.returnToQueue(row.id());
-            LOG.warn("Provider not reachable for {}: {}; will try again", row.refId(), e.getMessage());
+            if (!refusing) {
+                LOG.warn("Provider not reachable for {}: {}; will try again", row.refId(), e.getMessage());
+            }
         } else if (ProviderGateway.stopsSubmission(e)) {
             stop(row, e);
         } else {

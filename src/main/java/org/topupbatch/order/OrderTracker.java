@@ -274,7 +274,9 @@ public class OrderTracker {
     }
 
     private void later(RowRecord row, ProviderException e) {
-        LOG.warn("Could not check order {} now: {}", row.refId(), e.getMessage());
+        if (!ProviderException.INTERRUPTED.equals(e.code())) { // the run is stopping: nothing to report
+            LOG.warn("Could not check order {} now: {}", row.refId(), e.getMessage());
+        }
         again(row);
     }
 

@@ -13,9 +13,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class DatabaseUrlSettingTest {
 
     private static Settings load(String dbUrl) {
-        Properties file = new Properties();
-        file.setProperty("topup.api-key", "k");
-        file.setProperty("topup.api-secret", "s");
+        Properties file = new Properties(); // no provider settings: the embedded sandbox
         return Settings.load(new SettingsLookup(file, Map.of("TOPUP_DB_URL", dbUrl), new Properties()));
     }
 

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.topupbatch.batch.BalancePolicy;
+import org.topupbatch.sandbox.SandboxConfig;
 
 class SettingsTest {
 
@@ -63,6 +64,8 @@ class SettingsTest {
 
     @Test
     void the_secret_is_never_shown() {
+        env.put("TOPUP_BASE_URL", "https://p.example");
+        env.put("TOPUP_API_KEY", "RSL-1");
         env.put("TOPUP_API_SECRET", "very-secret-value");
         env.put("TOPUP_DB_PASSWORD", "db-secret-value");
         assertThat(load().toString()).doesNotContain("very-secret-value").doesNotContain("db-secret-value");
@@ -89,9 +92,53 @@ class SettingsTest {
     }
 
     @Test
-    void an_empty_api_key_is_refused() {
+    void with_no_provider_settings_the_embedded_sandbox_runs_with_its_demo_account() {
         env.put("TOPUP_API_KEY", " ");
-        assertThatThrownBy(this::load).hasMessageStartingWith("topup.api-key:");
+        Settings s = load();
+        assertThat(s.embeddedSandbox()).isTrue();
+        assertThat(ProviderName.of(s)).isEqualTo("sandbox");
+        assertThat(s.apiKey()).isEqualTo(SandboxConfig.defaults().apiKey());
+        assertThat(s.apiSecret()).isEqualTo(SandboxConfig.defaults().apiSecret());
+    }
+
+    @Test
+    void the_credentials_have_no_default() {
+        assertThat(fileOf().getProperty("topup.api-key")).isBlank();
+        assertThat(fileOf().getProperty("topup.api-secret")).isBlank();
+    }
+
+    @Test
+    void a_full_provider_configuration_orders_from_that_provider() {
+        env.put("TOPUP_BASE_URL", "https://api.example-topup.co.id/");
+        env.put("TOPUP_API_KEY", "RSL-REAL");
+        env.put("TOPUP_API_SECRET", "real-secret");
+        Settings s = load();
+        assertThat(s.embeddedSandbox()).isFalse();
+        assertThat(s.baseUrl()).isEqualTo("https://api.example-topup.co.id");
+        assertThat(s.apiKey()).isEqualTo("RSL-REAL");
+        assertThat(ProviderName.of(s)).isEqualTo("api.example-topup.co.id");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "https://p.example||"
+            + "|topup.base-url is set but topup.api-key and topup.api-secret are not (set TOPUP_API_KEY and TOPUP_API_SECRET)",
+        "https://p.example|RSL-1|"
+            + "|topup.base-url and topup.api-key are set but topup.api-secret is not (set TOPUP_API_SECRET)",
+        "https://p.example||sec"
+            + "|topup.base-url and topup.api-secret are set but topup.api-key is not (set TOPUP_API_KEY)",
+        "|RSL-1|sec"
+            + "|topup.api-key and topup.api-secret are set but topup.base-url is not (set TOPUP_BASE_URL)",
+        "|RSL-1|"
+            + "|topup.api-key is set but topup.base-url and topup.api-secret are not (set TOPUP_BASE_URL and TOPUP_API_SECRET)",
+    })
+    void half_a_provider_configuration_says_exactly_what_is_missing(String baseUrl, String key, String secret,
+                                                                    String message) {
+        env.put("TOPUP_BASE_URL", baseUrl == null ? "" : baseUrl);
+        env.put("TOPUP_API_KEY", key == null ? "" : key);
+        env.put("TOPUP_API_SECRET", secret == null ? "" : secret);
+        assertThatThrownBy(this::load).isInstanceOf(SettingsException.class).hasMessage(message)
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("RSL-1"));
     }
 
     @Test

@@ -236,6 +236,8 @@ final class OrderFigures {
             JarProcess jar = new JarProcess(Files.createTempDirectory("topup-bench-jar"));
             jar.env.put("TOPUP_MODE", "once");
             jar.env.put("TOPUP_BASE_URL", sandbox.baseUrl());
+            jar.env.put("TOPUP_API_KEY", sandbox.config().apiKey());
+            jar.env.put("TOPUP_API_SECRET", sandbox.config().apiSecret());
             jar.env.put("TOPUP_INBOX", jar.home.resolve("inbox").toString());
             jar.env.put("TOPUP_REPORTS", jar.home.resolve("reports").toString());
             jar.env.put("TOPUP_DATA", jar.home.resolve("data").toString());

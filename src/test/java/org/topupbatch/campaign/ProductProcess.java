@@ -46,6 +46,11 @@ final class ProductProcess {
         env.put("TOPUP_WEBHOOK_HOST", "127.0.0.1");
         env.put("TOPUP_WEBHOOK_PORT", Integer.toString(webhookPort));
         env.put("TOPUP_BASE_URL", providerUrl);
+        // the sandbox's demo account; a base URL without credentials is refused at start
+        org.topupbatch.sandbox.SandboxConfig account = org.topupbatch.sandbox.SandboxConfig.defaults();
+        env.put("TOPUP_API_KEY", account.apiKey());
+        env.put("TOPUP_API_SECRET", account.apiSecret());
+        env.put("TOPUP_WEBHOOK_SECRET", account.webhookSecret());
         env.put("TOPUP_MODE", "once");
         env.put("TOPUP_PENDING_TIMEOUT", "10m");
     }

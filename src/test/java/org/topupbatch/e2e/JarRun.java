@@ -67,8 +67,12 @@ final class JarRun {
         return Integer.parseInt(env.get("TOPUP_WEBHOOK_PORT"));
     }
 
+    /** Orders from the provider at this address with the sandbox's demo account (the sandboxes tests start use it). */
     JarRun provider(String baseUrl) {
+        org.topupbatch.sandbox.SandboxConfig demo = org.topupbatch.sandbox.SandboxConfig.defaults();
         env.put("TOPUP_BASE_URL", baseUrl);
+        env.put("TOPUP_API_KEY", demo.apiKey());
+        env.put("TOPUP_API_SECRET", demo.apiSecret());
         return this;
     }
 

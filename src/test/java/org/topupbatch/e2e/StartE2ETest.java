@@ -16,6 +16,9 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.topupbatch.sandbox.DurationRange;
+import org.topupbatch.sandbox.SandboxConfig;
+import org.topupbatch.sandbox.SandboxProvider;
 
 /** How the jar starts: with no settings, as the standalone sandbox, and when the provider is away. */
 class StartE2ETest {
@@ -50,7 +53,36 @@ class StartE2ETest {
         assertThat(process.isAlive()).as("watch mode keeps running").isTrue();
         Report report = Report.read(home.resolve("reports"), "first", ',');
         assertThat(report.rows()).extracting(r -> r.get("status")).containsExactly("success", "success");
-        assertThat(run.output()).contains("embedded sandbox");
+        assertThat(run.output()).contains("EMBEDDED SANDBOX IN USE: no real order will be placed");
+    }
+
+    @Test
+    void the_webhook_receiver_answers_while_the_start_up_checks_still_wait_for_a_slow_provider() throws Exception {
+        // Every provider request takes 8 s: the start-up checks (the account's limits) wait that long.
+        try (SandboxProvider slow = SandboxProvider.start(SandboxConfig.defaults()
+                .setLatency(DurationRange.of(Duration.ofSeconds(8), Duration.ofSeconds(8))), 0)) {
+            JarRun run = new JarRun(home);
+            run.provider(slow.baseUrl());
+            process = run.start();
+            URI webhook = URI.create("http://127.0.0.1:" + run.webhookPort() + "/webhook");
+            String body = "{\"event\":\"order.updated\",\"data\":{\"ref_id\":\"W-1\",\"status\":\"success\"}}";
+            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+            HttpResponse<String> answer = null;
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (answer == null && process.isAlive() && System.nanoTime() < deadline) {
+                try {
+                    answer = http.send(HttpRequest.newBuilder(webhook).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                            HttpResponse.BodyHandlers.ofString());
+                } catch (java.io.IOException notYetListening) {
+                    Thread.sleep(20);
+                }
+            }
+            String outputThen = run.output();
+            assertThat(answer).as(run.output()).isNotNull();
+            assertThat(answer.statusCode()).as("the first webhook after the port opens; output:%n%s", outputThen).isEqualTo(200);
+            assertThat(outputThen).as("the start-up checks were still waiting for the provider")
+                    .doesNotContain("Rate budget:");
+        }
     }
 
     @Test

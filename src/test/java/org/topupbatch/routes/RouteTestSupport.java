@@ -81,6 +81,8 @@ abstract class RouteTestSupport extends CamelMainTestSupport {
         sandbox = SandboxProvider.start(sandboxConfig(), 0);
         Map<String, String> env = new HashMap<>();
         env.put("TOPUP_BASE_URL", sandbox.baseUrl());
+        env.put("TOPUP_API_KEY", sandbox.config().apiKey());
+        env.put("TOPUP_API_SECRET", sandbox.config().apiSecret());
         env.put("TOPUP_INBOX", dir.resolve("inbox").toString());
         env.put("TOPUP_REPORTS", dir.resolve("reports").toString());
         env.put("TOPUP_DATA", dir.resolve("data").toString());

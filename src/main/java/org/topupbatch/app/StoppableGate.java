@@ -1,0 +1,91 @@
+package org.topupbatch.app;
+
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.topupbatch.provider.ProviderException;
+import org.topupbatch.provider.RequestGate;
+
+/**
+ * The rate budget's door with a stop: once the run stops, requests already on the wire finish,
+ * no new one starts, and workers waiting for a slot give up at once (their rows were never sent).
+ *
+ * <p>Giving up is an {@code INTERRUPTED} provider error, never a thread interrupt left set: an
+ * interrupted thread that then writes the journal would make H2 close its file.
+ */
+final class StoppableGate implements RequestGate {
+
+    private final RequestGate budget;
+    private final Object lock = new Object();
+    private final Set<Thread> waiting = new HashSet<>();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private boolean stopping;
+
+    StoppableGate(RequestGate budget) {
+        this.budget = budget;
+    }
+
+    @Override
+    public Ticket enter(String operation) throws InterruptedException {
+        Thread me = Thread.currentThread();
+        synchronized (lock) {
+            if (stopping) {
+                throw notSent(operation);
+            }
+            waiting.add(me);
+        }
+        Ticket ticket = null;
+        boolean interrupted = false;
+        boolean refused;
+        try {
+            ticket = budget.enter(operation);
+        } catch (InterruptedException e) {
+            interrupted = true;
+        } finally {
+            synchronized (lock) {
+                waiting.remove(me);
+                refused = stopping;
+                if (refused) {
+                    // our interrupt may have come after the slot was granted: cleared under the
+                    // lock, so that none can follow
+                    Thread.interrupted();
+                } else if (ticket != null) {
+                    inFlight.incrementAndGet();
+                }
+            }
+        }
+        if (refused) {
+            if (ticket != null) {
+                ticket.completed(0);
+            }
+            throw notSent(operation);
+        }
+        if (interrupted) {
+            throw new InterruptedException(); // not ours: whoever interrupted decides
+        }
+        Ticket granted = ticket;
+        return status -> {
+            inFlight.decrementAndGet();
+            granted.completed(status);
+        };
+    }
+
+    /** Refuses new requests from now on and wakes the workers waiting for a slot; returns the requests on the wire. */
+    int stop() {
+        synchronized (lock) {
+            stopping = true;
+            waiting.forEach(Thread::interrupt);
+            return inFlight.get();
+        }
+    }
+
+    /** Requests sent whose answer has not come yet. */
+    int inFlight() {
+        return inFlight.get();
+    }
+
+    private static ProviderException notSent(String operation) {
+        return new ProviderException(operation, ProviderException.INTERRUPTED, 0, false, "not sent: the run is stopping",
+                null, null);
+    }
+}

@@ -1,0 +1,98 @@
+package org.topupbatch.journal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * One active instance per PostgreSQL journal. The embedded server must start: a machine where it
+ * cannot fails this test, it never skips.
+ */
+class JournalLockTest {
+
+    private static EmbeddedPostgres server;
+    private static int databases;
+
+    @TempDir
+    Path data;
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        server = EmbeddedPostgres.start();
+    }
+
+    @AfterAll
+    static void stopServer() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private static String newDatabase() throws Exception {
+        String name = "lock_" + (++databases);
+        try (Connection c = server.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+            s.execute("CREATE DATABASE " + name);
+        }
+        return server.getJdbcUrl("postgres", name);
+    }
+
+    private static String databaseName(String url) {
+        String tail = url.substring(url.lastIndexOf('/') + 1);
+        return tail.contains("?") ? tail.substring(0, tail.indexOf('?')) : tail;
+    }
+
+    @Test
+    void a_second_journal_open_on_the_same_database_is_refused_until_the_first_closes() throws Exception {
+        String url = newDatabase();
+        JdbcJournal first = JdbcJournal.open(data, url, "postgres", null);
+        assertThatThrownBy(() -> JdbcJournal.open(data, url, "postgres", null))
+                .isInstanceOf(JournalInUseException.class)
+                .hasMessage("another topup-batch instance is active on journal " + url + "; only one may submit");
+        first.close();
+        try (JdbcJournal next = JdbcJournal.open(data, url, "postgres", null)) {
+            assertThat(next.batchesToReport()).isEmpty();
+        }
+    }
+
+    @Test
+    void journals_in_other_databases_of_the_same_server_do_not_block_each_other() throws Exception {
+        try (JdbcJournal a = JdbcJournal.open(data, newDatabase(), "postgres", null);
+             JdbcJournal b = JdbcJournal.open(data, newDatabase(), "postgres", null)) {
+            assertThat(a.batchesToReport()).isEmpty();
+            assertThat(b.batchesToReport()).isEmpty();
+        }
+    }
+
+    @Test
+    void when_the_holders_connection_dies_a_waiting_standby_takes_the_lock() throws Exception {
+        String url = newDatabase();
+        try (JdbcJournal active = JdbcJournal.open(data, url, "postgres", null)) {
+            CompletableFuture<JournalLock> standby = CompletableFuture.supplyAsync(
+                    () -> JournalLock.await(url, "postgres", null));
+            assertThat(standby).isNotDone();
+            // the active instance's lock connection is cut, as when its process or host dies
+            try (Connection admin = server.getPostgresDatabase().getConnection(); Statement s = admin.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT pg_terminate_backend(l.pid) FROM pg_locks l "
+                         + "JOIN pg_database d ON d.oid = l.database WHERE l.locktype = 'advisory' AND l.granted "
+                         + "AND d.datname = '" + databaseName(url) + "'")) {
+                assertThat(rs.next()).as("the active instance holds a lock connection").isTrue();
+                assertThat(rs.getBoolean(1)).isTrue();
+            }
+            try (JournalLock taken = standby.get(30, TimeUnit.SECONDS)) {
+                assertThatThrownBy(() -> JournalLock.tryTake(url, "postgres", null))
+                        .isInstanceOf(JournalInUseException.class);
+            }
+        }
+    }
+}
