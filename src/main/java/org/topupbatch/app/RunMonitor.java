@@ -10,7 +10,7 @@ import org.topupbatch.order.OrderSubmitter;
 import org.topupbatch.report.BatchReporter;
 
 /**
- * Ends a run in once mode (CONTRACT.md section 5): when the batches present at start are taken,
+ * Ends a run in once mode (README, "Running": exit codes): when the batches present at start are taken,
  * nothing is left to submit, and every report is written: exit 0 when every order is final,
  * 3 when some were still pending at the pending timeout, 1 when the provider refused the credentials.
  */

@@ -14,7 +14,7 @@ import org.topupbatch.journal.PostgresUrlHint;
  * Every {@code topup.*} setting, read once and checked at start-up, so that a bad value stops
  * the product with one line naming the setting instead of failing later in the middle of a batch.
  *
- * <p>Values come from a lookup that already applies the precedence of CONTRACT.md section 2
+ * <p>Values come from a lookup that already applies the precedence README "Settings" documents
  * (environment over system property over application.properties).
  */
 public record Settings(

@@ -31,7 +31,7 @@ public final class BatchPlanner {
     }
 
     /**
-     * The first row with a ref_id counts, even a rejected one (CONTRACT.md section 3); a ref_id an
+     * The first row with a ref_id counts, even a rejected one (README, "Rejected rows"); a ref_id an
      * earlier batch ordered is taken for good.
      */
     static String refIdConflict(BatchWriter writer, String refId) {

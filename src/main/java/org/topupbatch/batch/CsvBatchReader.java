@@ -26,7 +26,7 @@ import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
 
 /**
- * Reads a batch file (CONTRACT.md section 3) as a stream of {@link BatchRow}s: UTF-8 with or
+ * Reads a batch file (README, "Input file") as a stream of {@link BatchRow}s: UTF-8 with or
  * without a byte-order mark, {@code ,} or {@code ;} detected from the header line, CRLF, LF or CR,
  * RFC 4180 quoting, blank lines (also lines of empty fields only, as spreadsheets export them)
  * ignored. Opening reads only the header; rows are read one at a time as the iterator advances,

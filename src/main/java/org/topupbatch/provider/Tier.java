@@ -3,7 +3,7 @@ package org.topupbatch.provider;
 import java.util.Locale;
 import java.util.Optional;
 
-/** Reseller tiers and the request rate each one allows (provider-interface.md section 8). */
+/** Reseller tiers and the request rate each one allows (docs/provider.md, limits). */
 public enum Tier {
     BASIC(60), SILVER(120), GOLD(300);
 

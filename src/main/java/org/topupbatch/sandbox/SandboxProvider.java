@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
- * A sandbox reseller top-up provider: an independent implementation of provider-interface.md plus the
+ * A sandbox reseller top-up provider: an independent implementation of the interface in docs/provider.md plus the
  * README's decisions, served over HTTP with the JDK's server. All its threads are daemon threads.
  */
 public final class SandboxProvider implements AutoCloseable {

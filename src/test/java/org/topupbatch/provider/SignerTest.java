@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class SignerTest {
 
-    /** The known-answer rows of DESIGN.md. */
+    /** The known-answer rows of docs/provider.md. */
     @ParameterizedTest
     @CsvSource({
             "balance, b1311981041ec3bc83b44c13bc497703",

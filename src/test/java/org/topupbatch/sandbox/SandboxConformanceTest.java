@@ -13,7 +13,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Written from provider-interface.md, section by section: every field name and JSON type of every
+ * Written from docs/provider.md, section by section: every field name and JSON type of every
  * record, the envelope, and the check-order extension of the README.
  */
 class SandboxConformanceTest {
