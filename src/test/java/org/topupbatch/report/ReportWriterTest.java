@@ -57,7 +57,7 @@ class ReportWriterTest {
                         row("U1", "123456", null, RowState.UNKNOWN, null, 20000L, null, "", ""),
                         row("W1", "123456", null, RowState.SENDING, null, 20000L, null, "", ""),
                         row("A1", "123456", null, RowState.ACCEPTED, null, 20000L, null, "", ""),
-                        row("-R1", "=HYPERLINK(\"x\")", "+1", RowState.REJECTED, null, null,
+                        row("-R1", "=HYPERLINK(\"x\")", "+1+A1", RowState.REJECTED, null, null,
                                 "-bad", "@SUM(A1)", "\tx\"y\nz")),
                 2_000_000L, FINISHED);
 
@@ -71,7 +71,7 @@ class ReportWriterTest {
                 "6;U1;ML86;123456;;pending;;20000;outcome not yet confirmed by the provider;;",
                 "7;W1;ML86;123456;;pending;;20000;outcome not yet confirmed by the provider;;",
                 "8;A1;ML86;123456;;pending;;;not yet submitted;;",
-                "9;'-R1;ML86;\"'=HYPERLINK(\"\"x\"\")\";'+1;rejected;;;'-bad;'@SUM(A1);\"'\tx\"\"y\nz\"",
+                "9;'-R1;ML86;\"'=HYPERLINK(\"\"x\"\")\";'+1+A1;rejected;;;'-bad;'@SUM(A1);\"'\tx\"\"y\nz\"",
                 ""));
 
         assertThat(Files.readString(files.summaryJson())).isEqualTo("""
@@ -265,8 +265,12 @@ class ReportWriterTest {
 
     @Test
     void formulaGuard() {
-        assertThat(Stream.of("=1", "+1", "-1", "@x", "\tx", "\rx", "1", "", "a=b", "'x").map(FormulaGuard::escape))
-                .containsExactly("'=1", "'+1", "'-1", "'@x", "'\tx", "'\rx", "1", "", "a=b", "'x");
+        assertThat(Stream.of("=1", "+A1", "-1+cmd|' /C calc'!A0", "@x", "\tx", "\rx", "1", "", "a=b", "'x", "+1e3")
+                .map(FormulaGuard::escape))
+                .containsExactly("'=1", "'+A1", "'-1+cmd|' /C calc'!A0", "'@x", "'\tx", "'\rx", "1", "", "a=b", "'x", "'+1e3");
+        // signed numbers hold nothing a formula could run: international phone numbers stay as written
+        assertThat(Stream.of("+6281234567890", "-5000", "+62 812-3456-7890").map(FormulaGuard::escape))
+                .containsExactly("+6281234567890", "-5000", "+62 812-3456-7890");
         assertThat(FormulaGuard.escape(null)).isEmpty();
     }
 
