@@ -16,7 +16,11 @@ import org.topupbatch.journal.Journal;
 import org.topupbatch.journal.JournalException;
 import org.topupbatch.journal.JournalInUseException;
 import org.topupbatch.order.OrderSubmitter;
-import org.topupbatch.order.OrderTracker;
+import org.topupbatch.order.DueOrders;
+import org.topupbatch.order.OrderHistorySearch;
+import org.topupbatch.order.PendingOrderPolling;
+import org.topupbatch.order.TrackedOrders;
+import org.topupbatch.order.UnknownOrderReconciliation;
 import org.topupbatch.order.WebhookAuthenticator;
 import org.topupbatch.order.WebhookReceiver;
 import org.topupbatch.provider.ApiUsage;
@@ -35,7 +39,7 @@ import org.topupbatch.sandbox.SandboxProvider;
 
 /**
  * Builds the product's parts from the settings and binds the ones the routes call, by name:
- * batchIntake, orderSubmitter, orderTracker, webhookReceiver, batchReporter, runMonitor,
+ * batchIntake, orderSubmitter, dueOrders, unknownOrderReconciliation, pendingOrderPolling, webhookReceiver, batchReporter, runMonitor,
  * inboxSnapshot, accountLimits, submitWorkers.
  */
 public final class Components implements AutoCloseable {
@@ -93,8 +97,12 @@ public final class Components implements AutoCloseable {
                 settings.data().resolve("archive"), clock, ProviderName.of(settings)));
         bind(camel, "orderSubmitter", submitter);
         WebhookAuthenticator webhooks = new WebhookAuthenticator(webhookSecret());
-        bind(camel, "orderTracker", new OrderTracker(journal, gateway, submitter, clock,
-                settings.webhookEnabled() && webhooks.verifies()));
+        boolean webhooksSettle = settings.webhookEnabled() && webhooks.verifies();
+        TrackedOrders tracked = new TrackedOrders(journal, clock, webhooksSettle);
+        OrderHistorySearch history = new OrderHistorySearch(gateway, tracked, clock);
+        bind(camel, "dueOrders", new DueOrders(journal, clock, webhooksSettle));
+        bind(camel, "unknownOrderReconciliation", new UnknownOrderReconciliation(gateway, history, tracked));
+        bind(camel, "pendingOrderPolling", new PendingOrderPolling(gateway, history, tracked));
         WebhookReceiver receiver = new WebhookReceiver(journal, webhooks, clock);
         bind(camel, "webhookReceiver", receiver);
         addService(camel, receiver); // its last log summary at shutdown

@@ -112,7 +112,7 @@ public class WebhookReceiver implements org.apache.camel.Service {
 
     /**
      * A hint: ask the provider itself, now. It counts as a check, so that the wait for a webhook
-     * that a fresh pending order gets (see {@link OrderTracker}) does not put the look-up off again.
+     * that a fresh pending order gets (see {@link DueOrders}) does not put the look-up off again.
      */
     private void bringCheckForward(RowRecord row) {
         Instant now = clock.instant();
