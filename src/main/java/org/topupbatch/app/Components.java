@@ -34,6 +34,7 @@ import org.topupbatch.provider.Signer;
 import org.topupbatch.provider.Tier;
 import org.topupbatch.report.BatchReporter;
 import org.topupbatch.report.ReportWriter;
+import org.topupbatch.report.RowFinalEvents;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
 
@@ -69,7 +70,7 @@ public final class Components implements AutoCloseable {
     /** Builds everything before Camel configures its routes (which look the beans up by name). */
     public void configure(CamelContext camel) {
         CustomerRules rules = loadRules();
-        journal = openJournal();
+        journal = openJournal(camel);
         String baseUrl = settings.baseUrl();
         if (settings.embeddedSandbox()) {
             sandbox = startSandbox();
@@ -138,9 +139,11 @@ public final class Components implements AutoCloseable {
     }
 
     /** The journal, or a refusal naming the setting that points at it. */
-    private Journal openJournal() {
+    private Journal openJournal(CamelContext camel) {
         try {
-            return JdbcJournal.open(settings.data(), settings.dbUrl(), settings.dbUser(), settings.dbPassword());
+            JdbcJournal opened = JdbcJournal.open(settings.data(), settings.dbUrl(), settings.dbUser(), settings.dbPassword());
+            opened.onRowsFinal(new RowFinalEvents(camel)); // the report route aggregates them per batch
+            return opened;
         } catch (JournalInUseException e) {
             throw new StartupRefusal(e.getMessage());
         } catch (JournalException e) {
