@@ -16,7 +16,11 @@ import org.topupbatch.journal.Journal;
 import org.topupbatch.journal.JournalException;
 import org.topupbatch.journal.JournalInUseException;
 import org.topupbatch.order.OrderSubmitter;
-import org.topupbatch.order.OrderTracker;
+import org.topupbatch.order.DueOrders;
+import org.topupbatch.order.OrderHistorySearch;
+import org.topupbatch.order.PendingOrderPolling;
+import org.topupbatch.order.TrackedOrders;
+import org.topupbatch.order.UnknownOrderReconciliation;
 import org.topupbatch.order.WebhookAuthenticator;
 import org.topupbatch.order.WebhookReceiver;
 import org.topupbatch.provider.ApiUsage;
@@ -30,12 +34,13 @@ import org.topupbatch.provider.Signer;
 import org.topupbatch.provider.Tier;
 import org.topupbatch.report.BatchReporter;
 import org.topupbatch.report.ReportWriter;
+import org.topupbatch.report.RowFinalEvents;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
 
 /**
  * Builds the product's parts from the settings and binds the ones the routes call, by name:
- * batchIntake, orderSubmitter, orderTracker, webhookReceiver, batchReporter, runMonitor,
+ * batchIntake, orderSubmitter, dueOrders, unknownOrderReconciliation, pendingOrderPolling, webhookReceiver, batchReporter, runMonitor,
  * inboxSnapshot, accountLimits, submitWorkers.
  */
 public final class Components implements AutoCloseable {
@@ -65,7 +70,7 @@ public final class Components implements AutoCloseable {
     /** Builds everything before Camel configures its routes (which look the beans up by name). */
     public void configure(CamelContext camel) {
         CustomerRules rules = loadRules();
-        journal = openJournal();
+        journal = openJournal(camel);
         String baseUrl = settings.baseUrl();
         if (settings.embeddedSandbox()) {
             sandbox = startSandbox();
@@ -93,8 +98,12 @@ public final class Components implements AutoCloseable {
                 settings.data().resolve("archive"), clock, ProviderName.of(settings)));
         bind(camel, "orderSubmitter", submitter);
         WebhookAuthenticator webhooks = new WebhookAuthenticator(webhookSecret());
-        bind(camel, "orderTracker", new OrderTracker(journal, gateway, submitter, clock,
-                settings.webhookEnabled() && webhooks.verifies()));
+        boolean webhooksSettle = settings.webhookEnabled() && webhooks.verifies();
+        TrackedOrders tracked = new TrackedOrders(journal, clock, webhooksSettle);
+        OrderHistorySearch history = new OrderHistorySearch(gateway, tracked, clock);
+        bind(camel, "dueOrders", new DueOrders(journal, clock, webhooksSettle));
+        bind(camel, "unknownOrderReconciliation", new UnknownOrderReconciliation(gateway, history, tracked));
+        bind(camel, "pendingOrderPolling", new PendingOrderPolling(gateway, history, tracked));
         WebhookReceiver receiver = new WebhookReceiver(journal, webhooks, clock);
         bind(camel, "webhookReceiver", receiver);
         addService(camel, receiver); // its last log summary at shutdown
@@ -130,9 +139,11 @@ public final class Components implements AutoCloseable {
     }
 
     /** The journal, or a refusal naming the setting that points at it. */
-    private Journal openJournal() {
+    private Journal openJournal(CamelContext camel) {
         try {
-            return JdbcJournal.open(settings.data(), settings.dbUrl(), settings.dbUser(), settings.dbPassword());
+            JdbcJournal opened = JdbcJournal.open(settings.data(), settings.dbUrl(), settings.dbUser(), settings.dbPassword());
+            opened.onRowsFinal(new RowFinalEvents(camel)); // the report route aggregates them per batch
+            return opened;
         } catch (JournalInUseException e) {
             throw new StartupRefusal(e.getMessage());
         } catch (JournalException e) {

@@ -12,6 +12,7 @@ import org.topupbatch.journal.BatchRecord;
 import org.topupbatch.journal.JdbcJournal;
 import org.topupbatch.journal.Journal;
 import org.topupbatch.journal.JournalException;
+import org.topupbatch.journal.ReportingJournal;
 import org.topupbatch.report.ReportFiles;
 import org.topupbatch.report.ReportWriter;
 
@@ -69,7 +70,7 @@ public final class ReportCommand {
         }
     }
 
-    private int write(Journal journal, BatchRecord batch, Settings settings) {
+    private int write(ReportingJournal journal, BatchRecord batch, Settings settings) {
         Long balanceAfter = batch.balanceAfter() != null ? batch.balanceAfter() : journal.latestBalance().orElse(null);
         Instant finishedAt = batch.reportedAt() != null ? batch.reportedAt() : clock.instant();
         try {
@@ -86,7 +87,7 @@ public final class ReportCommand {
     }
 
     /** A number is tried as a batch id first; a name as given, then with ".csv" added. */
-    private static List<BatchRecord> find(Journal journal, String wanted) {
+    private static List<BatchRecord> find(ReportingJournal journal, String wanted) {
         if (wanted.chars().allMatch(Character::isDigit) && wanted.length() < 19) {
             Optional<BatchRecord> byId = journal.batch(Long.parseLong(wanted));
             if (byId.isPresent()) {

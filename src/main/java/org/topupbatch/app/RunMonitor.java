@@ -4,7 +4,7 @@ import java.util.EnumSet;
 import java.util.function.IntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.OrderQueue;
 import org.topupbatch.journal.RowState;
 import org.topupbatch.order.OrderSubmitter;
 import org.topupbatch.report.BatchReporter;
@@ -19,16 +19,16 @@ public class RunMonitor {
     private static final Logger LOG = LoggerFactory.getLogger(RunMonitor.class);
 
     private final InboxSnapshot snapshot;
-    private final Journal journal;
+    private final OrderQueue queue;
     private final OrderSubmitter submitter;
     private final BatchReporter reporter;
     private final IntConsumer exit;
     private volatile boolean ended;
 
-    public RunMonitor(InboxSnapshot snapshot, Journal journal, OrderSubmitter submitter, BatchReporter reporter,
+    public RunMonitor(InboxSnapshot snapshot, OrderQueue queue, OrderSubmitter submitter, BatchReporter reporter,
                       IntConsumer exit) {
         this.snapshot = snapshot;
-        this.journal = journal;
+        this.queue = queue;
         this.submitter = submitter;
         this.reporter = reporter;
         this.exit = exit;
@@ -43,8 +43,8 @@ public class RunMonitor {
             end(1, "stopping: " + submitter.fatalProblem());
             return;
         }
-        if (!snapshot.allTaken() || !journal.nextToSubmit(1).isEmpty()
-                || !journal.rowsInState(EnumSet.of(RowState.SENDING), 1).isEmpty()) {
+        if (!snapshot.allTaken() || !queue.nextToSubmit(1).isEmpty()
+                || !queue.rowsInState(EnumSet.of(RowState.SENDING), 1).isEmpty()) {
             return;
         }
         switch (reporter.outstanding()) {

@@ -161,6 +161,8 @@ public final class TopupApplication {
         p.put("topup.inbox", settings.inbox().toAbsolutePath().toString());
         p.put("topup.webhook.path", settings.webhookPath());
         p.put("topup.internal.intake-schedule", intakeSchedule(settings));
+        p.put("topup.internal.report-backstop", Long.toString(
+                org.topupbatch.report.ReportSchedule.backstopPeriod(settings.pendingTimeout()).toMillis()));
         p.put("camel.server.enabled", Boolean.toString(settings.webhookEnabled()));
         p.put("camel.server.port", Integer.toString(settings.webhookPort()));
         p.put("camel.server.host", settings.webhookHost());

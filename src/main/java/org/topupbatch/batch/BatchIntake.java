@@ -19,7 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.topupbatch.journal.BatchRecord;
 import org.topupbatch.journal.BatchWriter;
-import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.IntakeJournal;
 import org.topupbatch.provider.ProviderGateway;
 
 /**
@@ -39,7 +39,7 @@ public class BatchIntake {
     private static final Logger LOG = LoggerFactory.getLogger(BatchIntake.class);
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
 
-    private final Journal journal;
+    private final IntakeJournal journal;
     private final ProviderGateway gateway;
     private final PriceCatalog catalog;
     private final CustomerRules rules;
@@ -49,7 +49,7 @@ public class BatchIntake {
     /** Recorded with each batch, so that its report names the provider that served it. */
     private final String provider;
 
-    public BatchIntake(Journal journal, ProviderGateway gateway, PriceCatalog catalog, CustomerRules rules,
+    public BatchIntake(IntakeJournal journal, ProviderGateway gateway, PriceCatalog catalog, CustomerRules rules,
                        BalancePolicy policy, Path archive, Clock clock, String provider) {
         this.journal = journal;
         this.gateway = gateway;

@@ -43,13 +43,15 @@ final class JdbcBatchWriter implements BatchWriter {
     /** The ref_id last looked up in the database and what was found, until the next row is added. */
     private String lookedUp;
     private RefIdUse lookedUpUse;
+    private final RowFinalListener rowFinal;
     private boolean committed;
     private boolean closed;
 
     /** Takes ownership of {@code connection}: it is closed by {@link #close()}. */
     JdbcBatchWriter(Connection connection, String fileName, char delimiter, List<String> extraHeaders,
-                    String archivedAs, Long balanceAtIntake, String provider, Instant now) {
+                    String archivedAs, Long balanceAtIntake, String provider, Instant now, RowFinalListener rowFinal) {
         this.connection = connection;
+        this.rowFinal = rowFinal;
         this.now = now.toEpochMilli();
         try {
             connection.setAutoCommit(false);
@@ -217,6 +219,7 @@ final class JdbcBatchWriter implements BatchWriter {
             throw new JournalException("cannot commit batch " + batchId, e);
         }
         committed = true;
+        rowFinal.rowsFinal(batchId); // rejected rows are final: a batch without orders is reported at once
         return batchId;
     }
 

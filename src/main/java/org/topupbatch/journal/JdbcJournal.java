@@ -35,6 +35,7 @@ public final class JdbcJournal implements Journal {
     private final DataSource dataSource;
     private final Clock clock;
     private final AutoCloseable owned;
+    private volatile RowFinalListener rowFinal = RowFinalListener.NONE;
 
     /** A journal on a pool someone else owns and closes. */
     public JdbcJournal(DataSource dataSource, Clock clock) {
@@ -61,13 +62,18 @@ public final class JdbcJournal implements Journal {
         return new JdbcJournal(pool, clock, pool);
     }
 
+    /** Who is told, after each commit that made rows of a batch final, that its report may be due. */
+    public void onRowsFinal(RowFinalListener listener) {
+        this.rowFinal = listener == null ? RowFinalListener.NONE : listener;
+    }
+
     // ---- intake
 
     @Override
     public BatchWriter openBatch(String fileName, char delimiter, List<String> extraHeaders, String archivedAs,
                                  Long balanceAtIntake, String provider) {
         return new JdbcBatchWriter(connection(), fileName, delimiter, extraHeaders, archivedAs, balanceAtIntake,
-                provider, clock.instant());
+                provider, clock.instant(), rowFinal);
     }
 
     @Override
@@ -82,7 +88,9 @@ public final class JdbcJournal implements Journal {
             ps.setLong(4, clock.millis());
             ps.setString(5, provider);
             ps.executeUpdate();
-            return JdbcBatchWriter.generatedId(ps);
+            long batchId = JdbcBatchWriter.generatedId(ps);
+            rowFinal.rowsFinal(batchId);
+            return batchId;
         } catch (SQLException e) {
             throw failure("cannot record unreadable batch " + fileName, e);
         }
@@ -131,7 +139,7 @@ public final class JdbcJournal implements Journal {
                 + " price = COALESCE(?, price), message = COALESCE(?, message), updated_at = ?"
                 + (state.isFinal() ? ", next_check_at = NULL" : "")
                 + " WHERE id = ? AND state IN " + from;
-        return update(sql, ps -> {
+        boolean changed = update(sql, ps -> {
             ps.setString(1, state.name());
             ps.setString(2, serialNumber);
             Columns.setLong(ps, 3, price);
@@ -139,14 +147,29 @@ public final class JdbcJournal implements Journal {
             ps.setLong(5, clock.millis());
             ps.setLong(6, rowId);
         }) == 1;
+        RowFinalListener listener = rowFinal;
+        if (changed && state.isFinal() && listener != RowFinalListener.NONE) {
+            batchOfRow(rowId).ifPresent(listener::rowsFinal);
+        }
+        return changed;
+    }
+
+    private Optional<Long> batchOfRow(long rowId) {
+        List<Long> batch = new ArrayList<>(1);
+        query("SELECT batch_id FROM batch_row WHERE id = ?", ps -> ps.setLong(1, rowId),
+                rs -> batch.add(rs.getLong("batch_id")));
+        return batch.stream().findFirst();
     }
 
     @Override
     public void haltBatch(long batchId, String reason) {
-        update("UPDATE batch SET halt_reason = ? WHERE id = ? AND halt_reason IS NULL", ps -> {
+        int halted = update("UPDATE batch SET halt_reason = ? WHERE id = ? AND halt_reason IS NULL", ps -> {
             ps.setString(1, reason);
             ps.setLong(2, batchId);
         });
+        if (halted == 1) {
+            rowFinal.rowsFinal(batchId);
+        }
     }
 
     @Override

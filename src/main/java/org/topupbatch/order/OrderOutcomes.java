@@ -4,6 +4,7 @@ import java.util.Objects;
 import org.topupbatch.journal.RowRecord;
 import org.topupbatch.journal.RowState;
 import org.topupbatch.provider.OrderStatus;
+import org.topupbatch.provider.ProviderException;
 
 /** Maps what the provider says of an order to journal states, and checks the answer is about our order. */
 final class OrderOutcomes {
@@ -36,5 +37,11 @@ final class OrderOutcomes {
 
     static String messageOr(String message, String fallback) {
         return message == null || message.isBlank() ? fallback : message;
+    }
+
+    /** The message of a row the provider refused: its error code and, when it gave one, its words. */
+    static String refusal(ProviderException e) {
+        String msg = e.providerMessage();
+        return "refused by the provider: " + e.code() + (msg == null || msg.isBlank() ? "" : " (" + msg + ")");
     }
 }

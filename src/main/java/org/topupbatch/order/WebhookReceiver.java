@@ -9,7 +9,7 @@ import java.util.Optional;
 import org.apache.camel.Body;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.TrackingJournal;
 import org.topupbatch.journal.RowRecord;
 import org.topupbatch.journal.RowState;
 import org.topupbatch.provider.OrderStatus;
@@ -30,13 +30,13 @@ public class WebhookReceiver implements org.apache.camel.Service {
     static final String EVENT = "order.updated";
     static final Duration SUMMARY_INTERVAL = Duration.ofSeconds(30);
 
-    private final Journal journal;
+    private final TrackingJournal journal;
     private final WebhookAuthenticator authenticator;
     private final Clock clock;
     private final WebhookTally tally;
     private final ObjectMapper json = new ObjectMapper();
 
-    public WebhookReceiver(Journal journal, WebhookAuthenticator authenticator, Clock clock) {
+    public WebhookReceiver(TrackingJournal journal, WebhookAuthenticator authenticator, Clock clock) {
         this.journal = journal;
         this.authenticator = authenticator;
         this.clock = clock;
@@ -112,7 +112,7 @@ public class WebhookReceiver implements org.apache.camel.Service {
 
     /**
      * A hint: ask the provider itself, now. It counts as a check, so that the wait for a webhook
-     * that a fresh pending order gets (see {@link OrderTracker}) does not put the look-up off again.
+     * that a fresh pending order gets (see {@link DueOrders}) does not put the look-up off again.
      */
     private void bringCheckForward(RowRecord row) {
         Instant now = clock.instant();

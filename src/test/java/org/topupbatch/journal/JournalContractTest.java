@@ -338,6 +338,33 @@ abstract class JournalContractTest {
     }
 
     @Test
+    void rowFinalListenerHearsOfEveryCommitThatMadeRowsOfABatchFinalAndOfNothingElse() {
+        List<Long> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+        journal.onRowsFinal(heard::add);
+        long id = batchOf(accepted(0, "E-1"), accepted(1, "E-2"), accepted(2, "E-3"), rejected(3, "E-4", "bad"));
+        assertThat(heard).as("the batch's rejected rows are final once it is committed").containsExactly(id);
+        heard.clear();
+
+        journal.markSending(order("E-1").id(), T0);
+        journal.recordOutcome(order("E-1").id(), RowState.PENDING, null, 20_000L, "pending");
+        journal.recordOutcome(order("E-1").id(), RowState.UNKNOWN, null, null, "no answer");
+        assertThat(heard).as("sending, pending, unknown are not final").isEmpty();
+
+        journal.recordOutcome(order("E-1").id(), RowState.SUCCESS, "SN-1", 20_000L, "ok");
+        journal.recordOutcome(order("E-1").id(), RowState.FAILED, null, null, "late answer");
+        assertThat(heard).as("one event for the settled row; none for a late answer that changed nothing")
+                .containsExactly(id);
+        heard.clear();
+
+        journal.markSending(order("E-2").id(), T0);
+        journal.recordOutcome(order("E-2").id(), RowState.REFUSED, null, null, "refused");
+        journal.haltBatch(id, "INSUFFICIENT_BALANCE");
+        journal.haltBatch(id, "again");
+        long unreadable = journal.recordUnreadableBatch("junk.csv", "not a CSV file", "archive/junk.csv");
+        assertThat(heard).as("refused row, first halt, unreadable file").containsExactly(id, id, unreadable);
+    }
+
+    @Test
     void haltBatchKeepsTheFirstReason() {
         long id = batchOf(accepted(0, "H-1"));
         journal.haltBatch(id, "INVALID_API_KEY");

@@ -1,0 +1,37 @@
+package org.topupbatch.journal;
+
+import java.util.List;
+import java.util.Optional;
+
+/** The journal as intake sees it: batches recorded from files, and what earlier batches still hold. */
+public interface IntakeJournal {
+
+    /** Opens the single transaction in which intake records one file. */
+    default BatchWriter openBatch(String fileName, char delimiter, List<String> extraHeaders, String archivedAs) {
+        return openBatch(fileName, delimiter, extraHeaders, archivedAs, null, null);
+    }
+
+    /**
+     * As {@link #openBatch(String, char, List, String)}, recording with the batch the balance read
+     * at intake (its {@code balance_before} until a first order is sent) and the provider serving it.
+     */
+    BatchWriter openBatch(String fileName, char delimiter, List<String> extraHeaders, String archivedAs,
+                          Long balanceAtIntake, String provider);
+
+    /** The most recent batch taken from a file of this name, if any. */
+    Optional<BatchRecord> lastBatchForFile(String fileName);
+
+    /**
+     * What accepted rows not yet sent will cost (ACCEPTED and SENDING rows of batches not halted):
+     * money the balance must still cover before a new batch can count on it.
+     */
+    long reservedAmount();
+
+    /** Records a file that could not be read as a batch at all; returns the batch id. */
+    default long recordUnreadableBatch(String fileName, String error, String archivedAs) {
+        return recordUnreadableBatch(fileName, error, archivedAs, null);
+    }
+
+    /** As {@link #recordUnreadableBatch(String, String, String)}, with the provider serving it. */
+    long recordUnreadableBatch(String fileName, String error, String archivedAs, String provider);
+}

@@ -1,0 +1,36 @@
+package org.topupbatch.journal;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+
+/** The journal as submission sees it: accepted rows waiting in order, taken one by one, answered. */
+public interface OrderQueue extends RowOutcomes {
+
+    /**
+     * ACCEPTED rows of batches that are not halted, oldest batch first, in file order,
+     * at most {@code limit}.
+     */
+    List<RowRecord> nextToSubmit(int limit);
+
+    /** ACCEPTED -> SENDING, committed; false when the row was not ACCEPTED any more. */
+    boolean markSending(long rowId, Instant at);
+
+    /**
+     * SENDING -> ACCEPTED, for a request that certainly never reached the provider (the connection
+     * was refused, or the provider refused the credentials); false when the row was not SENDING.
+     */
+    boolean returnToQueue(long rowId);
+
+    /** Stops submission of a batch; its ACCEPTED rows stay as they are. Idempotent. */
+    void haltBatch(long batchId, String reason);
+
+    /** Records the balance read just before the batch's first order, once (later calls keep the first). */
+    void recordSubmitStart(long batchId, long balanceBefore, Instant at);
+
+    Optional<BatchRecord> batch(long batchId);
+
+    /** Every row in one of the given states (e.g. SENDING: requests on the wire), oldest first. */
+    List<RowRecord> rowsInState(Collection<RowState> states, int limit);
+}

@@ -1,0 +1,43 @@
+package org.topupbatch.journal;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/** The journal as reporting sees it: batches waiting for a report, their rows, and what was reported. */
+public interface ReportingJournal {
+
+    Optional<BatchRecord> batch(long batchId);
+
+    /** Batches never reported, or reported while some orders were not final. */
+    List<BatchRecord> batchesToReport();
+
+    BatchProgress progress(long batchId);
+
+    /** Streams a batch's rows in file order without holding them all in memory. */
+    void forEachRow(long batchId, Consumer<RowRecord> action);
+
+    /** Records that a report was written; {@code complete} when every row was final then. */
+    default void markReported(long batchId, Instant at, boolean complete) {
+        markReported(batchId, at, complete, null);
+    }
+
+    /** As {@link #markReported(long, Instant, boolean)}, with the balance the report showed (null keeps the stored one). */
+    void markReported(long batchId, Instant at, boolean complete, Long balanceAfter);
+
+    /**
+     * When the batch's last order went out (the latest submission time of its rows), if any did:
+     * the pending timeout counts from here, across restarts.
+     */
+    Optional<Instant> lastSubmission(long batchId);
+
+    /** Every batch taken from a file of this name, oldest first. */
+    List<BatchRecord> batchesForFile(String fileName);
+
+    /**
+     * The most recent balance the journal holds (read at intake, before a first order, or for a
+     * report), for when the provider cannot be asked.
+     */
+    Optional<Long> latestBalance();
+}

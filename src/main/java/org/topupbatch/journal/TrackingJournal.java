@@ -1,0 +1,18 @@
+package org.topupbatch.journal;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/** The journal as tracking sees it: sent orders not yet final, when to look at them, and their outcome. */
+public interface TrackingJournal extends RowOutcomes {
+
+    /** PENDING and UNKNOWN rows whose next check is due at or before {@code now}, soonest first. */
+    List<RowRecord> dueForCheck(Instant now, int limit);
+
+    /** The order row (not a rejected one) with this ref_id, from any batch. */
+    Optional<RowRecord> findOrder(String refId);
+
+    /** Start-up recovery: every SENDING row becomes UNKNOWN, due for a check now. Returns how many. */
+    int sendingToUnknown(Instant now);
+}

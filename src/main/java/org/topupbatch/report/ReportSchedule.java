@@ -1,0 +1,110 @@
+package org.topupbatch.report;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.topupbatch.journal.BatchProgress;
+import org.topupbatch.journal.BatchRecord;
+import org.topupbatch.journal.ReportingJournal;
+import org.topupbatch.journal.RowState;
+
+/**
+ * Decides when a batch's report is due: once every order is final, or when
+ * {@code topup.pending-timeout} has passed since the batch's last order went out (then with the
+ * pending ones as pending, and again whenever more of them settle). Both the timeout's start (the
+ * rows' latest submission time) and whether a batch was reported at its timeout come from the
+ * journal, so a restart neither resets the clock nor forgets the timeout.
+ */
+public class ReportSchedule {
+
+    /** What is left to report, for the once mode's exit code. */
+    public enum Outstanding { NONE, ONLY_TIMED_OUT, WAITING }
+
+    /** A report due now; {@code complete} when every row is final (progress is null for an unreadable file). */
+    public record Due(BatchProgress progress, boolean complete) {
+    }
+
+    /** The slow look over every unreported batch: it finds timeouts and whatever no event announced. */
+    static final Duration LONGEST_BACKSTOP = Duration.ofSeconds(30);
+
+    private static final Logger LOG = LoggerFactory.getLogger(ReportSchedule.class);
+
+    private final ReportingJournal journal;
+    private final Clock clock;
+    private final Duration pendingTimeout;
+    /** What the last report at the timeout showed, so that a timed-out report is rewritten only when something settled. */
+    private final Map<Long, BatchProgress> shownAtTimeout = new ConcurrentHashMap<>();
+
+    public ReportSchedule(ReportingJournal journal, Clock clock, Duration pendingTimeout) {
+        this.journal = journal;
+        this.clock = clock;
+        this.pendingTimeout = pendingTimeout;
+    }
+
+    /**
+     * How often the report backstop looks at every unreported batch: every 30 s, or every
+     * pending timeout when that is shorter, so a timed-out report is late by one period at most.
+     */
+    public static Duration backstopPeriod(Duration pendingTimeout) {
+        Duration period = pendingTimeout.compareTo(LONGEST_BACKSTOP) < 0 ? pendingTimeout : LONGEST_BACKSTOP;
+        return period.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : period;
+    }
+
+    /** Batches never reported, or reported while some orders were not final. */
+    public List<BatchRecord> unreported() {
+        return journal.batchesToReport();
+    }
+
+    /** The report of this batch, if one is due now. */
+    public Optional<Due> due(BatchRecord batch) {
+        if (batch.reportComplete() && batch.reportedAt() != null) {
+            return Optional.empty(); // already written with every row final
+        }
+        if (batch.error() != null) {
+            return Optional.of(new Due(null, true));
+        }
+        BatchProgress p = journal.progress(batch.id());
+        boolean halted = batch.haltReason() != null;
+        if (p.count(RowState.SENDING) > 0 || (!halted && p.count(RowState.ACCEPTED) > 0)) {
+            return Optional.empty(); // still submitting
+        }
+        long open = p.count(RowState.PENDING) + p.count(RowState.UNKNOWN);
+        if (open == 0) {
+            return Optional.of(new Due(p, true));
+        }
+        Instant now = clock.instant();
+        Instant since = journal.lastSubmission(batch.id())
+                .orElse(batch.submitStartedAt() != null ? batch.submitStartedAt() : batch.startedAt());
+        if (Duration.between(since, now).compareTo(pendingTimeout) < 0 || p.equals(shownAtTimeout.get(batch.id()))) {
+            return Optional.empty();
+        }
+        if (!batch.reportedAtTimeout()) {
+            LOG.warn("Batch {}: {} orders still pending after {}; writing the report now, it will be rewritten as they settle",
+                    batch.fileName(), open, pendingTimeout);
+        }
+        return Optional.of(new Due(p, false));
+    }
+
+    /** Remembers what a report showed, so that a timed-out one is written again only when something changed. */
+    public void written(BatchRecord batch, Due due) {
+        if (due.complete()) {
+            shownAtTimeout.remove(batch.id());
+        } else {
+            shownAtTimeout.put(batch.id(), due.progress());
+        }
+    }
+
+    public Outstanding outstanding() {
+        List<BatchRecord> open = journal.batchesToReport();
+        if (open.isEmpty()) {
+            return Outstanding.NONE;
+        }
+        return open.stream().allMatch(BatchRecord::reportedAtTimeout) ? Outstanding.ONLY_TIMED_OUT : Outstanding.WAITING;
+    }
+}

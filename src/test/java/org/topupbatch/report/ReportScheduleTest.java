@@ -1,0 +1,140 @@
+package org.topupbatch.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.topupbatch.journal.BatchWriter;
+import org.topupbatch.journal.JdbcJournal;
+import org.topupbatch.journal.NewRow;
+import org.topupbatch.journal.RowState;
+import org.topupbatch.testing.MutableClock;
+
+/** When a batch's report is due, on a real H2 journal and a clock the test moves by hand. */
+class ReportScheduleTest {
+
+    static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
+    static final Duration TIMEOUT = Duration.ofMinutes(30);
+
+    @TempDir
+    Path dir;
+
+    final MutableClock clock = new MutableClock(T0);
+    JdbcJournal journal;
+    ReportSchedule schedule;
+
+    @BeforeEach
+    void open() {
+        journal = JdbcJournal.open(dir, "", null, null, clock);
+        schedule = new ReportSchedule(journal, clock, TIMEOUT);
+    }
+
+    @AfterEach
+    void close() {
+        journal.close();
+    }
+
+    long batch(String... refIds) {
+        try (BatchWriter writer = journal.openBatch("b.csv", ',', List.of(), "archive/b.csv")) {
+            int seq = 0;
+            for (String refId : refIds) {
+                writer.add(new NewRow(seq, seq + 2L, refId, "ML86", "12345678", "1234", null, List.of(),
+                        RowState.ACCEPTED, 20_000L, null));
+                seq++;
+            }
+            return writer.commit();
+        }
+    }
+
+    long row(String refId) {
+        return journal.findOrder(refId).orElseThrow().id();
+    }
+
+    void sent(String refId, RowState outcome) {
+        journal.markSending(row(refId), clock.instant());
+        journal.recordOutcome(row(refId), outcome, null, 20_000L, outcome.name());
+    }
+
+    Optional<ReportSchedule.Due> due(long batchId) {
+        return schedule.due(journal.batch(batchId).orElseThrow());
+    }
+
+    void written(long batchId, ReportSchedule.Due due) {
+        journal.markReported(batchId, clock.instant(), due.complete());
+        schedule.written(journal.batch(batchId).orElseThrow(), due);
+    }
+
+    @Test
+    void a_batch_is_due_complete_once_every_row_is_final_and_not_while_any_is_still_queued_or_on_the_wire() {
+        long id = batch("R-1", "R-2");
+        sent("R-1", RowState.SUCCESS);
+        assertThat(due(id)).as("R-2 still ACCEPTED").isEmpty();
+        journal.markSending(row("R-2"), clock.instant());
+        assertThat(due(id)).as("R-2 on the wire").isEmpty();
+        journal.recordOutcome(row("R-2"), RowState.FAILED, null, null, "failed");
+
+        ReportSchedule.Due due = due(id).orElseThrow();
+        assertThat(due.complete()).isTrue();
+        assertThat(due.progress().count(RowState.SUCCESS)).isEqualTo(1);
+        written(id, due);
+        assertThat(due(id)).as("written complete: never again").isEmpty();
+        assertThat(schedule.outstanding()).isEqualTo(ReportSchedule.Outstanding.NONE);
+    }
+
+    @Test
+    void a_halted_batch_is_due_with_its_unsent_rows_and_an_unreadable_file_at_once() {
+        long id = batch("H-1", "H-2");
+        sent("H-1", RowState.SUCCESS);
+        journal.haltBatch(id, "INSUFFICIENT_BALANCE");
+        assertThat(due(id)).hasValueSatisfying(d -> assertThat(d.complete()).isTrue());
+
+        long unreadable = journal.recordUnreadableBatch("junk.csv", "not a CSV file", "archive/junk.csv");
+        assertThat(due(unreadable)).hasValueSatisfying(d -> assertThat(d.complete()).isTrue());
+    }
+
+    @Test
+    void pending_orders_make_it_due_at_the_timeout_from_the_last_submission_then_again_only_when_one_settles() {
+        long id = batch("P-1", "P-2", "P-3");
+        sent("P-1", RowState.PENDING);
+        clock.advance(Duration.ofMinutes(10));
+        sent("P-2", RowState.PENDING);
+        sent("P-3", RowState.SUCCESS);
+
+        clock.set(T0.plus(TIMEOUT).plusSeconds(1));
+        assertThat(due(id)).as("30 min after the first order, but not after the last").isEmpty();
+        assertThat(schedule.outstanding()).isEqualTo(ReportSchedule.Outstanding.WAITING);
+
+        clock.set(T0.plus(Duration.ofMinutes(10)).plus(TIMEOUT));
+        ReportSchedule.Due atTimeout = due(id).orElseThrow();
+        assertThat(atTimeout.complete()).isFalse();
+        assertThat(atTimeout.progress().count(RowState.PENDING)).isEqualTo(2);
+        written(id, atTimeout);
+        assertThat(schedule.outstanding()).isEqualTo(ReportSchedule.Outstanding.ONLY_TIMED_OUT);
+
+        clock.advance(Duration.ofMinutes(5));
+        assertThat(due(id)).as("nothing settled since: the same report").isEmpty();
+
+        journal.recordOutcome(row("P-1"), RowState.SUCCESS, "SN-1", 20_000L, "ok");
+        ReportSchedule.Due rewritten = due(id).orElseThrow();
+        assertThat(rewritten.complete()).isFalse();
+        assertThat(rewritten.progress().count(RowState.PENDING)).isEqualTo(1);
+        written(id, rewritten);
+
+        journal.recordOutcome(row("P-2"), RowState.FAILED, null, null, "failed");
+        assertThat(due(id)).hasValueSatisfying(d -> assertThat(d.complete()).isTrue());
+    }
+
+    @Test
+    void the_backstop_looks_every_30_s_or_every_pending_timeout_when_shorter() {
+        assertThat(ReportSchedule.backstopPeriod(Duration.ofMinutes(30))).isEqualTo(Duration.ofSeconds(30));
+        assertThat(ReportSchedule.backstopPeriod(Duration.ofSeconds(5))).isEqualTo(Duration.ofSeconds(5));
+        assertThat(ReportSchedule.backstopPeriod(Duration.ofMillis(10))).isEqualTo(Duration.ofSeconds(1));
+    }
+}
