@@ -49,7 +49,7 @@ public final class ReportCommand {
             err.println("topup-batch: bad setting: " + e.getMessage());
             return 1;
         }
-        try (Journal journal = JdbcJournal.open(settings.data(), settings.dbUrl(), settings.dbUser(), settings.dbPassword())) {
+        try (Journal journal = JdbcJournal.openForReading(settings.data(), settings.dbUrl(), settings.dbUser(), settings.dbPassword())) {
             List<BatchRecord> matches = find(journal, wanted);
             if (matches.isEmpty()) {
                 err.println("topup-batch: no batch '" + wanted + "' in the journal; give a batch id (\"batch\" in"

@@ -61,6 +61,15 @@ public final class JdbcJournal implements Journal {
         return new JdbcJournal(pool, clock, pool);
     }
 
+    /**
+     * Opens the journal for a command that only reads it ({@code status}, {@code report}): beside a
+     * running service, without its instance lock (see {@link JournalDataSource#openForReading}).
+     */
+    public static JdbcJournal openForReading(Path dataDir, String jdbcUrl, String user, String password) {
+        HikariDataSource pool = JournalDataSource.openForReading(dataDir, jdbcUrl, user, password);
+        return new JdbcJournal(pool, Clock.systemUTC(), pool);
+    }
+
     // ---- intake
 
     @Override
