@@ -86,7 +86,7 @@ public final class ReportCommand {
     }
 
     /** A number is tried as a batch id first; a name as given, then with ".csv" added. */
-    private static List<BatchRecord> find(Journal journal, String wanted) {
+    static List<BatchRecord> find(Journal journal, String wanted) {
         if (wanted.chars().allMatch(Character::isDigit) && wanted.length() < 19) {
             Optional<BatchRecord> byId = journal.batch(Long.parseLong(wanted));
             if (byId.isPresent()) {

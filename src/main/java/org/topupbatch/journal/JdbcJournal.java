@@ -315,6 +315,35 @@ public final class JdbcJournal implements Journal {
         return Optional.ofNullable(latest[0]);
     }
 
+    // ---- operators
+
+    @Override
+    public List<BatchRecord> recentBatches(int limit) {
+        return batches("SELECT " + Mapping.BATCH_COLUMNS + " FROM batch ORDER BY id DESC FETCH FIRST ? ROWS ONLY",
+                ps -> ps.setInt(1, limit));
+    }
+
+    @Override
+    public List<RowRecord> rowsOfBatch(long batchId, Collection<RowState> states, int limit) {
+        if (states.isEmpty()) {
+            return List.of();
+        }
+        String in = states.stream().map(s -> "'" + s.name() + "'").collect(Collectors.joining(", "));
+        return rows("SELECT " + Mapping.ROW_COLUMNS + " FROM batch_row r WHERE r.batch_id = ? AND r.state IN (" + in + ")"
+                + " ORDER BY r.seq FETCH FIRST ? ROWS ONLY", ps -> {
+                    ps.setLong(1, batchId);
+                    ps.setInt(2, limit);
+                });
+    }
+
+    @Override
+    public long charged(long batchId) {
+        long[] sum = {0};
+        query("SELECT COALESCE(SUM(price), 0) AS charged FROM batch_row WHERE batch_id = ? AND state IN ('SUCCESS', 'PENDING')",
+                ps -> ps.setLong(1, batchId), rs -> sum[0] = rs.getLong("charged"));
+        return sum[0];
+    }
+
     // ---- provider calls and account limits
 
     @Override

@@ -128,6 +128,17 @@ public interface Journal extends CallLog, AutoCloseable {
      */
     Optional<Long> latestBalance();
 
+    // ---- operators: status, progress, retry-failed (read only)
+
+    /** The most recent batches, newest first, at most {@code limit}. */
+    List<BatchRecord> recentBatches(int limit);
+
+    /** A batch's rows in one of the given states, in file order, at most {@code limit}. */
+    List<RowRecord> rowsOfBatch(long batchId, Collection<RowState> states, int limit);
+
+    /** What a batch's orders cost so far: the price of its SUCCESS and PENDING rows (as its report counts it). */
+    long charged(long batchId);
+
     @Override
     void close();
 }
