@@ -28,6 +28,10 @@ public final class TopupBatchMain {
             System.exit(new StatusCommand(SettingsLookup.standard(), System.out, System.err, java.time.Clock.systemUTC())
                     .run(Arrays.asList(args).subList(1, args.length)));
         }
+        if (args.length > 0 && args[0].equals("retry-failed")) { // operators
+            System.exit(new RetryFailedCommand(SettingsLookup.standard(), System.out, System.err)
+                    .run(Arrays.asList(args).subList(1, args.length)));
+        }
         if (args.length > 0 && args[0].equals("migrate-journal")) {
             System.exit(MigrateJournalCommand.run(Arrays.copyOfRange(args, 1, args.length)));
         }
