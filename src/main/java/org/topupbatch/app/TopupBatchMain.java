@@ -24,6 +24,10 @@ public final class TopupBatchMain {
                     .run(Arrays.asList(args).subList(1, args.length)));
             return;
         }
+        if (args.length > 0 && args[0].equals("plan")) { // operators
+            System.exit(new PlanCommand(SettingsLookup.standard(), System.out, System.err, java.time.Clock.systemUTC())
+                    .run(Arrays.asList(args).subList(1, args.length)));
+        }
         if (args.length > 0 && args[0].equals("status")) { // operators (README, "For integrators")
             System.exit(new StatusCommand(SettingsLookup.standard(), System.out, System.err, java.time.Clock.systemUTC())
                     .run(Arrays.asList(args).subList(1, args.length)));
