@@ -110,6 +110,7 @@ public final class Components implements AutoCloseable {
         bind(camel, "batchReporter", reporter);
         bind(camel, "runMonitor", new RunMonitor(snapshot, journal, submitter, reporter, exit));
         bind(camel, "accountLimits", this);
+        bind(camel, "progressLog", new ProgressLog(settings, journal, budget, clock)); // routes/progress.yaml
         workers = camel.getExecutorServiceManager().newFixedThreadPool(this, "submit", settings.submitConcurrency());
         bind(camel, "submitWorkers", workers);
         LOG.info("topup-batch {} on {}", settings, settings.embeddedSandbox() ? "the embedded sandbox at " + baseUrl : baseUrl);

@@ -50,7 +50,7 @@ public final class ReportCommand {
             err.println("topup-batch: bad setting: " + e.getMessage());
             return 1;
         }
-        try (Journal journal = JdbcJournal.open(settings.data(), settings.dbUrl(), settings.dbUser(), settings.dbPassword())) {
+        try (Journal journal = JdbcJournal.openForReading(settings.data(), settings.dbUrl(), settings.dbUser(), settings.dbPassword())) {
             List<BatchRecord> matches = find(journal, wanted);
             if (matches.isEmpty()) {
                 err.println("topup-batch: no batch '" + wanted + "' in the journal; give a batch id (\"batch\" in"
@@ -87,7 +87,7 @@ public final class ReportCommand {
     }
 
     /** A number is tried as a batch id first; a name as given, then with ".csv" added. */
-    private static List<BatchRecord> find(ReportingJournal journal, String wanted) {
+    static List<BatchRecord> find(ReportingJournal journal, String wanted) {
         if (wanted.chars().allMatch(Character::isDigit) && wanted.length() < 19) {
             Optional<BatchRecord> byId = journal.batch(Long.parseLong(wanted));
             if (byId.isPresent()) {

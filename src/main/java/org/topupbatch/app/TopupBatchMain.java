@@ -24,12 +24,25 @@ public final class TopupBatchMain {
                     .run(Arrays.asList(args).subList(1, args.length)));
             return;
         }
+        if (args.length > 0 && args[0].equals("plan")) { // operators
+            System.exit(new PlanCommand(SettingsLookup.standard(), System.out, System.err, java.time.Clock.systemUTC())
+                    .run(Arrays.asList(args).subList(1, args.length)));
+        }
+        if (args.length > 0 && args[0].equals("status")) { // operators (README, "For integrators")
+            System.exit(new StatusCommand(SettingsLookup.standard(), System.out, System.err, java.time.Clock.systemUTC())
+                    .run(Arrays.asList(args).subList(1, args.length)));
+        }
+        if (args.length > 0 && args[0].equals("retry-failed")) { // operators
+            System.exit(new RetryFailedCommand(SettingsLookup.standard(), System.out, System.err)
+                    .run(Arrays.asList(args).subList(1, args.length)));
+        }
         if (args.length > 0 && args[0].equals("migrate-journal")) {
             System.exit(MigrateJournalCommand.run(Arrays.copyOfRange(args, 1, args.length)));
         }
         if (args.length > 0) {
             System.err.println("topup-batch: unknown argument '" + args[0] + "'. Usage: java -jar topup-batch.jar"
-                    + " [sandbox [--port N] | report BATCH | migrate-journal --to JDBC_URL]"
+                    + " [sandbox [--port N] | plan FILE.csv | status [BATCH] | report BATCH | retry-failed BATCH"
+                    + " | migrate-journal --to JDBC_URL]"
                     + "; settings are topup.* properties or TOPUP_* environment variables (see README.md)");
             System.exit(1);
         }

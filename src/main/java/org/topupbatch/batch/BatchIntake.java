@@ -80,19 +80,16 @@ public class BatchIntake {
     }
 
     private void record(String name, Path file, String archivedAs) {
-        try (CsvBatchReader reader = CsvBatchReader.open(file)) {
-            // recorded as the batch's balance_before until its first order reads a newer one
-            long balanceRead = gateway.checkBalance().balance();
-            long balance = balanceRead - journal.reservedAmount();
-            try (BatchWriter writer = journal.openBatch(name, reader.delimiter(), reader.extraHeaders(), archivedAs,
-                    balanceRead, provider)) {
-                PlanSummary summary = new BatchPlanner(new RowValidator(catalog, rules), policy)
-                        .plan(reader, writer, balance);
-                writer.commit();
-                org.topupbatch.app.CrashPoints.pass(org.topupbatch.app.CrashPoints.INTAKE_AFTER_COMMIT);
-                LOG.info("Batch {}: {} rows, {} accepted ({} IDR), {} rejected", name, summary.rows(), summary.accepted(),
-                        summary.totalPrice(), summary.rejected());
-            }
+        try {
+            PlanSummary summary = new BatchCheck(catalog, rules, policy).check(file, (delimiter, extras) -> {
+                // recorded as the batch's balance_before until its first order reads a newer one
+                long balanceRead = gateway.checkBalance().balance();
+                return new BatchCheck.Opened(journal.openBatch(name, delimiter, extras, archivedAs, balanceRead, provider),
+                        balanceRead - journal.reservedAmount());
+            }, BatchPlanner.RowListener.NONE);
+            org.topupbatch.app.CrashPoints.pass(org.topupbatch.app.CrashPoints.INTAKE_AFTER_COMMIT);
+            LOG.info("Batch {}: {} rows, {} accepted ({} IDR), {} rejected", name, summary.rows(), summary.accepted(),
+                    summary.totalPrice(), summary.rejected());
         } catch (UnreadableBatchException e) {
             LOG.warn("Batch {} cannot be read: {}", name, e.getMessage());
             journal.recordUnreadableBatch(name, e.getMessage(), archivedAs, provider);

@@ -42,7 +42,20 @@ public final class BatchPlanner {
         return writer.refIdTaken(refId) ? RowValidator.alreadySubmitted(refId) : null;
     }
 
+    /** Hears each row's verdict as it is made (plan shows rejections and warnings from it). */
+    @FunctionalInterface
+    public interface RowListener {
+        RowListener NONE = (row, decision, rejection) -> { };
+
+        /** {@code rejection} is the row's final reason, or null when it was accepted (before all-or-nothing). */
+        void decided(BatchRow row, RowDecision decision, String rejection);
+    }
+
     public PlanSummary plan(CsvBatchReader reader, BatchWriter writer, long balance) {
+        return plan(reader, writer, balance, RowListener.NONE);
+    }
+
+    public PlanSummary plan(CsvBatchReader reader, BatchWriter writer, long balance, RowListener listener) {
         int rows = 0;
         int accepted = 0;
         long total = 0;
@@ -54,6 +67,7 @@ public final class BatchPlanner {
                 reason = "insufficient balance: price " + decision.price() + ", " + Math.max(0, balance - total)
                         + " left of " + balance + " for this batch";
             }
+            listener.decided(row, decision, reason);
             if (reason == null) {
                 accepted++;
                 total += decision.price();

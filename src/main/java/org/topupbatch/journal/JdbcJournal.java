@@ -67,6 +67,15 @@ public final class JdbcJournal implements Journal {
         this.rowFinal = listener == null ? RowFinalListener.NONE : listener;
     }
 
+    /**
+     * Opens the journal for a command that only reads it ({@code status}, {@code report}): beside a
+     * running service, without its instance lock (see {@link JournalDataSource#openForReading}).
+     */
+    public static JdbcJournal openForReading(Path dataDir, String jdbcUrl, String user, String password) {
+        HikariDataSource pool = JournalDataSource.openForReading(dataDir, jdbcUrl, user, password);
+        return new JdbcJournal(pool, Clock.systemUTC(), pool);
+    }
+
     // ---- intake
 
     @Override
@@ -327,6 +336,35 @@ public final class JdbcJournal implements Journal {
                         + " ORDER BY read_at DESC FETCH FIRST 1 ROWS ONLY", ps -> { },
                 rs -> latest[0] = rs.getLong("balance"));
         return Optional.ofNullable(latest[0]);
+    }
+
+    // ---- operators
+
+    @Override
+    public List<BatchRecord> recentBatches(int limit) {
+        return batches("SELECT " + Mapping.BATCH_COLUMNS + " FROM batch ORDER BY id DESC FETCH FIRST ? ROWS ONLY",
+                ps -> ps.setInt(1, limit));
+    }
+
+    @Override
+    public List<RowRecord> rowsOfBatch(long batchId, Collection<RowState> states, int limit) {
+        if (states.isEmpty()) {
+            return List.of();
+        }
+        String in = states.stream().map(s -> "'" + s.name() + "'").collect(Collectors.joining(", "));
+        return rows("SELECT " + Mapping.ROW_COLUMNS + " FROM batch_row r WHERE r.batch_id = ? AND r.state IN (" + in + ")"
+                + " ORDER BY r.seq FETCH FIRST ? ROWS ONLY", ps -> {
+                    ps.setLong(1, batchId);
+                    ps.setInt(2, limit);
+                });
+    }
+
+    @Override
+    public long charged(long batchId) {
+        long[] sum = {0};
+        query("SELECT COALESCE(SUM(price), 0) AS charged FROM batch_row WHERE batch_id = ? AND state IN ('SUCCESS', 'PENDING')",
+                ps -> ps.setLong(1, batchId), rs -> sum[0] = rs.getLong("charged"));
+        return sum[0];
     }
 
     // ---- provider calls and account limits

@@ -3,13 +3,14 @@ package org.topupbatch.journal;
 /**
  * The durable record of batches, rows and their orders, and of recent provider calls and the
  * account's limits: the union of the roles each part of the product uses ({@link IntakeJournal},
- * {@link OrderQueue}, {@link TrackingJournal}, {@link ReportingJournal}, {@link CallLog}), for
+ * {@link OrderQueue}, {@link TrackingJournal}, {@link ReportingJournal}, {@link StatusJournal}, {@link CallLog}), for
  * the code that opens, wires and closes it. A class that uses the journal depends on its role only.
  * Every method commits before it returns (except {@link BatchWriter}, which commits on demand),
  * so that what a method reports done survives a SIGKILL right after.
  * Safe for use from several threads.
  */
-public interface Journal extends IntakeJournal, OrderQueue, TrackingJournal, ReportingJournal, CallLog, AutoCloseable {
+public interface Journal extends IntakeJournal, OrderQueue, TrackingJournal, ReportingJournal, StatusJournal, CallLog,
+        AutoCloseable {
 
     @Override
     void close();

@@ -21,16 +21,26 @@ import java.nio.file.Path;
  *       fsync on each commit: a power cut or OS crash may still lose the last moments.)</li>
  *   <li>{@code DB_CLOSE_ON_EXIT=FALSE}: the pool, not a JVM shutdown hook, decides when the
  *       database closes, so late work during shutdown does not meet a closed database.</li>
- *   <li>{@code AUTO_SERVER=FALSE}: one process owns the file; a second one fails at start
- *       with a clear "already in use" error instead of sharing it through a hidden server.</li>
+ *   <li>{@code AUTO_SERVER=FALSE}: one process owns the file. It serves it to local readers
+ *       ({@code status}, {@code report}) through {@link H2JournalServer}; a second product is kept
+ *       out by {@link H2InstanceLock}, taken before the database is opened.</li>
  * </ul>
  * <p>Otherwise the URL is used as given (PostgreSQL), with the given user and password, and the
- * process first takes the journal's {@link JournalLock}: H2's file lock already keeps a second
- * process out, PostgreSQL would let both in.
+ * product first takes the journal's {@link JournalLock}, PostgreSQL would let both in.
+ *
+ * <p>{@link #openForReading} is for commands that only read ({@code status}, {@code report}): no
+ * instance lock and no advisory lock, so they work beside a running service.
  */
 public final class JournalDataSource {
 
     static final String H2_OPTIONS = ";WRITE_DELAY=0;DB_CLOSE_ON_EXIT=FALSE;AUTO_SERVER=FALSE";
+
+    static {
+        // H2's TCP server listens on every interface unless told otherwise; readers are local
+        if (System.getProperty("h2.bindAddress") == null) {
+            System.setProperty("h2.bindAddress", "127.0.0.1");
+        }
+    }
 
     private JournalDataSource() {
     }
@@ -53,6 +63,18 @@ public final class JournalDataSource {
      *                          database cannot be opened or migrated
      */
     public static HikariDataSource open(Path dataDir, String jdbcUrl, String user, String password) {
+        return open(dataDir, jdbcUrl, user, password, true);
+    }
+
+    /**
+     * As {@link #open(Path, String, String, String)} for a command that only reads: it takes no
+     * instance lock, so it works while the service runs (reading H2 through the service's server).
+     */
+    public static HikariDataSource openForReading(Path dataDir, String jdbcUrl, String user, String password) {
+        return open(dataDir, jdbcUrl, user, password, false);
+    }
+
+    private static HikariDataSource open(Path dataDir, String jdbcUrl, String user, String password, boolean instance) {
         String url = url(dataDir, jdbcUrl);
         boolean embedded = jdbcUrl == null || jdbcUrl.isBlank();
         if (embedded) {
@@ -79,14 +101,17 @@ public final class JournalDataSource {
             config.addDataSourceProperty("reWriteBatchedInserts", "true");
         }
         // before the pool and the migration: a refused second instance touches nothing
-        JournalLock lock = url.startsWith("jdbc:postgresql:") ? JournalLock.tryTake(url, user, password) : null;
-        HikariDataSource dataSource;
+        AutoCloseable lock = lock(dataDir, url, user, password, embedded, instance);
+        Path folder = dataDir.toAbsolutePath().normalize().resolve("journal");
+        if (embedded && !instance && lock == null) {
+            // a product holds the file: read through the server it runs
+            config.setJdbcUrl(H2JournalServer.readerUrl(folder, folder.resolve("journal"), url.replace(H2_OPTIONS, "")));
+        }
+        LockedDataSource dataSource;
         try {
             dataSource = new LockedDataSource(config, lock);
         } catch (RuntimeException e) {
-            if (lock != null) {
-                lock.close();
-            }
+            closeQuietly(lock);
             if (embedded && heldByAnotherProcess(e)) {
                 throw new JournalInUseException(url.replace(H2_OPTIONS, ""), e);
             }
@@ -102,14 +127,45 @@ public final class JournalDataSource {
             dataSource.close();
             throw new JournalException("cannot migrate the journal database " + redact(url) + ": " + rootMessage(e), e);
         }
+        if (embedded && instance) {
+            try {
+                dataSource.server = H2JournalServer.start(folder, url.replace(H2_OPTIONS, ""));
+            } catch (RuntimeException e) {
+                dataSource.close();
+                throw e;
+            }
+        }
         return dataSource;
+    }
+
+    private static AutoCloseable lock(Path dataDir, String url, String user, String password, boolean embedded,
+                                      boolean instance) {
+        if (embedded) {
+            Path folder = dataDir.toAbsolutePath().normalize().resolve("journal");
+            String shown = url.replace(H2_OPTIONS, "");
+            return instance ? H2InstanceLock.takeForInstance(folder, shown) : H2InstanceLock.tryForReader(folder, shown);
+        }
+        return instance && url.startsWith("jdbc:postgresql:") ? JournalLock.tryTake(url, user, password) : null;
+    }
+
+    private static void closeQuietly(AutoCloseable lock) {
+        if (lock == null) {
+            return;
+        }
+        try {
+            lock.close();
+        } catch (Exception ignored) {
+            // both kinds of lock go with their channel or connection
+        }
     }
 
     /** A pool that frees the journal's lock when it closes. */
     private static final class LockedDataSource extends HikariDataSource {
-        private final transient JournalLock lock;
+        private final transient AutoCloseable lock;
+        /** Readers' way in to an embedded journal; stopped before the database closes. */
+        private transient H2JournalServer server;
 
-        LockedDataSource(HikariConfig config, JournalLock lock) {
+        LockedDataSource(HikariConfig config, AutoCloseable lock) {
             super(config);
             this.lock = lock;
         }
@@ -117,11 +173,12 @@ public final class JournalDataSource {
         @Override
         public void close() {
             try {
+                if (server != null) {
+                    server.close();
+                }
                 super.close();
             } finally {
-                if (lock != null) {
-                    lock.close();
-                }
+                closeQuietly(lock);
             }
         }
     }

@@ -1,0 +1,81 @@
+package org.topupbatch.app;
+
+import java.time.Clock;
+import java.time.Duration;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.topupbatch.journal.AccountLimits;
+import org.topupbatch.journal.Journal;
+import org.topupbatch.provider.ApiUsage;
+import org.topupbatch.provider.HttpProviderClient;
+import org.topupbatch.provider.Profile;
+import org.topupbatch.provider.ProviderEndpoint;
+import org.topupbatch.provider.ProviderGateway;
+import org.topupbatch.provider.RateBudget;
+import org.topupbatch.provider.Signer;
+import org.topupbatch.provider.Tier;
+import org.topupbatch.sandbox.SandboxConfig;
+import org.topupbatch.sandbox.SandboxProvider;
+
+/**
+ * The provider as a one-off command ({@code plan}) reaches it: the configured provider, or a fresh
+ * embedded sandbox when none is configured (as the service would use). Calls go through a rate
+ * budget kept in the journal's call log, which the running service shares: a plan never pushes the
+ * account over its rate limit.
+ */
+final class ProviderSession implements AutoCloseable {
+
+    private static final long UNKNOWN_DAILY_LIMIT = 10_000;
+
+    private final DefaultCamelContext camel = new DefaultCamelContext();
+    private final SandboxProvider sandbox;
+    private final HttpProviderClient client;
+    private final RateBudget budget;
+    final ProviderGateway gateway;
+
+    ProviderSession(Settings settings, Journal journal, Clock clock) {
+        camel.start();
+        String baseUrl = settings.baseUrl();
+        if (settings.embeddedSandbox()) {
+            sandbox = SandboxProvider.start(SandboxConfig.fromLookup(SettingsLookup.standard())
+                    .setApiKey(settings.apiKey()).setApiSecret(settings.apiSecret()), 0);
+            baseUrl = sandbox.baseUrl();
+        } else {
+            sandbox = null;
+        }
+        Duration longestCall = settings.connectTimeout().multipliedBy(2).plus(settings.responseTimeout());
+        budget = RateBudget.restore(clock, journal, longestCall, RateBudget.Waiter.REAL,
+                new AccountLimits(Tier.BASIC.requestsPerMinute(), UNKNOWN_DAILY_LIMIT, 0, clock.instant()));
+        client = new HttpProviderClient(camel, new ProviderEndpoint(baseUrl,
+                new Signer(settings.apiKey(), settings.apiSecret()), settings.connectTimeout(), settings.responseTimeout()),
+                budget);
+        gateway = new ProviderGateway(client, budget);
+    }
+
+    String baseUrl() {
+        return client.endpoint().baseUrl();
+    }
+
+    boolean sandbox() {
+        return sandbox != null;
+    }
+
+    /** The account's limits from its profile (its tier when the profile has no API usage). */
+    AccountLimits limits() {
+        Profile profile = gateway.profile();
+        ApiUsage usage = profile.apiUsage();
+        int perMinute = usage != null && usage.limitPerMinute() > 0 ? usage.limitPerMinute()
+                : Tier.parse(profile.tier()).orElse(Tier.BASIC).requestsPerMinute();
+        long perDay = usage != null && usage.limitPerDay() > 0 ? usage.limitPerDay() : UNKNOWN_DAILY_LIMIT;
+        budget.setLimits(perMinute, perDay, usage == null ? 0 : usage.today());
+        return budget.limits();
+    }
+
+    @Override
+    public void close() {
+        client.close();
+        camel.stop(); // stop, not close: close declares IOException for nothing it does here
+        if (sandbox != null) {
+            sandbox.close();
+        }
+    }
+}

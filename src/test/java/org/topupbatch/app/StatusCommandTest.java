@@ -1,0 +1,64 @@
+package org.topupbatch.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.topupbatch.journal.JdbcJournal;
+import org.topupbatch.testing.PostgresServer;
+
+/** {@code status [BATCH]} reads the journal only: no provider exists here, and the service may hold it. */
+class StatusCommandTest {
+
+    @RegisterExtension
+    static final PostgresServer POSTGRES = new PostgresServer();
+
+    @TempDir
+    Path dir;
+
+    static final Clock NOW = Clock.fixed(OperatorJournal.SENT.plusSeconds(3 * 60 + 7), ZoneOffset.UTC);
+
+    int status(OperatorJournal j, String... args) throws Exception {
+        return new StatusCommand(j.settings(), j.outStream(), j.errStream(), NOW).run(List.of(args));
+    }
+
+    @Test
+    void on_postgresql_status_reads_while_the_service_holds_the_journal_lock() throws Exception {
+        OperatorJournal j = new OperatorJournal(dir).on(POSTGRES.createDatabase());
+        try (JdbcJournal service = j.open()) { // holds the advisory lock, as a running service does
+            long id = OperatorJournal.fiveRowBatch(service, "daily.csv", "D-");
+            assertThat(status(j)).as(j.err()).isZero();
+            assertThat(j.out()).contains("BATCH").contains("CHARGED")
+                    .containsPattern(id + "\\s+daily.csv\\s+5\\s+1\\s+2\\s+1\\s+0\\s+1\\s+Rp 20.900\\s+tracking");
+            assertThat(status(j, "daily.csv")).as(j.err()).isZero();
+            assertThat(j.out()).containsPattern("PENDING\\s+5\\s+D-4\\s+3m07s");
+        }
+    }
+
+    @Test
+    void on_h2_status_names_a_batch_and_its_waiting_orders() throws Exception {
+        OperatorJournal j = new OperatorJournal(dir);
+        long id;
+        try (JdbcJournal journal = j.open()) {
+            id = OperatorJournal.fiveRowBatch(journal, "daily.csv", "D-");
+        }
+        assertThat(status(j, Long.toString(id))).as(j.err()).isZero();
+        assertThat(j.out()).containsPattern("PENDING\\s+5\\s+D-4\\s+3m07s");
+    }
+
+    @Test
+    void an_unknown_batch_is_refused_with_one_line() throws Exception {
+        OperatorJournal j = new OperatorJournal(dir);
+        assertThat(status(j)).isZero();
+        assertThat(j.out()).contains("No batch in the journal yet.");
+        assertThat(status(j, "nope.csv")).isEqualTo(1);
+        assertThat(j.err()).isEqualTo("topup-batch: no batch 'nope.csv' in the journal; give a batch id (first column"
+                + " of 'status') or the name of a file that was taken" + System.lineSeparator());
+    }
+}

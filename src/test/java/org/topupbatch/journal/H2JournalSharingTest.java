@@ -1,0 +1,73 @@
+package org.topupbatch.journal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * An embedded H2 journal held by a running product (a child JVM) can be read by another process,
+ * while a second product is still refused; once the holder is killed, a product may take it.
+ */
+class H2JournalSharingTest {
+
+    @TempDir
+    Path data;
+    private Process holder;
+
+    @AfterEach
+    void killHolder() throws InterruptedException {
+        if (holder != null && holder.isAlive()) {
+            holder.destroyForcibly().waitFor();
+        }
+    }
+
+    @Test
+    void a_reader_reads_beside_the_product_and_a_second_product_is_refused() throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        holder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                H2JournalSharingTest.class.getName(), data.toString()).redirectErrorStream(true).start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
+        String line;
+        while ((line = out.readLine()) != null && !line.equals("holding")) {
+            // the child's start-up chatter
+        }
+        assertThat(line).as("the child journaled its batch and holds the journal").isEqualTo("holding");
+
+        try (JdbcJournal reader = JdbcJournal.openForReading(data, null, null, null)) {
+            assertThat(reader.findOrder("S-1")).get().extracting(RowRecord::state).isEqualTo(RowState.ACCEPTED);
+        }
+        assertThatThrownBy(() -> JdbcJournal.open(data, null, null, null))
+                .isInstanceOf(JournalInUseException.class)
+                .hasMessage("another topup-batch instance is active on journal jdbc:h2:file:"
+                        + data.toAbsolutePath().resolve("journal").resolve("journal") + "; only one may submit");
+
+        holder.destroyForcibly(); // SIGKILL: the OS frees the instance lock
+        assertThat(holder.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        try (JdbcJournal next = JdbcJournal.open(data, null, null, null)) {
+            assertThat(next.findOrder("S-1")).isPresent();
+        }
+    }
+
+    /** The child: a product holding the journal until killed. */
+    public static void main(String[] args) throws InterruptedException {
+        JdbcJournal journal = JdbcJournal.open(Path.of(args[0]), null, null, null);
+        try (BatchWriter writer = journal.openBatch("s.csv", ',', List.of(), "archive/s.csv")) {
+            writer.add(JournalContractTest.accepted(0, "S-1"));
+            writer.commit();
+        }
+        journal.reserveCall(Instant.now(), "balance");
+        System.out.println("holding");
+        System.out.flush();
+        Thread.sleep(120_000);
+    }
+}
