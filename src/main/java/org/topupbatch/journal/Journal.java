@@ -128,6 +128,17 @@ public interface Journal extends CallLog, AutoCloseable {
      */
     Optional<Long> latestBalance();
 
+    // ---- observe (dashboard, health, metrics): reads only
+
+    /** A trivial query: throws {@link JournalException} when the journal cannot answer. */
+    void ping();
+
+    /** How many rows of every batch stand in each state. */
+    java.util.Map<RowState, Long> rowsByState();
+
+    /** The most recent batches, newest first, at most {@code limit}, with their counts and charges. */
+    List<BatchOverview> recentBatches(int limit);
+
     @Override
     void close();
 }
