@@ -86,6 +86,10 @@ class ObserveE2ETest {
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + database.name() + "'");
         String down = awaitHealth("DOWN");
         assertThat(down).contains("journal does not answer");
+        HttpResponse<String> probe = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + run.env.get("TOPUP_MANAGEMENT_PORT") + "/observe/health")).timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(probe.statusCode()).as("a probe sees not-ready by its status code").isEqualTo(503);
     }
 
     /** The readiness answer with its checks, once its status is {@code status}. */
