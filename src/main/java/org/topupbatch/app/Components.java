@@ -15,6 +15,7 @@ import org.topupbatch.journal.JdbcJournal;
 import org.topupbatch.journal.Journal;
 import org.topupbatch.journal.JournalException;
 import org.topupbatch.journal.JournalInUseException;
+import org.topupbatch.observe.Observability;
 import org.topupbatch.order.OrderSubmitter;
 import org.topupbatch.order.DueOrders;
 import org.topupbatch.order.OrderHistorySearch;
@@ -60,6 +61,7 @@ public final class Components implements AutoCloseable {
     private StoppableGate gate;
     private OrderSubmitter submitter;
     private ExecutorService workers;
+    private Observability observability;
 
     public Components(Settings settings, Clock clock, IntConsumer exit) {
         this.settings = settings;
@@ -83,7 +85,10 @@ public final class Components implements AutoCloseable {
         ProviderEndpoint endpoint = new ProviderEndpoint(baseUrl, new Signer(settings.apiKey(), settings.apiSecret()),
                 settings.connectTimeout(), settings.responseTimeout());
         gate = new StoppableGate(budget);
-        client = new HttpProviderClient(camel, endpoint, gate);
+        // observe: dashboard, health and metrics (README, "Dashboard, health and metrics")
+        observability = Observability.bind(camel, settings, journal, budget, clock,
+                ProviderName.of(settings));
+        client = new HttpProviderClient(camel, endpoint, observability.meter(gate));
         gateway = new ProviderGateway(client, budget);
 
         submitter = new OrderSubmitter(journal, gateway, clock);
@@ -194,6 +199,7 @@ public final class Components implements AutoCloseable {
             refreshLimits();
         } catch (ProviderException e) {
             if (ProviderGateway.stopsSubmission(e)) {
+                observability.providerAccess().refused("the provider refused the credentials (" + e.code() + ")");
                 return "the provider refused the credentials (" + e.code() + ")";
             }
             return "the provider at " + client.endpoint().baseUrl() + " could not be reached: " + e.getMessage();

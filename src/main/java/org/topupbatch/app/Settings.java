@@ -25,7 +25,8 @@ public record Settings(
         Duration pendingTimeout, BalancePolicy balancePolicy,
         String dbUrl, String dbUser, String dbPassword,
         Duration connectTimeout, Duration responseTimeout,
-        int submitConcurrency, String customerRules) {
+        int submitConcurrency, String customerRules,
+        String managementHost, int managementPort) {
 
     public enum Mode { WATCH, ONCE }
 
@@ -36,7 +37,8 @@ public record Settings(
                 + ", inbox=" + inbox + ", reports=" + reports + ", data=" + data + ", mode=" + mode
                 + ", schedule=" + (schedule == null ? "" : schedule) + ", webhook=" + webhookHost + ":" + webhookPort
                 + webhookPath + ", pendingTimeout=" + pendingTimeout + ", balancePolicy=" + balancePolicy
-                + ", db=" + (dbUrl == null ? "(embedded H2)" : dbUrl) + "]";
+                + ", db=" + (dbUrl == null ? "(embedded H2)" : dbUrl)
+                + ", management=" + (managementEnabled() ? managementHost + ":" + managementPort : "off") + "]";
     }
 
     public boolean embeddedSandbox() {
@@ -45,6 +47,11 @@ public record Settings(
 
     public boolean webhookEnabled() {
         return webhookPort != 0;
+    }
+
+    /** The dashboard, /observe/health and /observe/metrics (README, "Dashboard, health and metrics"). */
+    public boolean managementEnabled() {
+        return managementPort != 0;
     }
 
     /** Reads and checks every setting; throws {@link SettingsException} naming the first bad one. */
@@ -76,7 +83,9 @@ public record Settings(
                 r.duration("topup.http.connect-timeout", "5s", Duration.ofMillis(100)),
                 r.duration("topup.http.response-timeout", "30s", Duration.ofMillis(100)),
                 r.integer("topup.submit.concurrency", 16, 1, 256),
-                r.optional("topup.customer-rules"));
+                r.optional("topup.customer-rules"),
+                r.text("topup.management.host", "127.0.0.1"),
+                r.managementPort());
     }
 
     private static String checkUrl(String key, String value) {
@@ -157,6 +166,16 @@ public record Settings(
 
         int port(String key, int dflt) {
             return integer(key, dflt, 0, 65535);
+        }
+
+        /** Its own port: Camel's management server and the webhook server cannot share one. */
+        int managementPort() {
+            int port = port("topup.management.port", 8086);
+            if (port != 0 && port == port("topup.webhook.port", 8085)) {
+                throw new SettingsException("topup.management.port: " + port + " is also topup.webhook.port;"
+                        + " give the dashboard its own port (or 0 to turn it off)");
+            }
+            return port;
         }
 
         Duration duration(String key, String dflt, Duration min) {

@@ -12,8 +12,8 @@ import java.nio.file.Path;
 
 /**
  * What a run checks before anything starts, so that it fails closed with one line instead of
- * running half-able: the reports folder can be written, and the webhook port is free. (The
- * webhook server itself starts asynchronously and would only log a stack trace and go on polling.)
+ * running half-able: the reports folder can be written, and the webhook and management ports are free. (The
+ * HTTP servers themselves start asynchronously and would only log a stack trace and go on.)
  */
 final class StartupPreflight {
 
@@ -25,6 +25,9 @@ final class StartupPreflight {
         reportsWritable(settings.reports());
         if (settings.webhookEnabled()) {
             webhookPortFree(settings.webhookHost(), settings.webhookPort());
+        }
+        if (settings.managementEnabled()) {
+            managementPortFree(settings.managementHost(), settings.managementPort());
         }
     }
 
@@ -40,27 +43,41 @@ final class StartupPreflight {
     }
 
     static void webhookPortFree(String host, int port) {
+        portFree(new Listener("topup.webhook", "TOPUP_WEBHOOK", "webhooks", "e.g. 0.0.0.0 for every interface"), host, port);
+    }
+
+    static void managementPortFree(String host, int port) {
+        portFree(new Listener("topup.management", "TOPUP_MANAGEMENT", "the dashboard", "e.g. 127.0.0.1 for this machine only"),
+                host, port);
+    }
+
+    /** A server the product listens with: its settings' prefix, their environment prefix, and what port 0 turns off. */
+    private record Listener(String key, String env, String what, String hostExample) {
+    }
+
+    private static void portFree(Listener l, String host, int port) {
         InetAddress address;
         try {
             address = InetAddress.getByName(host);
         } catch (UnknownHostException e) {
-            throw new StartupRefusal("topup.webhook.host '" + host + "' is not an address of this machine "
-                    + "(set TOPUP_WEBHOOK_HOST, e.g. 0.0.0.0 for every interface)");
+            throw new StartupRefusal(l.key() + ".host '" + host + "' is not an address of this machine "
+                    + "(set " + l.env() + "_HOST, " + l.hostExample() + ")");
         }
         try (ServerSocket probe = new ServerSocket()) {
-            probe.setReuseAddress(true); // as the webhook server binds: a port in TIME_WAIT is free
+            probe.setReuseAddress(true); // as the HTTP servers bind: a port in TIME_WAIT is free
             probe.bind(new InetSocketAddress(address, port), 1);
         } catch (BindException e) {
             String why = String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT);
             if (why.contains("in use")) {
-                throw new StartupRefusal("topup.webhook.port " + port + " is already in use (another process listens "
-                        + "there; set TOPUP_WEBHOOK_PORT or 0 to turn webhooks off)");
+                throw new StartupRefusal(l.key() + ".port " + port + " is already in use (another process listens "
+                        + "there; set " + l.env() + "_PORT or 0 to turn " + l.what() + " off)");
             }
-            throw new StartupRefusal("topup.webhook.port " + port + " on " + host + " cannot be listened on ("
-                    + e.getMessage() + "; set TOPUP_WEBHOOK_PORT and TOPUP_WEBHOOK_HOST, or port 0 to turn webhooks off)");
+            throw new StartupRefusal(l.key() + ".port " + port + " on " + host + " cannot be listened on ("
+                    + e.getMessage() + "; set " + l.env() + "_PORT and " + l.env() + "_HOST, or port 0 to turn "
+                    + l.what() + " off)");
         } catch (IOException e) {
-            throw new StartupRefusal("topup.webhook.port " + port + " on " + host + " cannot be listened on ("
-                    + reason(e) + "; set TOPUP_WEBHOOK_PORT, or 0 to turn webhooks off)");
+            throw new StartupRefusal(l.key() + ".port " + port + " on " + host + " cannot be listened on ("
+                    + reason(e) + "; set " + l.env() + "_PORT, or 0 to turn " + l.what() + " off)");
         }
     }
 

@@ -12,6 +12,7 @@ import org.apache.camel.main.Main;
 import org.apache.camel.main.MainListenerSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.topupbatch.observe.ManagementProperties;
 
 /**
  * One run of the product: Camel Main with the routes of {@code routes/}, the components they
@@ -168,9 +169,13 @@ public final class TopupApplication {
         p.put("camel.server.host", settings.webhookHost());
         // a stop waits for the provider requests already sent: at most one response timeout
         p.put("camel.main.shutdown-timeout", Long.toString(shutdownTimeout(settings).toSeconds()));
+        p.putAll(ManagementProperties.of(settings)); // dashboard, health and metrics
         StringBuilder exclude = new StringBuilder();
         if (!settings.webhookEnabled()) {
             exclude.append("**/track-webhook.yaml");
+        }
+        if (!settings.managementEnabled()) {
+            exclude.append(exclude.length() > 0 ? "," : "").append("**/dashboard.yaml");
         }
         if (settings.mode() != Settings.Mode.ONCE) {
             exclude.append(exclude.length() > 0 ? "," : "").append("**/run-once.yaml");

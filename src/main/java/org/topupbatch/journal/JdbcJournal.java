@@ -367,6 +367,49 @@ public final class JdbcJournal implements Journal {
         return sum[0];
     }
 
+    // ---- observe (dashboard, health, metrics)
+
+    @Override
+    public void ping() {
+        query("SELECT 1 AS one", ps -> { }, rs -> { });
+    }
+
+    @Override
+    public Map<RowState, Long> rowsByState() {
+        Map<RowState, Long> counts = new EnumMap<>(RowState.class);
+        query("SELECT state, COUNT(*) AS n FROM batch_row GROUP BY state", ps -> { },
+                rs -> counts.put(RowState.valueOf(rs.getString("state")), rs.getLong("n")));
+        return counts;
+    }
+
+    @Override
+    public List<BatchOverview> batchOverviews(int limit) {
+        List<BatchRecord> recent = batches("SELECT " + Mapping.BATCH_COLUMNS + " FROM batch ORDER BY id DESC"
+                + " FETCH FIRST " + Math.max(1, limit) + " ROWS ONLY", ps -> { });
+        if (recent.isEmpty()) {
+            return List.of();
+        }
+        long oldest = recent.get(recent.size() - 1).id();
+        Map<Long, Map<RowState, Long>> counts = new java.util.HashMap<>();
+        Map<Long, Long> charged = new java.util.HashMap<>();
+        query("SELECT batch_id, state, COUNT(*) AS n, COALESCE(SUM(price), 0) AS spent FROM batch_row"
+                        + " WHERE batch_id >= ? GROUP BY batch_id, state", ps -> ps.setLong(1, oldest),
+                rs -> {
+                    long batchId = rs.getLong("batch_id");
+                    RowState state = RowState.valueOf(rs.getString("state"));
+                    counts.computeIfAbsent(batchId, id -> new EnumMap<>(RowState.class)).put(state, rs.getLong("n"));
+                    if (state == RowState.SUCCESS || state == RowState.PENDING) {
+                        charged.merge(batchId, rs.getLong("spent"), Long::sum);
+                    }
+                });
+        List<BatchOverview> overview = new ArrayList<>();
+        for (BatchRecord b : recent) {
+            overview.add(new BatchOverview(b, new BatchProgress(b.id(), counts.getOrDefault(b.id(), Map.of())),
+                    charged.getOrDefault(b.id(), 0L)));
+        }
+        return overview;
+    }
+
     // ---- provider calls and account limits
 
     @Override

@@ -2,8 +2,9 @@ package org.topupbatch.journal;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
-/** The journal as operators see it (status, progress lines, retry-failed): read only. */
+/** The journal as operators see it (status, progress lines, retry-failed, dashboard, health, metrics): read only. */
 public interface StatusJournal {
 
     /** The most recent batches, newest first, at most {@code limit}. */
@@ -14,4 +15,13 @@ public interface StatusJournal {
 
     /** What a batch's orders cost so far: the price of its SUCCESS and PENDING rows (as its report counts it). */
     long charged(long batchId);
+
+    /** A trivial query: throws {@link JournalException} when the journal cannot answer. */
+    void ping();
+
+    /** How many rows of every batch stand in each state. */
+    Map<RowState, Long> rowsByState();
+
+    /** The most recent batches, newest first, at most {@code limit}, with their counts and charges. */
+    List<BatchOverview> batchOverviews(int limit);
 }

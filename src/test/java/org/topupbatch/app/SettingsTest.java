@@ -46,6 +46,18 @@ class SettingsTest {
         assertThat(s.webhookPath()).isEqualTo("/webhook");
         assertThat(s.pendingTimeout()).isEqualTo(Duration.ofMinutes(30));
         assertThat(s.balancePolicy()).isEqualTo(BalancePolicy.BEST_EFFORT);
+        assertThat(s.managementPort()).isEqualTo(8086);
+        assertThat(s.managementHost()).isEqualTo("127.0.0.1");
+    }
+
+    @Test
+    void the_dashboard_turns_off_with_port_0_and_cannot_share_the_webhook_port() {
+        env.put("TOPUP_MANAGEMENT_PORT", "0");
+        assertThat(load().managementEnabled()).isFalse();
+        env.put("TOPUP_MANAGEMENT_PORT", "9000");
+        env.put("TOPUP_WEBHOOK_PORT", "9000");
+        assertThatThrownBy(this::load).isInstanceOf(SettingsException.class)
+                .hasMessage("topup.management.port: 9000 is also topup.webhook.port; give the dashboard its own port (or 0 to turn it off)");
     }
 
     @Test
@@ -79,6 +91,8 @@ class SettingsTest {
         "TOPUP_WEBHOOK_PORT|70000|topup.webhook.port",
         "TOPUP_WEBHOOK_PORT|http|topup.webhook.port",
         "TOPUP_WEBHOOK_PATH|webhook|topup.webhook.path",
+        "TOPUP_MANAGEMENT_PORT|-1|topup.management.port",
+        "TOPUP_MANAGEMENT_PORT|dash|topup.management.port",
         "TOPUP_BALANCE_POLICY|greedy|topup.balance-policy",
         "TOPUP_SCHEDULE|every night|topup.schedule",
         "TOPUP_BASE_URL|ftp://provider|topup.base-url",

@@ -243,6 +243,7 @@ final class OrderFigures {
             jar.env.put("TOPUP_DATA", jar.home.resolve("data").toString());
             jar.env.put("TOPUP_WEBHOOK_HOST", "127.0.0.1");
             jar.env.put("TOPUP_WEBHOOK_PORT", "0");
+            jar.env.put("TOPUP_MANAGEMENT_PORT", "0");
             if (webhooks) {
                 jar.env.put("TOPUP_WEBHOOK_SECRET", sandbox.config().webhookSecret());
             }

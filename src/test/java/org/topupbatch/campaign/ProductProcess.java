@@ -45,6 +45,7 @@ final class ProductProcess {
         env.put("TOPUP_DATA", home.resolve("data").toString());
         env.put("TOPUP_WEBHOOK_HOST", "127.0.0.1");
         env.put("TOPUP_WEBHOOK_PORT", Integer.toString(webhookPort));
+        env.put("TOPUP_MANAGEMENT_PORT", "0"); // campaigns run many products side by side
         env.put("TOPUP_BASE_URL", providerUrl);
         // the sandbox's demo account; a base URL without credentials is refused at start
         org.topupbatch.sandbox.SandboxConfig account = org.topupbatch.sandbox.SandboxConfig.defaults();

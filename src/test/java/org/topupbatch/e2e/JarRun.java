@@ -45,6 +45,7 @@ final class JarRun {
         env.put("TOPUP_DATA", data.toString());
         env.put("TOPUP_WEBHOOK_HOST", "127.0.0.1");
         env.put("TOPUP_WEBHOOK_PORT", Integer.toString(freePort()));
+        env.put("TOPUP_MANAGEMENT_PORT", Integer.toString(freePort())); // never the shared default 8086
     }
 
     static Path jar() {

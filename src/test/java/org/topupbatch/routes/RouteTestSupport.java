@@ -89,6 +89,7 @@ abstract class RouteTestSupport extends CamelMainTestSupport {
         env.put("TOPUP_MODE", "watch");
         env.put("TOPUP_WEBHOOK_HOST", "127.0.0.1");
         env.put("TOPUP_WEBHOOK_PORT", "0");
+        env.put("TOPUP_MANAGEMENT_PORT", "0"); // no dashboard in route tests
         environment(env);
         settings = Settings.load(new SettingsLookup(applicationProperties(), env, new Properties()));
         Files.createDirectories(settings.inbox());

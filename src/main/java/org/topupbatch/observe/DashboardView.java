@@ -1,0 +1,90 @@
+package org.topupbatch.observe;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.topupbatch.journal.AccountLimits;
+import org.topupbatch.journal.BatchOverview;
+import org.topupbatch.journal.BatchProgress;
+import org.topupbatch.journal.BatchRecord;
+import org.topupbatch.journal.RowState;
+import org.topupbatch.provider.RateBudget;
+
+/**
+ * What the dashboard page shows, as the JSON it fetches every few seconds (routes/dashboard.yaml):
+ * recent batches with their counts and spend, the rate budget in use, pending orders and the last
+ * known balance. Read from the journal and the budget only: a page view never calls the provider.
+ */
+public final class DashboardView {
+
+    private final RunReadings readings;
+    private final RateBudget budget;
+    private final String provider;
+
+    public DashboardView(RunReadings readings, RateBudget budget, String provider) {
+        this.readings = readings;
+        this.budget = budget;
+        this.provider = provider;
+    }
+
+    public Map<String, Object> view() {
+        RunReadings.Reading reading = readings.current();
+        AccountLimits limits = budget.limits();
+        Map<String, Object> view = new LinkedHashMap<>();
+        view.put("readAt", reading.at().toString());
+        view.put("provider", provider);
+        view.put("balance", reading.balance().orElse(null));
+        view.put("pendingOrders", reading.pendingOrders());
+        Map<String, Object> rate = new LinkedHashMap<>();
+        rate.put("used", budget.inWindow());
+        rate.put("limit", limits.perMinute());
+        rate.put("usedToday", limits.usedToday());
+        rate.put("limitPerDay", limits.perDay());
+        view.put("rate", rate);
+        List<Map<String, Object>> batches = new ArrayList<>();
+        for (BatchOverview o : reading.batches()) {
+            batches.add(batch(o));
+        }
+        view.put("batches", batches);
+        return view;
+    }
+
+    private static Map<String, Object> batch(BatchOverview o) {
+        BatchRecord b = o.batch();
+        BatchProgress p = o.progress();
+        long finalRows = 0;
+        Map<String, Long> counts = new LinkedHashMap<>();
+        for (RowState s : RowState.values()) {
+            counts.put(s.name().toLowerCase(Locale.ROOT), p.count(s));
+            if (s.isFinal()) {
+                finalRows += p.count(s);
+            }
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", b.id());
+        m.put("file", b.fileName());
+        m.put("state", state(b));
+        m.put("rows", p.rows());
+        m.put("done", finalRows);
+        m.put("counts", counts);
+        m.put("charged", o.charged());
+        m.put("startedAt", b.startedAt().toString());
+        m.put("note", b.error() != null ? b.error() : b.haltReason());
+        return m;
+    }
+
+    private static String state(BatchRecord b) {
+        if (b.error() != null) {
+            return "unreadable";
+        }
+        if (b.haltReason() != null) {
+            return "halted";
+        }
+        if (b.reportComplete()) {
+            return "done";
+        }
+        return b.reportedAt() != null ? "reported, orders pending" : "running";
+    }
+}

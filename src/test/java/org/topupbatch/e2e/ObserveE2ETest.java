@@ -1,0 +1,124 @@
+package org.topupbatch.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.topupbatch.sandbox.DurationRange;
+import org.topupbatch.sandbox.SandboxConfig;
+import org.topupbatch.sandbox.SandboxProvider;
+import org.topupbatch.testing.PostgresServer;
+
+/**
+ * /observe/health and /observe/metrics of the built jar, over HTTP on the management port:
+ * ready while the journal answers and the provider takes the credentials, not ready when either
+ * stops; the topup_ metrics in Prometheus text after a batch.
+ */
+class ObserveE2ETest {
+
+    @RegisterExtension
+    static final PostgresServer POSTGRES = new PostgresServer();
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    @TempDir
+    Path home;
+
+    private JarRun run;
+    private SandboxProvider sandbox;
+
+    @AfterEach
+    void stop() throws Exception {
+        if (run != null) {
+            run.kill();
+        }
+        if (sandbox != null) {
+            sandbox.close();
+        }
+    }
+
+    @Test
+    void ready_then_metrics_of_a_batch_then_not_ready_when_the_credentials_are_refused() throws Exception {
+        sandbox = SandboxProvider.start(SandboxConfig.defaults().setSettleDelay(DurationRange.parse("0")), 0);
+        run = new JarRun(home).provider(sandbox.baseUrl());
+        run.start();
+        String health = awaitHealth("UP");
+        assertThat(health).contains("\"status\":\"UP\"");
+
+        run.drop("metrics.csv", "ref_id,product_sku,customer_no\nOB-1,STEAM45K,a@example.com\nOB-2,STEAM90K,b@example.com\n");
+        String metrics = awaitMetric("topup_batch_duration_seconds_count 1\n");
+        System.out.println("METRICS SAMPLE (topup_ lines):");
+        metrics.lines().filter(l -> l.startsWith("topup_")).forEach(System.out::println);
+        assertThat(metrics).contains(
+                "topup_orders{status=\"success\"} 2.0",
+                "topup_orders_pending 0.0",
+                "topup_provider_calls_total{answer=\"200\",operation=\"create-order\"} 2.0",
+                "topup_provider_latency_seconds_count{operation=\"create-order\"} 2",
+                "topup_rate_window_limit ",
+                "topup_rate_window_used ",
+                "topup_balance_rupiah ");
+        assertThat(metrics).doesNotContain(SandboxConfig.defaults().apiSecret());
+
+        // the secret is rotated at the provider: the next answer is a 401, and readiness says so
+        sandbox.config().setApiSecret("rotated-secret-1");
+        run.drop("refused.csv", "ref_id,product_sku,customer_no\nOB-3,STEAM45K,c@example.com\n");
+        String down = awaitHealth("DOWN");
+        assertThat(down).contains("refused the credentials").doesNotContain("rotated-secret-1")
+                .doesNotContain(SandboxConfig.defaults().apiSecret());
+        assertThat(awaitMetric("answer=\"401\"")).contains("topup_provider_calls_total{answer=\"401\"");
+    }
+
+    @Test
+    void not_ready_when_the_journal_is_gone() throws Exception {
+        PostgresServer.Database database = POSTGRES.createDatabase();
+        run = new JarRun(home).journalOn(database);
+        run.start();
+        awaitHealth("UP");
+        POSTGRES.superuserExecute("ALTER DATABASE " + database.name() + " ALLOW_CONNECTIONS false",
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + database.name() + "'");
+        String down = awaitHealth("DOWN");
+        assertThat(down).contains("journal does not answer");
+        HttpResponse<String> probe = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + run.env.get("TOPUP_MANAGEMENT_PORT") + "/observe/health")).timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(probe.statusCode()).as("a probe sees not-ready by its status code").isEqualTo(503);
+    }
+
+    /** The readiness answer with its checks, once its status is {@code status}. */
+    private String awaitHealth(String status) throws Exception {
+        return await("/observe/health?data=true", body -> body.startsWith("{\"status\":\"" + status + "\""),
+                "health " + status);
+    }
+
+    private String awaitMetric(String text) throws Exception {
+        return await("/observe/metrics", body -> body.contains(text), "a metrics line with " + text);
+    }
+
+    private String await(String path, java.util.function.Predicate<String> done, String what) throws Exception {
+        URI uri = URI.create("http://127.0.0.1:" + run.env.get("TOPUP_MANAGEMENT_PORT") + path);
+        String last = "(no answer)";
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        while (System.nanoTime() < deadline) {
+            try {
+                HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                last = r.statusCode() + " " + r.body();
+                if (done.test(r.body())) {
+                    return r.body();
+                }
+            } catch (java.io.IOException notYet) {
+                last = "(no answer: " + notYet + ")";
+            }
+            Thread.sleep(300);
+        }
+        throw new AssertionError("no " + what + " within 120 s; last answer: " + last + "\noutput:\n" + run.output());
+    }
+}
