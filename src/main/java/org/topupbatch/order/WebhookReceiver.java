@@ -6,7 +6,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-import org.apache.camel.Body;
+import org.apache.camel.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.topupbatch.journal.TrackingJournal;
@@ -43,8 +43,28 @@ public class WebhookReceiver implements org.apache.camel.Service {
         this.tally = new WebhookTally(clock, SUMMARY_INTERVAL);
     }
 
+    /**
+     * Handles one webhook; returns a short word for the answer body. The body is taken as bytes
+     * here, not by Camel's binding: a form or multipart post arrives parsed into a map that has no
+     * byte form, and such a post must still be answered 200 and ignored, not fail the exchange.
+     */
+    public String receive(Message message) {
+        Object raw = message.getBody();
+        byte[] body = raw instanceof byte[] || raw instanceof String || raw instanceof java.io.InputStream
+                ? bytesOf(message) : null;
+        return handle(body);
+    }
+
+    private static byte[] bytesOf(Message message) {
+        try {
+            return message.getBody(byte[].class);
+        } catch (RuntimeException unreadable) {
+            return null;
+        }
+    }
+
     /** Handles one webhook body; returns a short word for the answer body. */
-    public String receive(@Body byte[] body) {
+    String handle(byte[] body) {
         if (body == null || body.length == 0 || body.length > MAX_BODY) {
             return settledNothing(WebhookTally.Outcome.UNREADABLE, "ignored");
         }

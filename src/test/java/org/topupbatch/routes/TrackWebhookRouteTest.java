@@ -83,6 +83,11 @@ class TrackWebhookRouteTest extends RouteTestSupport {
         assertThat(garbage.statusCode()).isEqualTo(200);
         assertThat(garbage.body()).isEqualTo("ignored");
         assertThat(post("[1,2,3]").statusCode()).isEqualTo(200);
+        // a form post (the HTTP server parses it into a map, not bytes) and a multipart one: still 200, nothing settled
+        assertThat(post("event=order.updated&ref_id=WH-0001&status=success", "application/x-www-form-urlencoded").body())
+                .isEqualTo("ignored");
+        assertThat(post("--b\r\nContent-Disposition: form-data; name=\"status\"\r\n\r\nsuccess\r\n--b--\r\n",
+                "multipart/form-data; boundary=b").statusCode()).isEqualTo(200);
         assertThat(post("{\"data\":" + "[".repeat(70_000)).statusCode()).isEqualTo(200);
         assertThat(row("hook.csv", "WH-0001").state()).isEqualTo(RowState.PENDING);
 
@@ -119,9 +124,13 @@ class TrackWebhookRouteTest extends RouteTestSupport {
     }
 
     private HttpResponse<String> post(String body) throws Exception {
+        return post(body, "application/json");
+    }
+
+    private HttpResponse<String> post(String body, String contentType) throws Exception {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/hooks/topup"))
                 .timeout(Duration.ofSeconds(10))
-                .header("Content-Type", "application/json")
+                .header("Content-Type", contentType)
                 .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
                 .build();
         return http.send(request, HttpResponse.BodyHandlers.ofString());
