@@ -22,8 +22,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.camel.CamelContext;
+import org.apache.camel.builder.NotifyBuilder;
 import org.apache.camel.main.MainConfigurationProperties;
 import org.apache.camel.test.main.junit5.CamelMainTestSupport;
 import org.junit.jupiter.api.AfterEach;
@@ -131,6 +133,19 @@ abstract class RouteTestSupport extends CamelMainTestSupport {
         if (sandbox != null) {
             sandbox.close();
         }
+    }
+
+    /**
+     * Notices when the route has finished this many more exchanges (for a file consumer: the file is
+     * moved or left by then). Create it before the drop that feeds the route.
+     */
+    NotifyBuilder whenDone(String routeId, int exchanges) {
+        return new NotifyBuilder(context).fromRoute(routeId).whenDone(exchanges).create();
+    }
+
+    /** Waits for what the builder notices, at most {@link #WAIT}. */
+    static void await(NotifyBuilder notify, String what) {
+        assertThat(notify.matches(WAIT.toMillis(), TimeUnit.MILLISECONDS)).as("not within %s: %s", WAIT, what).isTrue();
     }
 
     Journal journal() {
