@@ -238,27 +238,28 @@ public final class TopupConfiguration implements CamelConfiguration, CamelContex
         return webhooks;
     }
 
-    /** The provider's address: the one set, or the embedded sandbox's, started here when the settings chose it. */
+    /** The provider's address: the one set, or the embedded sandbox's. */
     private String providerBaseUrl() {
-        if (!settings.embeddedSandbox()) {
-            return settings.baseUrl();
-        }
-        if (sandbox == null) {
-            sandbox = startSandbox();
-        }
-        return sandbox.baseUrl();
+        return settings.embeddedSandbox() ? sandbox().baseUrl() : settings.baseUrl();
     }
 
     /** The embedded sandbox signs with its own (demo) webhook secret unless one is set: both sides use the same. */
     private String webhookSecret() {
-        if (settings.embeddedSandbox()) {
-            providerBaseUrl();
-            if (settings.webhookSecret() == null && settings.webhookEnabled()) {
-                LOG.info("Webhooks are verified with the embedded sandbox's demo webhook secret");
-            }
-            return sandbox.config().webhookSecret();
+        if (!settings.embeddedSandbox()) {
+            return settings.webhookSecret();
         }
-        return settings.webhookSecret();
+        if (settings.webhookSecret() == null && settings.webhookEnabled()) {
+            LOG.info("Webhooks are verified with the embedded sandbox's demo webhook secret");
+        }
+        return sandbox().config().webhookSecret();
+    }
+
+    /** Started here, and only when the settings chose it (no provider setting given, see ProviderChoice). */
+    private SandboxProvider sandbox() {
+        if (sandbox == null) {
+            sandbox = startSandbox();
+        }
+        return sandbox;
     }
 
     private Journal openJournal() {
