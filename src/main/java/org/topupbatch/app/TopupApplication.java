@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
 import org.topupbatch.observe.ManagementProperties;
 
 /**
- * One run of the product: Camel Main with the routes of {@code routes/}, the components they
- * call, and the start-up checks. Routes start only after the checks passed and the journal was
+ * One run of the product: Camel Main with the routes of {@code routes/}, the beans they call
+ * (bound by {@link TopupConfiguration}), and the start-up checks. Routes start only after the checks passed and the journal was
  * recovered, so nothing moves before the product knows where it stands.
  */
 public final class TopupApplication {
@@ -39,13 +39,15 @@ public final class TopupApplication {
             LOG.error("topup-batch cannot start: {}", e.getMessage());
             return 1;
         }
-        Main main = new Main(TopupBatchMain.class);
+        // No package scan: the routes are the YAML files and the beans come from TopupConfiguration.
+        Main main = new Main();
         routeSettings(main);
-        Components components = new Components(settings, Clock.systemUTC(), this::stop);
+        TopupConfiguration beans = new TopupConfiguration(settings, Clock.systemUTC(), this::stop);
+        main.configure().addConfiguration(beans);
         main.addMainListener(new MainListenerSupport() {
             @Override
-            public void beforeConfigure(BaseMainSupport m) {
-                components.configure(m.getCamelContext());
+            public void afterConfigure(BaseMainSupport m) {
+                gracefulStop = beans.gracefulStop();
             }
 
             @Override
@@ -62,7 +64,7 @@ public final class TopupApplication {
                     stop(1);
                     return;
                 }
-                String fatal = components.startUp(camel);
+                String fatal = beans.startupChecks().problem();
                 if (fatal != null) {
                     LOG.error("topup-batch cannot start: {}", fatal);
                     stop(1);
@@ -78,15 +80,17 @@ public final class TopupApplication {
 
             @Override
             public void beforeStop(BaseMainSupport m) {
-                requestsFinishing = components.stopTaking();
+                GracefulStop stop = gracefulStop;
+                requestsFinishing = stop == null ? 0 : stop.stopTaking();
             }
 
             @Override
             public void afterStop(BaseMainSupport m) {
-                if (!endedByRun) {
-                    LOG.info("Stopped on request: {}", components.stopSummary(requestsFinishing));
+                GracefulStop stop = gracefulStop;
+                if (!endedByRun && stop != null) {
+                    LOG.info("Stopped on request: {}", stop.summary(requestsFinishing));
                 }
-                components.close();
+                beans.close();
             }
         });
         this.main = main;
@@ -99,9 +103,9 @@ public final class TopupApplication {
             if (refusal != null) {
                 LOG.error("topup-batch cannot start: {}", refusal);
             } else {
-                LOG.error("topup-batch stopped on an error: {}", e.getMessage());
+                LOG.error("topup-batch stopped on an error: {}", unwrapped(e).getMessage());
             }
-            components.close();
+            beans.close();
             return 1;
         } finally {
             finished.countDown();
@@ -124,6 +128,19 @@ public final class TopupApplication {
         }
     }
 
+    /**
+     * The error itself, not the wrappers Camel adds when a bean method of {@link TopupConfiguration}
+     * throws (their message is only the wrapped class's name).
+     */
+    private static Throwable unwrapped(Throwable e) {
+        Throwable t = e;
+        while ((t instanceof java.lang.reflect.InvocationTargetException || t instanceof org.apache.camel.RuntimeCamelException)
+                && t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
     /** The one-line reason when start-up was refused (Camel Main wraps what the listeners throw). */
     private static String refusal(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
@@ -135,6 +152,8 @@ public final class TopupApplication {
     }
 
     private volatile Main main;
+    /** Null while the beans are not bound (a start refused before that has nothing to stop). */
+    private volatile GracefulStop gracefulStop;
     private volatile boolean endedByRun;
     private volatile int requestsFinishing;
 

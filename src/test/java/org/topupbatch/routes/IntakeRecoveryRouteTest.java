@@ -3,11 +3,11 @@ package org.topupbatch.routes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
+import org.apache.camel.builder.NotifyBuilder;
 import org.junit.jupiter.api.Test;
 import org.topupbatch.journal.BatchWriter;
 import org.topupbatch.journal.NewRow;
@@ -38,8 +38,10 @@ class IntakeRecoveryRouteTest extends RouteTestSupport {
             batchId = writer.commit();
         }
 
+        NotifyBuilder taken = whenDone("intake", 1);
         Path file = drop("crashed.csv", content);
-        Poll.until("crashed.csv leaves the inbox", WAIT, () -> !Files.exists(file));
+        await(taken, "crashed.csv is taken");
+        assertThat(file).as("crashed.csv left the inbox").doesNotExist();
 
         assertThat(archivedAs).exists().hasContent(content);
         assertThat(batch("crashed.csv").orElseThrow().id()).as("no second batch").isEqualTo(batchId);
@@ -53,8 +55,10 @@ class IntakeRecoveryRouteTest extends RouteTestSupport {
         try (BatchWriter writer = journal().openBatch("again.csv", ',', List.of(), archivedAs.toString())) {
             batchId = writer.commit();
         }
+        NotifyBuilder taken = whenDone("intake", 1);
         Path file = drop("again.csv", IntakeRouteTest.BATCH);
-        Poll.until("again.csv leaves the inbox", WAIT, () -> !Files.exists(file));
+        await(taken, "again.csv is taken");
+        assertThat(file).as("again.csv left the inbox").doesNotExist();
 
         assertThat(batch("again.csv").orElseThrow().id()).isGreaterThan(batchId);
         assertThat(rows("again.csv")).hasSize(3);

@@ -2,9 +2,9 @@ package org.topupbatch.routes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.apache.camel.builder.NotifyBuilder;
 import org.junit.jupiter.api.Test;
 import org.topupbatch.journal.RowRecord;
 import org.topupbatch.journal.RowState;
@@ -28,9 +28,10 @@ class IntakeRouteTest extends RouteTestSupport {
     void a_csv_batch_is_recorded_row_by_row_and_archived_and_other_files_are_left_alone() throws Exception {
         // the other file goes in first: once the batch is taken, a poll has seen both
         Path notes = drop("notes.txt", "not a batch\n");
+        NotifyBuilder taken = whenDone("intake", 1);
         drop("batch-a.csv", BATCH);
 
-        Poll.until("batch-a.csv leaves the inbox", WAIT, () -> !Files.exists(settings.inbox().resolve("batch-a.csv")));
+        await(taken, "batch-a.csv is taken");
 
         List<RowRecord> rows = rows("batch-a.csv");
         assertThat(rows).extracting(RowRecord::refId).containsExactly("IN-0001", "IN-0002", "IN-0003");

@@ -22,16 +22,20 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.camel.CamelContext;
+import org.apache.camel.builder.NotifyBuilder;
+import org.apache.camel.main.MainConfigurationProperties;
 import org.apache.camel.test.main.junit5.CamelMainTestSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
-import org.topupbatch.app.Components;
 import org.topupbatch.app.Settings;
 import org.topupbatch.app.SettingsLookup;
+import org.topupbatch.app.StartupChecks;
 import org.topupbatch.app.TopupApplication;
+import org.topupbatch.app.TopupConfiguration;
 import org.topupbatch.journal.BatchRecord;
 import org.topupbatch.journal.Journal;
 import org.topupbatch.journal.RowRecord;
@@ -41,7 +45,7 @@ import org.topupbatch.sandbox.SandboxProvider;
 /**
  * Boots the real Camel Main configuration (application.properties, classpath:routes/*.yaml) the way
  * {@link TopupApplication} does: the Camel properties a run derives from its settings, the beans
- * built and bound by {@link Components}, its start-up checks, then the routes. The provider is an
+ * bound by {@link TopupConfiguration}, its start-up checks, then the routes. The provider is an
  * in-process sandbox on 127.0.0.1; inbox, reports and data live in a temporary folder.
  *
  * <p>A test starts only the routes it names: the route under test and the ones that feed it, so
@@ -56,7 +60,7 @@ abstract class RouteTestSupport extends CamelMainTestSupport {
 
     SandboxProvider sandbox;
     Settings settings;
-    Components components;
+    TopupConfiguration beans;
     /** What the run-once route handed to the exit consumer instead of ending the process. */
     final List<Integer> exitCodes = new CopyOnWriteArrayList<>();
 
@@ -72,7 +76,7 @@ abstract class RouteTestSupport extends CamelMainTestSupport {
     void environment(Map<String, String> env) {
     }
 
-    /** Runs after the folders exist and before Camel and the components are built (once mode snapshots the inbox then). */
+    /** Runs after the folders exist and before Camel and its beans are built (once mode snapshots the inbox then). */
     void beforeBoot() throws Exception {
     }
 
@@ -100,15 +104,18 @@ abstract class RouteTestSupport extends CamelMainTestSupport {
         Properties overrides = new Properties();
         overrides.putAll(TopupApplication.camelProperties(settings));
         camelContextConfiguration().withUseOverridePropertiesWithPropertiesComponent(overrides);
-        CamelContext camel = super.createCamelContext();
-        components = new Components(settings, Clock.systemUTC(), exitCodes::add);
-        components.configure(camel);
-        return camel;
+        beans = new TopupConfiguration(settings, Clock.systemUTC(), exitCodes::add);
+        return super.createCamelContext();
+    }
+
+    @Override
+    protected void configure(MainConfigurationProperties configuration) {
+        configuration.addConfiguration(beans);
     }
 
     @BeforeEach
     void startRoutes() throws Exception {
-        assertThat(components.startUp(context)).as("start-up checks").isNull();
+        assertThat(context.getRegistry().lookupByNameAndType("startupChecks", StartupChecks.class).problem()).as("start-up checks").isNull();
         for (String id : routes()) {
             assertThat(context.getRoute(id)).as("route %s loaded from routes/*.yaml", id).isNotNull();
             context.getRouteController().startRoute(id);
@@ -121,16 +128,29 @@ abstract class RouteTestSupport extends CamelMainTestSupport {
         if (context != null) {
             context.stop();
         }
-        if (components != null) {
-            components.close();
+        if (beans != null) {
+            beans.close();
         }
         if (sandbox != null) {
             sandbox.close();
         }
     }
 
+    /**
+     * Notices when the route has finished this many more exchanges (for a file consumer: the file is
+     * moved or left by then). Create it before the drop that feeds the route.
+     */
+    NotifyBuilder whenDone(String routeId, int exchanges) {
+        return new NotifyBuilder(context).fromRoute(routeId).whenDone(exchanges).create();
+    }
+
+    /** Waits for what the builder notices, at most {@link #WAIT}. */
+    static void await(NotifyBuilder notify, String what) {
+        assertThat(notify.matches(WAIT.toMillis(), TimeUnit.MILLISECONDS)).as("not within %s: %s", WAIT, what).isTrue();
+    }
+
     Journal journal() {
-        return components.journal();
+        return beans.journal();
     }
 
     /**

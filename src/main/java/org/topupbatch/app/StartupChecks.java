@@ -1,0 +1,53 @@
+package org.topupbatch.app;
+
+import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.topupbatch.journal.Journal;
+import org.topupbatch.observe.ProviderAccess;
+import org.topupbatch.provider.AccountLimitsRefresh;
+import org.topupbatch.provider.ProviderException;
+import org.topupbatch.provider.ProviderGateway;
+
+/**
+ * The start-up checks, run once Camel is up and before any route starts: the provider answers and
+ * accepts the credentials, the rate budget knows the account's limits, and orders caught
+ * mid-flight by a crash become unknown (to be reconciled).
+ */
+public final class StartupChecks {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StartupChecks.class);
+
+    private final AccountLimitsRefresh accountLimits;
+    private final Journal journal;
+    private final String providerBaseUrl;
+    private final Clock clock;
+    private final ProviderAccess providerAccess;
+
+    StartupChecks(AccountLimitsRefresh accountLimits, Journal journal, String providerBaseUrl, Clock clock,
+                  ProviderAccess providerAccess) {
+        this.accountLimits = accountLimits;
+        this.journal = journal;
+        this.providerBaseUrl = providerBaseUrl;
+        this.clock = clock;
+        this.providerAccess = providerAccess;
+    }
+
+    /** Returns the fatal problem in one line, or null when the run may start its routes. */
+    public String problem() {
+        try {
+            accountLimits.refreshLimits();
+        } catch (ProviderException e) {
+            if (ProviderGateway.stopsSubmission(e)) {
+                providerAccess.refused("the provider refused the credentials (" + e.code() + ")"); // readiness DOWN
+                return "the provider refused the credentials (" + e.code() + ")";
+            }
+            return "the provider at " + providerBaseUrl + " could not be reached: " + e.getMessage();
+        }
+        int unknown = journal.sendingToUnknown(clock.instant());
+        if (unknown > 0) {
+            LOG.warn("{} orders were being sent when the last run stopped; reconciling them with the provider", unknown);
+        }
+        return null;
+    }
+}

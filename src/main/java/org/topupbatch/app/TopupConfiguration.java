@@ -1,0 +1,382 @@
+package org.topupbatch.app;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.function.IntConsumer;
+import org.apache.camel.BindToRegistry;
+import org.apache.camel.CamelConfiguration;
+import org.apache.camel.CamelContext;
+import org.apache.camel.CamelContextAware;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.topupbatch.batch.BatchIntake;
+import org.topupbatch.batch.CachedPriceCatalog;
+import org.topupbatch.batch.CustomerRules;
+import org.topupbatch.journal.AccountLimits;
+import org.topupbatch.journal.JdbcJournal;
+import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.JournalException;
+import org.topupbatch.journal.JournalInUseException;
+import org.topupbatch.order.OrderSubmitter;
+import org.topupbatch.observe.Observability;
+import org.topupbatch.order.DueOrders;
+import org.topupbatch.order.OrderHistorySearch;
+import org.topupbatch.order.PendingOrderPolling;
+import org.topupbatch.order.TrackedOrders;
+import org.topupbatch.order.UnknownOrderReconciliation;
+import org.topupbatch.order.WebhookAuthenticator;
+import org.topupbatch.order.WebhookReceiver;
+import org.topupbatch.provider.AccountLimitsRefresh;
+import org.topupbatch.provider.HttpProviderClient;
+import org.topupbatch.provider.ProviderEndpoint;
+import org.topupbatch.provider.ProviderGateway;
+import org.topupbatch.provider.RateBudget;
+import org.topupbatch.provider.Signer;
+import org.topupbatch.provider.Tier;
+import org.topupbatch.report.BatchReporter;
+import org.topupbatch.report.ReportWriter;
+import org.topupbatch.report.RowFinalEvents;
+import org.topupbatch.sandbox.SandboxConfig;
+import org.topupbatch.sandbox.SandboxProvider;
+
+/**
+ * Where every bean comes from: Camel Main binds each {@link BindToRegistry} method's result under
+ * its name, before the routes of {@code routes/} are configured (they refer to the beans by name).
+ * A new bean is one more method here.
+ *
+ * <p>The parts the beans share (journal, provider client, rate budget, ...) are built once, on
+ * first use, so that the binding order Camel picks does not matter. A journal that cannot be opened,
+ * or a bad customer rules file, stops the start with a {@link StartupRefusal} or
+ * {@link SettingsException} before any route exists. The settings come in already checked
+ * ({@link Settings#load}); the embedded sandbox runs exactly when they chose it
+ * ({@link Settings#embeddedSandbox()}, decided by {@link ProviderChoice}).
+ */
+public final class TopupConfiguration implements CamelConfiguration, CamelContextAware, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TopupConfiguration.class);
+
+    private final Settings settings;
+    private final Clock clock;
+    private final IntConsumer exit;
+    private CamelContext camel;
+
+    private Journal journal;
+    private SandboxProvider sandbox;
+    private RateBudget budget;
+    private StoppableGate gate;
+    private HttpProviderClient client;
+    private ProviderGateway gateway;
+    private OrderSubmitter submitter;
+    private BatchReporter reporter;
+    private InboxSnapshot snapshot;
+    private WebhookAuthenticator webhooks;
+    private AccountLimitsRefresh accountLimits;
+    private ExecutorService workers;
+    private StartupChecks startupChecks;
+    private GracefulStop gracefulStop;
+    private Observability observability;
+    private TrackedOrders trackedOrders;
+    private OrderHistorySearch historySearch;
+
+    /** @param exit how the run-once route ends the run with an exit code */
+    public TopupConfiguration(Settings settings, Clock clock, IntConsumer exit) {
+        this.settings = settings;
+        this.clock = clock;
+        this.exit = exit;
+    }
+
+    @Override
+    public void setCamelContext(CamelContext camelContext) {
+        this.camel = camelContext;
+    }
+
+    @Override
+    public CamelContext getCamelContext() {
+        return camel;
+    }
+
+    @Override
+    public void configure(CamelContext camelContext) {
+        LOG.info("topup-batch {} on {}", settings,
+                sandbox != null ? "the embedded sandbox at " + sandbox.baseUrl() : settings.baseUrl());
+    }
+
+    // ---- the beans the routes call, by name -------------------------------------------------
+
+    /** The intake's file filter: in once mode only the batches present at start. */
+    @BindToRegistry("inboxSnapshot")
+    public InboxSnapshot inboxSnapshot() {
+        if (snapshot == null) {
+            snapshot = settings.mode() == Settings.Mode.ONCE
+                    ? InboxSnapshot.takenNow(settings.inbox()) : InboxSnapshot.everything(settings.inbox());
+        }
+        return snapshot;
+    }
+
+    @BindToRegistry("batchIntake")
+    public BatchIntake batchIntake() {
+        CustomerRules rules = customerRules();
+        return new BatchIntake(journal(), gateway(), new CachedPriceCatalog(gateway()::priceList), rules,
+                settings.balancePolicy(), settings.data().resolve("archive"), clock, ProviderName.of(settings));
+    }
+
+    @BindToRegistry("orderSubmitter")
+    public OrderSubmitter orderSubmitter() {
+        if (submitter == null) {
+            submitter = new OrderSubmitter(journal(), gateway(), clock);
+        }
+        return submitter;
+    }
+
+    /** The split's worker threads: enough requests in flight that latency never caps the rate. */
+    @BindToRegistry("submitWorkers")
+    public ExecutorService submitWorkers() {
+        if (workers == null) {
+            workers = camel.getExecutorServiceManager().newFixedThreadPool(this, "submit", settings.submitConcurrency());
+        }
+        return workers;
+    }
+
+    /** Tracking: which orders are due for a look-up, reconciling unknown ones, polling pending ones. */
+    @BindToRegistry("dueOrders")
+    public DueOrders dueOrders() {
+        return new DueOrders(journal(), clock, webhooksSettle());
+    }
+
+    @BindToRegistry("unknownOrderReconciliation")
+    public UnknownOrderReconciliation unknownOrderReconciliation() {
+        return new UnknownOrderReconciliation(gateway(), historySearch(), trackedOrders());
+    }
+
+    @BindToRegistry("pendingOrderPolling")
+    public PendingOrderPolling pendingOrderPolling() {
+        return new PendingOrderPolling(gateway(), historySearch(), trackedOrders());
+    }
+
+    /** One log line per active batch at a steady pace (routes/progress.yaml). */
+    @BindToRegistry("progressLog")
+    public ProgressLog progressLog() {
+        return new ProgressLog(settings, journal(), budget(), clock);
+    }
+
+    @BindToRegistry("webhookReceiver")
+    public WebhookReceiver webhookReceiver() throws Exception {
+        WebhookReceiver receiver = new WebhookReceiver(journal(), webhookAuthenticator(), clock);
+        camel.addService(receiver, true, true); // its last log summary at shutdown
+        return receiver;
+    }
+
+    @BindToRegistry("batchReporter")
+    public BatchReporter batchReporter() {
+        if (reporter == null) {
+            reporter = new BatchReporter(journal(), gateway(), new ReportWriter(settings.reports()), clock,
+                    settings.pendingTimeout());
+        }
+        return reporter;
+    }
+
+    @BindToRegistry("runMonitor")
+    public RunMonitor runMonitor() {
+        return new RunMonitor(inboxSnapshot(), journal(), orderSubmitter(), batchReporter(), exit);
+    }
+
+    @BindToRegistry("accountLimits")
+    public AccountLimitsRefresh accountLimits() {
+        if (accountLimits == null) {
+            accountLimits = new AccountLimitsRefresh(journal(), gateway(), budget(), clock);
+        }
+        return accountLimits;
+    }
+
+    // ---- the beans the run itself uses (TopupApplication, the route tests) --------------------
+
+    @BindToRegistry("startupChecks")
+    public StartupChecks startupChecks() {
+        if (startupChecks == null) {
+            startupChecks = new StartupChecks(accountLimits(), journal(), providerClient().endpoint().baseUrl(), clock,
+                    observability().providerAccess());
+        }
+        return startupChecks;
+    }
+
+    @BindToRegistry("gracefulStop")
+    public GracefulStop gracefulStop() {
+        if (gracefulStop == null) {
+            gracefulStop = new GracefulStop(orderSubmitter(), gate(), journal());
+        }
+        return gracefulStop;
+    }
+
+    /**
+     * The journal, or a refusal naming the setting that points at it. The embedded H2 database
+     * admits one process at a time, so whoever shares the process reads the journal through this one.
+     */
+    @BindToRegistry("journal")
+    public Journal journal() {
+        if (journal == null) {
+            journal = openJournal();
+        }
+        return journal;
+    }
+
+    // ---- shared parts ----------------------------------------------------------------------
+
+    /** Dashboard, health and metrics on the management port (README, "Dashboard, health and metrics"). */
+    private Observability observability() {
+        if (observability == null) {
+            observability = Observability.bind(camel, settings, journal(), budget(), clock, ProviderName.of(settings));
+        }
+        return observability;
+    }
+
+    /** A signed webhook settles an order, so a pending order's first look-up can wait for it. */
+    private boolean webhooksSettle() {
+        return settings.webhookEnabled() && webhookAuthenticator().verifies();
+    }
+
+    private TrackedOrders trackedOrders() {
+        if (trackedOrders == null) {
+            trackedOrders = new TrackedOrders(journal(), clock, webhooksSettle());
+        }
+        return trackedOrders;
+    }
+
+    private OrderHistorySearch historySearch() {
+        if (historySearch == null) {
+            historySearch = new OrderHistorySearch(gateway(), trackedOrders(), clock);
+        }
+        return historySearch;
+    }
+
+    private ProviderGateway gateway() {
+        if (gateway == null) {
+            gateway = new ProviderGateway(providerClient(), budget());
+        }
+        return gateway;
+    }
+
+    private HttpProviderClient providerClient() {
+        if (client == null) {
+            ProviderEndpoint endpoint = new ProviderEndpoint(providerBaseUrl(),
+                    new Signer(settings.apiKey(), settings.apiSecret()), settings.connectTimeout(), settings.responseTimeout());
+            client = new HttpProviderClient(camel, endpoint, observability().meter(gate()));
+        }
+        return client;
+    }
+
+    private StoppableGate gate() {
+        if (gate == null) {
+            gate = new StoppableGate(budget());
+        }
+        return gate;
+    }
+
+    private RateBudget budget() {
+        if (budget == null) {
+            // A request is over by the pool lease, the connect and the answer timeouts at the latest.
+            Duration longestCall = settings.connectTimeout().multipliedBy(2).plus(settings.responseTimeout());
+            budget = RateBudget.restore(clock, journal(), longestCall, RateBudget.Waiter.REAL,
+                    new AccountLimits(Tier.BASIC.requestsPerMinute(), AccountLimitsRefresh.UNKNOWN_DAILY_LIMIT, 0,
+                            clock.instant()));
+        }
+        return budget;
+    }
+
+    private WebhookAuthenticator webhookAuthenticator() {
+        if (webhooks == null) {
+            webhooks = new WebhookAuthenticator(webhookSecret());
+        }
+        return webhooks;
+    }
+
+    /** The provider's address: the one set, or the embedded sandbox's. */
+    private String providerBaseUrl() {
+        return settings.embeddedSandbox() ? sandbox().baseUrl() : settings.baseUrl();
+    }
+
+    /** The embedded sandbox signs with its own (demo) webhook secret unless one is set: both sides use the same. */
+    private String webhookSecret() {
+        if (!settings.embeddedSandbox()) {
+            return settings.webhookSecret();
+        }
+        if (settings.webhookSecret() == null && settings.webhookEnabled()) {
+            LOG.info("Webhooks are verified with the embedded sandbox's demo webhook secret");
+        }
+        return sandbox().config().webhookSecret();
+    }
+
+    /** Started here, and only when the settings chose it (no provider setting given, see ProviderChoice). */
+    private SandboxProvider sandbox() {
+        if (sandbox == null) {
+            sandbox = startSandbox();
+        }
+        return sandbox;
+    }
+
+    private Journal openJournal() {
+        try {
+            JdbcJournal opened = JdbcJournal.open(settings.data(), settings.dbUrl(), settings.dbUser(), settings.dbPassword());
+            opened.onRowsFinal(new RowFinalEvents(camel)); // the report route aggregates them per batch
+            return opened;
+        } catch (JournalInUseException e) {
+            throw new StartupRefusal(e.getMessage());
+        } catch (JournalException e) {
+            if (settings.dbUrl() == null) {
+                throw new StartupRefusal("topup.data " + settings.data().toAbsolutePath() + ": " + e.getMessage()
+                        + " (set TOPUP_DATA to a folder this user may write)");
+            }
+            throw new StartupRefusal("topup.db.url: " + e.getMessage()
+                    + " (check TOPUP_DB_URL, TOPUP_DB_USER and TOPUP_DB_PASSWORD)");
+        }
+    }
+
+    private CustomerRules customerRules() {
+        if (settings.customerRules() == null) {
+            return CustomerRules.loadDefault();
+        }
+        try {
+            return CustomerRules.load(Path.of(settings.customerRules()));
+        } catch (RuntimeException e) {
+            throw new SettingsException("topup.customer-rules: " + e.getMessage());
+        }
+    }
+
+    private SandboxProvider startSandbox() {
+        SandboxConfig config = SandboxConfig.fromLookup(SettingsLookup.standard())
+                .setApiKey(settings.apiKey()).setApiSecret(settings.apiSecret()); // the embedded one always matches
+        if (settings.webhookSecret() != null) {
+            config.setWebhookSecret(settings.webhookSecret());
+        }
+        if (settings.webhookEnabled() && (config.webhookUrl() == null || config.webhookUrl().isBlank())) {
+            config.setWebhookUrl("http://127.0.0.1:" + settings.webhookPort() + settings.webhookPath());
+        }
+        SandboxProvider started = SandboxProvider.start(config, 0);
+        LOG.info("Embedded sandbox provider listening on {}", started.baseUrl());
+        LOG.warn("EMBEDDED SANDBOX IN USE: no real order will be placed. To order from your provider set "
+                + "TOPUP_BASE_URL, TOPUP_API_KEY and TOPUP_API_SECRET.");
+        return started;
+    }
+
+    /** Workers first, then the provider client, the journal and the embedded sandbox. */
+    @Override
+    public void close() {
+        if (workers != null) {
+            workers.shutdownNow();
+            workers = null;
+        }
+        if (client != null) {
+            client.close();
+            client = null;
+        }
+        if (journal != null) {
+            journal.close();
+            journal = null;
+        }
+        if (sandbox != null) {
+            sandbox.close();
+            sandbox = null;
+        }
+    }
+}

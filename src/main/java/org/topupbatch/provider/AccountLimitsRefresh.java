@@ -1,0 +1,52 @@
+package org.topupbatch.provider;
+
+import java.time.Clock;
+import java.time.Duration;
+import org.topupbatch.journal.Journal;
+
+/**
+ * Keeps the rate budget sized by the account: reads its limits from the profile (or its tier when
+ * the profile says nothing) at start-up and again now and then, since a tier can change.
+ */
+public final class AccountLimitsRefresh {
+
+    /** Until the account says otherwise, assume the smallest tier's day. */
+    public static final long UNKNOWN_DAILY_LIMIT = 10_000;
+
+    private final Journal journal;
+    private final ProviderGateway gateway;
+    private final RateBudget budget;
+    private final Clock clock;
+
+    public AccountLimitsRefresh(Journal journal, ProviderGateway gateway, RateBudget budget, Clock clock) {
+        this.journal = journal;
+        this.gateway = gateway;
+        this.budget = budget;
+        this.clock = clock;
+    }
+
+    /**
+     * Sets the budget's limits from the account and forgets recorded calls too old to matter to
+     * any window. Refused credentials and transient failures are thrown to the caller.
+     */
+    public void refreshLimits() {
+        journal.pruneCalls(clock.instant().minus(Duration.ofDays(2)));
+        Profile profile;
+        try {
+            profile = gateway.profile();
+        } catch (ProviderException e) {
+            if (ProviderGateway.stopsSubmission(e) || ProviderGateway.transientFailure(e)) {
+                throw e;
+            }
+            // A provider without a usable profile: the tier from the balance record will do.
+            Tier tier = Tier.parse(gateway.checkBalance().tier()).orElse(Tier.BASIC);
+            budget.setLimits(tier.requestsPerMinute(), UNKNOWN_DAILY_LIMIT, 0);
+            return;
+        }
+        ApiUsage usage = profile.apiUsage();
+        int perMinute = usage != null && usage.limitPerMinute() > 0 ? usage.limitPerMinute()
+                : Tier.parse(profile.tier()).orElse(Tier.BASIC).requestsPerMinute();
+        long perDay = usage != null && usage.limitPerDay() > 0 ? usage.limitPerDay() : UNKNOWN_DAILY_LIMIT;
+        budget.setLimits(perMinute, perDay, usage == null ? 0 : usage.today());
+    }
+}
