@@ -20,7 +20,7 @@ import org.topupbatch.app.TopupConfiguration;
  */
 class RouteBeansTest extends RouteTestSupport {
 
-    private static final Pattern BEAN_NAME = Pattern.compile("ref:\\s*\"?([A-Za-z][A-Za-z0-9]*)|[=\"]#([A-Za-z][A-Za-z0-9]*)");
+    private static final Pattern BEAN_NAME = Pattern.compile("ref:\\s*\"?([A-Za-z][A-Za-z0-9]*)|[=\"]#([A-Za-z][A-Za-z0-9]*+)(?!:)"); // not #class: or #type:
 
     @Override
     List<String> routes() {
