@@ -205,6 +205,22 @@ public final class Components implements AutoCloseable {
         return null;
     }
 
+    // --- two nodes (org.topupbatch.cluster.TwoNodes): the leader's start-up work runs on taking over
+
+    /**
+     * A standby becoming leader: the rate budget judged again from the shared call record (the
+     * old leader's calls count), then the start-up checks. Returns a fatal problem, or null.
+     */
+    public String takeLeadership(CamelContext camel) {
+        budget.restoreFromJournal();
+        return startUp(camel);
+    }
+
+    /** Leadership lost: no new provider request starts (requests on the wire finish). */
+    public void stepDown() {
+        stopTaking();
+    }
+
     /**
      * Reads the account's rate limits from its profile (or its tier when the profile says nothing),
      * and forgets recorded calls too old to matter to any window.

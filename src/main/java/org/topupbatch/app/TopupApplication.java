@@ -45,6 +45,7 @@ public final class TopupApplication {
             @Override
             public void beforeConfigure(BaseMainSupport m) {
                 components.configure(m.getCamelContext());
+                twoNodes = installTwoNodes(m.getCamelContext(), components);
             }
 
             @Override
@@ -59,6 +60,16 @@ public final class TopupApplication {
                 } catch (Exception e) {
                     LOG.error("topup-batch cannot start: the webhook receiver did not start: {}", e.getMessage());
                     stop(1);
+                    return;
+                }
+                if (twoNodes != null) {
+                    // two nodes: the leader's routes and start-up work wait for the journal lock
+                    try {
+                        twoNodes.begin(camel);
+                    } catch (Exception e) {
+                        LOG.error("topup-batch cannot start: {}", e.getMessage());
+                        stop(1);
+                    }
                     return;
                 }
                 String fatal = components.startUp(camel);
@@ -131,6 +142,33 @@ public final class TopupApplication {
             }
         }
         return null;
+    }
+
+    // --- two nodes (org.topupbatch.cluster): on a PostgreSQL journal one node leads, the others stand by
+    private volatile org.topupbatch.cluster.TwoNodes twoNodes;
+
+    private org.topupbatch.cluster.TwoNodes installTwoNodes(CamelContext camel, Components components) {
+        if (!org.topupbatch.cluster.TwoNodes.sharedJournal(settings.dbUrl())) {
+            return null;
+        }
+        String node = org.topupbatch.cluster.NodeName.resolve(SettingsLookup.standard());
+        return org.topupbatch.cluster.TwoNodes.install(camel, node, settings.dbUrl(), settings.dbUser(),
+                settings.dbPassword(), new org.topupbatch.cluster.LeaderDuties() {
+                    @Override
+                    public String takeOver() {
+                        return components.takeLeadership(camel);
+                    }
+
+                    @Override
+                    public void stepDown() {
+                        components.stepDown();
+                    }
+
+                    @Override
+                    public void exit(int code) {
+                        stop(code);
+                    }
+                });
     }
 
     private volatile Main main;
