@@ -44,6 +44,7 @@ class FailoverE2ETest {
         int rows = KILLS == 1 ? 300 : 100;
         System.out.println("failover: seed " + seed + ", " + KILLS + " kills, " + rows + " rows per batch");
         SandboxConfig config = SandboxConfig.defaults().setSeed(seed).setTier(SandboxTier.GOLD)
+                .setBalance(1_000_000_000L) // ten batches would spend the demo balance
                 .setLatency(DurationRange.of(Duration.ofMillis(5), Duration.ofMillis(150)))
                 .setSettleDelay(DurationRange.of(Duration.ofMillis(200), Duration.ofMillis(3000)))
                 .setWebhookDuplicateRate(0.1);
