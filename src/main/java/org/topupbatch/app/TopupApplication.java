@@ -46,6 +46,12 @@ public final class TopupApplication {
         main.configure().addConfiguration(beans);
         main.addMainListener(new MainListenerSupport() {
             @Override
+            public void beforeConfigure(BaseMainSupport m) {
+                // before the routes exist: on a PostgreSQL journal they run under the leader's route policy
+                twoNodes = installTwoNodes(m.getCamelContext(), beans);
+            }
+
+            @Override
             public void afterConfigure(BaseMainSupport m) {
                 gracefulStop = beans.gracefulStop();
             }
@@ -62,6 +68,16 @@ public final class TopupApplication {
                 } catch (Exception e) {
                     LOG.error("topup-batch cannot start: the webhook receiver did not start: {}", e.getMessage());
                     stop(1);
+                    return;
+                }
+                if (twoNodes != null) {
+                    // two nodes: the leader's routes and start-up work wait for the journal lock
+                    try {
+                        twoNodes.begin(camel);
+                    } catch (Exception e) {
+                        LOG.error("topup-batch cannot start: {}", e.getMessage());
+                        stop(1);
+                    }
                     return;
                 }
                 String fatal = beans.startupChecks().problem();
@@ -149,6 +165,33 @@ public final class TopupApplication {
             }
         }
         return null;
+    }
+
+    // --- two nodes (org.topupbatch.cluster): on a PostgreSQL journal one node leads, the others stand by
+    private volatile org.topupbatch.cluster.TwoNodes twoNodes;
+
+    private org.topupbatch.cluster.TwoNodes installTwoNodes(CamelContext camel, TopupConfiguration beans) {
+        if (!org.topupbatch.cluster.TwoNodes.sharedJournal(settings.dbUrl())) {
+            return null;
+        }
+        String node = org.topupbatch.cluster.NodeName.resolve(SettingsLookup.standard());
+        return org.topupbatch.cluster.TwoNodes.install(camel, node, settings.dbUrl(), settings.dbUser(),
+                settings.dbPassword(), new org.topupbatch.cluster.LeaderDuties() {
+                    @Override
+                    public String takeOver() {
+                        return beans.takeLeadership();
+                    }
+
+                    @Override
+                    public void stepDown() {
+                        beans.stepDown();
+                    }
+
+                    @Override
+                    public void exit(int code) {
+                        stop(code);
+                    }
+                });
     }
 
     private volatile Main main;

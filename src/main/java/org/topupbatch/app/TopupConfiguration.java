@@ -221,6 +221,22 @@ public final class TopupConfiguration implements CamelConfiguration, CamelContex
         return journal;
     }
 
+    // ---- two nodes (org.topupbatch.cluster.TwoNodes): the leader's start-up work runs on taking over
+
+    /**
+     * A standby becoming leader: the rate budget judged again from the shared call record (the
+     * old leader's calls count), then the start-up checks. Returns a fatal problem, or null.
+     */
+    public String takeLeadership() {
+        budget().restoreFromJournal();
+        return startupChecks().problem();
+    }
+
+    /** Leadership lost: no new provider request starts (requests on the wire finish). */
+    public void stepDown() {
+        gracefulStop().stopTaking();
+    }
+
     // ---- shared parts ----------------------------------------------------------------------
 
     /** Dashboard, health and metrics on the management port (README, "Dashboard, health and metrics"). */

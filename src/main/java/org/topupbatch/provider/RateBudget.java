@@ -99,6 +99,26 @@ public final class RateBudget implements RequestGate {
         return budget;
     }
 
+    /**
+     * Forgets what this process counted and judges again from the journal, as {@link #restore}
+     * does: for a standby that becomes the leader, whose window holds the calls another node made.
+     */
+    public void restoreFromJournal() {
+        Optional<AccountLimits> remembered = callLog.rememberedLimits();
+        synchronized (this) {
+            remembered.ifPresent(l -> {
+                perMinute = Math.max(1, l.perMinute());
+                perDay = Math.max(1, l.perDay());
+            });
+            ended.clear();
+            today = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC);
+            pausedUntil = Instant.MIN;
+            consecutive429 = 0;
+        }
+        restoreUsage(remembered);
+        seed();
+    }
+
     /** Today's usage: as the provider last reported it, plus every call journaled since. */
     private synchronized void restoreUsage(Optional<AccountLimits> remembered) {
         Instant midnight = today.atStartOfDay(ZoneOffset.UTC).toInstant();
