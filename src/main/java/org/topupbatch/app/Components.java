@@ -25,6 +25,7 @@ import org.topupbatch.provider.Profile;
 import org.topupbatch.provider.ProviderEndpoint;
 import org.topupbatch.provider.ProviderException;
 import org.topupbatch.provider.ProviderGateway;
+import org.topupbatch.provider.ProviderRouteBeans;
 import org.topupbatch.provider.RateBudget;
 import org.topupbatch.provider.Signer;
 import org.topupbatch.provider.Tier;
@@ -43,6 +44,7 @@ public final class Components implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Components.class);
     /** Until the account says otherwise, assume the smallest tier. */
     private static final long UNKNOWN_DAILY_LIMIT = 10_000;
+    private static final String PROVIDER_ROUTE = "provider";
 
     private final Settings settings;
     private final Clock clock;
@@ -50,6 +52,7 @@ public final class Components implements AutoCloseable {
     private SandboxProvider sandbox;
     private Journal journal;
     private HttpProviderClient client;
+    private org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager providerPool;
     private ProviderGateway gateway;
     private RateBudget budget;
     private StoppableGate gate;
@@ -78,7 +81,8 @@ public final class Components implements AutoCloseable {
         ProviderEndpoint endpoint = new ProviderEndpoint(baseUrl, new Signer(settings.apiKey(), settings.apiSecret()),
                 settings.connectTimeout(), settings.responseTimeout());
         gate = new StoppableGate(budget);
-        client = new HttpProviderClient(camel, endpoint, gate);
+        providerPool = ProviderRouteBeans.bind(camel, endpoint, gate);
+        client = new HttpProviderClient(camel, endpoint);
         gateway = new ProviderGateway(client, budget);
 
         submitter = new OrderSubmitter(journal, gateway, clock);
@@ -179,9 +183,15 @@ public final class Components implements AutoCloseable {
      */
     public String startUp(CamelContext camel) {
         try {
+            // every provider call below goes through it; the other routes start after these checks
+            camel.getRouteController().startRoute(PROVIDER_ROUTE);
+        } catch (Exception e) {
+            return "the provider route did not start: " + e.getMessage();
+        }
+        try {
             refreshLimits();
         } catch (ProviderException e) {
-            if (ProviderGateway.stopsSubmission(e)) {
+            if (e.stopsSubmission()) {
                 return "the provider refused the credentials (" + e.code() + ")";
             }
             return "the provider at " + client.endpoint().baseUrl() + " could not be reached: " + e.getMessage();
@@ -203,7 +213,7 @@ public final class Components implements AutoCloseable {
         try {
             profile = gateway.profile();
         } catch (ProviderException e) {
-            if (ProviderGateway.stopsSubmission(e) || ProviderGateway.transientFailure(e)) {
+            if (e.stopsSubmission() || e.transientFailure()) {
                 throw e;
             }
             // A provider without a usable profile: the tier from the balance record will do.
@@ -260,6 +270,10 @@ public final class Components implements AutoCloseable {
         if (client != null) {
             client.close();
             client = null;
+        }
+        if (providerPool != null) {
+            providerPool.close();
+            providerPool = null;
         }
         if (journal != null) {
             journal.close();
