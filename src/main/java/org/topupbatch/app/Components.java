@@ -36,7 +36,7 @@ import org.topupbatch.sandbox.SandboxProvider;
 
 /**
  * Builds the product's parts from the settings and binds the ones the routes call, by name:
- * batchIntake, orderSubmitter, orderTracker, webhookReceiver, batchReporter, runMonitor,
+ * batchIntake, orderQueue, submitOutcomes, orderTracker, webhookReceiver, batchReporter, runMonitor,
  * inboxSnapshot, accountLimits, submitWorkers.
  */
 public final class Components implements AutoCloseable {
@@ -95,7 +95,8 @@ public final class Components implements AutoCloseable {
         bind(camel, "inboxSnapshot", snapshot);
         bind(camel, "batchIntake", new BatchIntake(journal, gateway, catalog, rules, settings.balancePolicy(),
                 settings.data().resolve("archive"), clock, ProviderName.of(settings)));
-        bind(camel, "orderSubmitter", submitter);
+        bind(camel, "orderQueue", submitter.queue());
+        bind(camel, "submitOutcomes", submitter.outcomes());
         WebhookAuthenticator webhooks = new WebhookAuthenticator(webhookSecret());
         bind(camel, "orderTracker", new OrderTracker(journal, gateway, submitter, clock,
                 settings.webhookEnabled() && webhooks.verifies()));

@@ -70,6 +70,11 @@ public class ProviderGateway {
         return client.checkOrderSupported();
     }
 
+    /** The provider said "too many requests" to a call made outside this gateway: every caller pauses. */
+    public void rateLimited(ProviderException e) {
+        budget.backOff(e.retryAfterSeconds());
+    }
+
     /** Places an order; a ProviderException with outcomeUnknown means "maybe created". */
     public Order createOrder(OrderRequest request) {
         int connectFailures = 0;
