@@ -76,7 +76,7 @@ final class StoppableGate implements RequestGate {
     }
 
     private static ProviderException notSent(String operation) {
-        return new ProviderException(operation, ProviderException.INTERRUPTED, 0, false, "not sent: the run is stopping",
+        return new ProviderException(operation, org.topupbatch.provider.ProviderError.INTERRUPTED, 0, false, "not sent: the run is stopping",
                 null, null);
     }
 }

@@ -32,6 +32,7 @@ import org.topupbatch.provider.AccountLimitsRefresh;
 import org.topupbatch.provider.HttpProviderClient;
 import org.topupbatch.provider.ProviderEndpoint;
 import org.topupbatch.provider.ProviderGateway;
+import org.topupbatch.provider.ProviderRouteBeans;
 import org.topupbatch.provider.RateBudget;
 import org.topupbatch.provider.Signer;
 import org.topupbatch.provider.Tier;
@@ -67,6 +68,7 @@ public final class TopupConfiguration implements CamelConfiguration, CamelContex
     private RateBudget budget;
     private StoppableGate gate;
     private HttpProviderClient client;
+    private org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager providerPool;
     private ProviderGateway gateway;
     private OrderSubmitter submitter;
     private BatchReporter reporter;
@@ -128,6 +130,18 @@ public final class TopupConfiguration implements CamelConfiguration, CamelContex
             submitter = new OrderSubmitter(journal(), gateway(), clock);
         }
         return submitter;
+    }
+
+    /** The submit route's steps: which rows are due, marking them SENDING, the create-order request. */
+    @BindToRegistry("orderQueue")
+    public org.topupbatch.order.OrderQueue orderQueue() {
+        return orderSubmitter().queue();
+    }
+
+    /** The submit route's last step: what the provider's answer (or its absence) means for the row. */
+    @BindToRegistry("submitOutcomes")
+    public org.topupbatch.order.SubmitOutcomes submitOutcomes() {
+        return orderSubmitter().outcomes();
     }
 
     /** The split's worker threads: enough requests in flight that latency never caps the rate. */
@@ -196,7 +210,7 @@ public final class TopupConfiguration implements CamelConfiguration, CamelContex
     public StartupChecks startupChecks() {
         if (startupChecks == null) {
             startupChecks = new StartupChecks(accountLimits(), journal(), providerClient().endpoint().baseUrl(), clock,
-                    observability().providerAccess());
+                    observability().providerAccess(), camel);
         }
         return startupChecks;
     }
@@ -277,7 +291,9 @@ public final class TopupConfiguration implements CamelConfiguration, CamelContex
         if (client == null) {
             ProviderEndpoint endpoint = new ProviderEndpoint(providerBaseUrl(),
                     new Signer(settings.apiKey(), settings.apiSecret()), settings.connectTimeout(), settings.responseTimeout());
-            client = new HttpProviderClient(camel, endpoint, observability().meter(gate()));
+            // every provider call goes through routes/provider.yaml: its beans and the one http component
+            providerPool = ProviderRouteBeans.bind(camel, endpoint, observability().meter(gate()));
+            client = new HttpProviderClient(camel, endpoint);
         }
         return client;
     }
@@ -385,6 +401,10 @@ public final class TopupConfiguration implements CamelConfiguration, CamelContex
         if (client != null) {
             client.close();
             client = null;
+        }
+        if (providerPool != null) {
+            providerPool.close();
+            providerPool = null;
         }
         if (journal != null) {
             journal.close();

@@ -223,7 +223,7 @@ public final class RateBudget implements RequestGate {
                 notifyAll();
             }
             // Not sent, so nothing can have reached the provider: callers treat it as a refused connection.
-            throw new ProviderException(operation, ProviderException.CONNECTION_FAILED, 0, false,
+            throw new ProviderException(operation, ProviderError.CONNECTION_FAILED, 0, false,
                     "not sent: the journal could not record the call (" + e.getMessage() + ")", null, e);
         }
         return status -> completed(callId, status);
