@@ -87,7 +87,9 @@ public final class Components implements AutoCloseable {
         gateway = new ProviderGateway(client, budget);
 
         submitter = new OrderSubmitter(journal, gateway, clock);
-        BatchReporter reporter = new BatchReporter(journal, gateway, new ReportWriter(settings.reports()), clock,
+        // SFTP hook: binds the inbox relay and uploads reports when they go to a server
+        org.topupbatch.report.ReportDelivery delivery = org.topupbatch.sftp.SftpWiring.bind(settings, camel);
+        BatchReporter reporter = new BatchReporter(journal, gateway, new ReportWriter(settings.reports(), delivery), clock,
                 settings.pendingTimeout());
         InboxSnapshot snapshot = settings.mode() == Settings.Mode.ONCE
                 ? InboxSnapshot.takenNow(settings.inbox()) : InboxSnapshot.everything(settings.inbox());

@@ -25,7 +25,9 @@ public record Settings(
         Duration pendingTimeout, BalancePolicy balancePolicy,
         String dbUrl, String dbUser, String dbPassword,
         Duration connectTimeout, Duration responseTimeout,
-        int submitConcurrency, String customerRules) {
+        int submitConcurrency, String customerRules,
+        // inbox and reports on an SFTP server: then inbox and reports above are local folders under data
+        org.topupbatch.sftp.SftpSettings sftp) {
 
     public enum Mode { WATCH, ONCE }
 
@@ -33,10 +35,20 @@ public record Settings(
     @Override
     public String toString() {
         return "Settings[baseUrl=" + (embeddedSandbox() ? "(embedded sandbox)" : baseUrl) + ", apiKey=" + apiKey
-                + ", inbox=" + inbox + ", reports=" + reports + ", data=" + data + ", mode=" + mode
+                + ", inbox=" + inboxShown() + ", reports=" + reportsShown() + ", data=" + data + ", mode=" + mode
                 + ", schedule=" + (schedule == null ? "" : schedule) + ", webhook=" + webhookHost + ":" + webhookPort
                 + webhookPath + ", pendingTimeout=" + pendingTimeout + ", balancePolicy=" + balancePolicy
                 + ", db=" + (dbUrl == null ? "(embedded H2)" : dbUrl) + "]";
+    }
+
+    /** The inbox as the operator gave it: the SFTP folder (without secrets) or the local path. */
+    public String inboxShown() {
+        return sftp.inbox() != null ? sftp.inbox().toString() : inbox.toAbsolutePath().toString();
+    }
+
+    /** The reports folder as the operator gave it: the SFTP folder (without secrets) or the local path. */
+    public String reportsShown() {
+        return sftp.reports() != null ? sftp.reports().toString() : reports.toAbsolutePath().toString();
     }
 
     public boolean embeddedSandbox() {
@@ -55,13 +67,15 @@ public record Settings(
             baseUrl = checkUrl("topup.base-url", baseUrl);
         }
         ProviderChoice provider = ProviderChoice.of(baseUrl, r.optional("topup.api-key"), r.optional("topup.api-secret"));
+        org.topupbatch.sftp.SftpSettings sftp = org.topupbatch.sftp.SftpSettings.load(r::optional);
+        Path data = r.path("topup.data", "data");
         return new Settings(
                 provider.baseUrl(),
                 provider.apiKey(),
                 provider.apiSecret(),
-                r.path("topup.inbox", "inbox"),
-                r.path("topup.reports", "reports"),
-                r.path("topup.data", "data"),
+                sftp.inbox() != null ? org.topupbatch.sftp.SftpSettings.localInbox(data) : r.path("topup.inbox", "inbox"),
+                sftp.reports() != null ? org.topupbatch.sftp.SftpSettings.reportsOutbox(data) : r.path("topup.reports", "reports"),
+                data,
                 r.mode(),
                 r.schedule(),
                 r.text("topup.webhook.host", "0.0.0.0"),
@@ -76,7 +90,8 @@ public record Settings(
                 r.duration("topup.http.connect-timeout", "5s", Duration.ofMillis(100)),
                 r.duration("topup.http.response-timeout", "30s", Duration.ofMillis(100)),
                 r.integer("topup.submit.concurrency", 16, 1, 256),
-                r.optional("topup.customer-rules"));
+                r.optional("topup.customer-rules"),
+                sftp);
     }
 
     private static String checkUrl(String key, String value) {

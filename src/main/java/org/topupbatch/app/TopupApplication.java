@@ -38,6 +38,16 @@ public final class TopupApplication {
             LOG.error("topup-batch cannot start: {}", e.getMessage());
             return 1;
         }
+        // SFTP hook: in once mode the batches on the server now are brought in before the inbox snapshot
+        try {
+            int fetched = org.topupbatch.sftp.SftpWiring.fetchBeforeOnceRun(settings);
+            if (fetched > 0) {
+                LOG.info("{} batches fetched from {}", fetched, settings.inboxShown());
+            }
+        } catch (org.topupbatch.sftp.SftpUnavailableException e) {
+            LOG.error("topup-batch cannot start: {}", e.getMessage());
+            return 1;
+        }
         Main main = new Main(TopupBatchMain.class);
         routeSettings(main);
         Components components = new Components(settings, Clock.systemUTC(), this::stop);
@@ -175,6 +185,11 @@ public final class TopupApplication {
         if (settings.mode() != Settings.Mode.ONCE) {
             exclude.append(exclude.length() > 0 ? "," : "").append("**/run-once.yaml");
         }
+        // SFTP hook: the relay route of a remote inbox, and its endpoint
+        if (!org.topupbatch.sftp.SftpWiring.relayRoute(settings)) {
+            exclude.append(exclude.length() > 0 ? "," : "").append(org.topupbatch.sftp.SftpWiring.ROUTE_FILE);
+        }
+        org.topupbatch.sftp.SftpWiring.camelProperties(settings, p);
         if (exclude.length() > 0) {
             p.put("camel.main.routes-exclude-pattern", exclude.toString());
         }
