@@ -169,6 +169,8 @@ public final class TopupApplication {
     public static Map<String, String> camelProperties(Settings settings) {
         Map<String, String> p = new LinkedHashMap<>();
         p.put("topup.inbox", settings.inbox().toAbsolutePath().toString());
+        // the folder the intake watches; an sftp:// inbox is relayed into it (env TOPUP_INBOX would win over topup.inbox)
+        p.put("topup.internal.inbox-folder", settings.inbox().toAbsolutePath().toString());
         p.put("topup.webhook.path", settings.webhookPath());
         p.put("topup.internal.intake-schedule", intakeSchedule(settings));
         p.put("topup.internal.report-backstop", Long.toString(
