@@ -72,12 +72,17 @@ class SftpFoldersE2ETest {
         Path inbox = server.root().resolve("inbox");
         Path reports = server.root().resolve("reports");
         String first = batch("SFTP1", 20);
-        int cut = first.indexOf("SFTP1-11,ML86,12345") + 17; // in the middle of a customer number
         run.start();
-        // the ERP writes slowly: half a file, a pause shorter than the completeness check, the rest
-        Files.writeString(inbox.resolve("daily.csv"), first.substring(0, cut), StandardCharsets.UTF_8);
-        Thread.sleep(1500);
-        Files.writeString(inbox.resolve("daily.csv"), first.substring(cut), StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+        awaitOutput("Ready: watching inbox", Duration.ofMinutes(1));
+        // the ERP writes slowly: 20 pieces cut anywhere (mostly mid-row), 700 ms apart, so that the
+        // relay polls (every 5 s) while the file is still growing
+        Path growing = inbox.resolve("daily.csv");
+        int pieces = 20;
+        for (int i = 0; i < pieces; i++) {
+            String piece = first.substring(first.length() * i / pieces, first.length() * (i + 1) / pieces);
+            Files.writeString(growing, piece, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            Thread.sleep(700);
+        }
 
         awaitFile(reports.resolve("daily.summary.json"), Duration.ofMinutes(2));
         Report report = Report.read(reports, "daily", ',');
@@ -116,15 +121,25 @@ class SftpFoldersE2ETest {
         assertThat(names(reports)).noneMatch(n -> n.endsWith(".part")); // only whole reports on the server
 
         String onceLog = run.output();
-        assertThat(watchLog).contains("Ready: watching inbox " + server.uri("inbox").replace("@127.0.0.1", "@127.0.0.1"));
+        assertThat(watchLog).contains("Ready: watching inbox " + server.uri("inbox"));
         assertThat(watchLog + onceLog).doesNotContain(PASSWORD).doesNotContain("Kata");
+    }
+
+    void awaitOutput(String text, Duration limit) throws InterruptedException {
+        Instant end = Instant.now().plus(limit);
+        while (!run.output().contains(text)) {
+            if (Instant.now().isAfter(end)) {
+                throw new AssertionError("'" + text + "' not logged within " + limit + "; the run's output:\n" + run.output());
+            }
+            Thread.sleep(200);
+        }
     }
 
     void awaitFile(Path file, Duration limit) throws InterruptedException {
         Instant end = Instant.now().plus(limit);
         while (!Files.exists(file)) {
             if (Instant.now().isAfter(end)) {
-                throw new AssertionError(file + " did not appear within " + limit + "; the run's output:\n" + run.output() + "\nDEBUG " + tree());
+                throw new AssertionError(file + " did not appear within " + limit + "; the run's output:\n" + run.output() + "\nfiles of the test:\n" + tree());
             }
             Thread.sleep(200);
         }
