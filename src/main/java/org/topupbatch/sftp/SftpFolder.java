@@ -18,6 +18,12 @@ public record SftpFolder(String user, String host, int port, String path, String
         if (value == null || !value.toLowerCase(Locale.ROOT).startsWith("sftp://")) {
             return Optional.empty();
         }
+        String afterScheme = value.substring("sftp://".length());
+        int at = afterScheme.indexOf('@');
+        if (at > 0 && afterScheme.substring(0, at).contains(":") && !afterScheme.substring(0, at).contains("/")) {
+            throw new SettingsException(key + ": put the SFTP password in topup.sftp.password (TOPUP_SFTP_PASSWORD), "
+                    + "not in the address");
+        }
         URI uri;
         try {
             uri = new URI(value);
@@ -26,10 +32,6 @@ public record SftpFolder(String user, String host, int port, String path, String
                     + e.getReason() + ")");
         }
         String userInfo = uri.getRawUserInfo();
-        if (userInfo != null && userInfo.contains(":")) {
-            throw new SettingsException(key + ": put the SFTP password in topup.sftp.password (TOPUP_SFTP_PASSWORD), "
-                    + "not in the address");
-        }
         String query = uri.getRawQuery() == null ? "" : uri.getRawQuery();
         if (query.toLowerCase(Locale.ROOT).matches("(.*&)?(password|privatekeypassphrase|privatekey)=.*")) {
             throw new SettingsException(key + ": put SFTP secrets in topup.sftp.password or topup.sftp.private-key-file, "
