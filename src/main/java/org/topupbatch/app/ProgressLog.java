@@ -65,7 +65,7 @@ public final class ProgressLog {
     }
 
     String readyLine() {
-        StringBuilder line = new StringBuilder("Ready: watching inbox ").append(settings.inbox().toAbsolutePath())
+        StringBuilder line = new StringBuilder("Ready: watching inbox ").append(settings.inboxShown())
                 .append(" (mode ").append(settings.mode().name().toLowerCase(java.util.Locale.ROOT)).append(")");
         if (settings.schedule() != null && settings.mode() == Settings.Mode.WATCH) {
             line.append(", next pick-up ").append(nextPickUp(settings.schedule(), clock.instant()));

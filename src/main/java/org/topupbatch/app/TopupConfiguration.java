@@ -185,7 +185,9 @@ public final class TopupConfiguration implements CamelConfiguration, CamelContex
     @BindToRegistry("batchReporter")
     public BatchReporter batchReporter() {
         if (reporter == null) {
-            reporter = new BatchReporter(journal(), gateway(), new ReportWriter(settings.reports()), clock,
+            // SFTP hook: binds the inbox relay, and uploads reports when they go to a server
+            org.topupbatch.report.ReportDelivery delivery = org.topupbatch.sftp.SftpWiring.bind(settings, camel);
+            reporter = new BatchReporter(journal(), gateway(), new ReportWriter(settings.reports(), delivery), clock,
                     settings.pendingTimeout());
         }
         return reporter;
