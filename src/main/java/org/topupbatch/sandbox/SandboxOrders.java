@@ -188,8 +188,9 @@ final class SandboxOrders {
         List<Order> pending = new ArrayList<>();
         synchronized (this) {
             for (SandboxStateFile.SavedOrder s : state.orders()) {
-                SandboxProduct product = catalog.find(s.productSku()).orElseThrow(() -> new IllegalStateException(
-                        "the sandbox state names product " + s.productSku() + ", which the catalog no longer has"));
+                SandboxProduct product = catalog.find(s.productSku()).orElseThrow(() -> new SandboxStateException(
+                        "the sandbox state names product " + s.productSku() + ", which the catalog no longer has;"
+                        + " move the state file away to start the sandbox's account afresh", null));
                 Order o = new Order(s.refId(), product, s.customerNo(), s.zone(), s.price(), s.balanceBefore(),
                         s.balanceAfter(), Instant.ofEpochMilli(s.createdAt()),
                         s.settleAt() == null ? null : Instant.ofEpochMilli(s.settleAt()), s.failReason());

@@ -50,7 +50,7 @@ final class SandboxStateFile {
     /**
      * The saved state, empty when there is no file yet.
      *
-     * @throws IllegalStateException naming the file when it cannot be read as a sandbox state
+     * @throws SandboxStateException naming the file when it cannot be read as a sandbox state
      */
     Optional<SavedState> load() {
         if (file == null) {
@@ -65,7 +65,7 @@ final class SandboxStateFile {
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException e) {
-            throw new IllegalStateException("the sandbox state file " + file + " cannot be read (" + firstLine(e)
+            throw new SandboxStateException("the sandbox state file " + file + " cannot be read (" + firstLine(e)
                     + "); move it away to start the sandbox's account afresh", e);
         }
     }

@@ -100,7 +100,7 @@ class SandboxStateFileTest {
         Path state = dir.resolve("state.json");
         Files.writeString(state, "{ half", StandardCharsets.UTF_8);
         assertThatThrownBy(() -> SandboxProvider.start(config(state, "1s"), 0))
-                .isInstanceOf(IllegalStateException.class)
+                .isInstanceOf(SandboxStateException.class)
                 .hasMessageStartingWith("the sandbox state file " + state + " cannot be read (")
                 .hasMessageEndingWith("move it away to start the sandbox's account afresh");
     }
