@@ -83,7 +83,7 @@ public final class PlanCommand {
             return 1;
         } catch (ProviderException | PriceListUnavailableException e) {
             err.println("topup-batch: the provider could not be asked: " + (e instanceof ProviderException p
-                    && ProviderGateway.stopsSubmission(p) ? "it refused the credentials (" + p.code() + ")" : e.getMessage()));
+                    && p.stopsSubmission() ? "it refused the credentials (" + p.code() + ")" : e.getMessage()));
             return 1;
         } catch (UnreadableBatchException e) {
             err.println("topup-batch: " + file + " cannot be read as a batch: " + e.getMessage());

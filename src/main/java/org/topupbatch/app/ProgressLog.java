@@ -67,7 +67,7 @@ public final class ProgressLog {
     String readyLine() {
         boolean once = settings.mode() == Settings.Mode.ONCE;
         StringBuilder line = new StringBuilder(once ? "Ready: taking the batches in " : "Ready: watching inbox ")
-                .append(settings.inbox().toAbsolutePath()).append(once ? " now" : "")
+                .append(settings.inboxShown()).append(once ? " now" : "")
                 .append(" (mode ").append(settings.mode().name().toLowerCase(java.util.Locale.ROOT)).append(")");
         if (settings.schedule() != null && !once) {
             line.append(", next pick-up ").append(nextPickUp(settings.schedule(), clock.instant()));

@@ -2,7 +2,6 @@ package org.topupbatch.app;
 
 import java.time.Clock;
 import java.time.Duration;
-import org.apache.camel.impl.DefaultCamelContext;
 import org.topupbatch.journal.AccountLimits;
 import org.topupbatch.journal.Journal;
 import org.topupbatch.provider.ApiUsage;
@@ -27,14 +26,12 @@ final class ProviderSession implements AutoCloseable {
 
     private static final long UNKNOWN_DAILY_LIMIT = 10_000;
 
-    private final DefaultCamelContext camel = new DefaultCamelContext();
     private final SandboxProvider sandbox;
     private final HttpProviderClient client;
     private final RateBudget budget;
     final ProviderGateway gateway;
 
     ProviderSession(Settings settings, Journal journal, Clock clock) {
-        camel.start();
         String baseUrl = settings.baseUrl();
         if (settings.embeddedSandbox()) {
             SandboxConfig config = SandboxConfig.fromLookup(SettingsLookup.standard())
@@ -52,7 +49,8 @@ final class ProviderSession implements AutoCloseable {
         Duration longestCall = settings.connectTimeout().multipliedBy(2).plus(settings.responseTimeout());
         budget = RateBudget.restore(clock, journal, longestCall, RateBudget.Waiter.REAL,
                 new AccountLimits(Tier.BASIC.requestsPerMinute(), UNKNOWN_DAILY_LIMIT, 0, clock.instant()));
-        client = new HttpProviderClient(camel, new ProviderEndpoint(baseUrl,
+        // the provider route in a Camel of its own: a command has no other routes
+        client = HttpProviderClient.standalone(new ProviderEndpoint(baseUrl,
                 new Signer(settings.apiKey(), settings.apiSecret()), settings.connectTimeout(), settings.responseTimeout()),
                 budget);
         gateway = new ProviderGateway(client, budget);
@@ -85,7 +83,6 @@ final class ProviderSession implements AutoCloseable {
     @Override
     public void close() {
         client.close();
-        camel.stop(); // stop, not close: close declares IOException for nothing it does here
         if (sandbox != null) {
             sandbox.close();
         }

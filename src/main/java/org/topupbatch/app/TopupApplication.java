@@ -39,12 +39,28 @@ public final class TopupApplication {
             LOG.error("topup-batch cannot start: {}", e.getMessage());
             return 1;
         }
+        // SFTP hook: in once mode the batches on the server now are brought in before the inbox snapshot
+        try {
+            int fetched = org.topupbatch.sftp.SftpWiring.fetchBeforeOnceRun(settings);
+            if (fetched > 0) {
+                LOG.info("{} batches fetched from {}", fetched, settings.inboxShown());
+            }
+        } catch (org.topupbatch.sftp.SftpUnavailableException e) {
+            LOG.error("topup-batch cannot start: {}", e.getMessage());
+            return 1;
+        }
         // No package scan: the routes are the YAML files and the beans come from TopupConfiguration.
         Main main = new Main();
         routeSettings(main);
         TopupConfiguration beans = new TopupConfiguration(settings, Clock.systemUTC(), this::stop);
         main.configure().addConfiguration(beans);
         main.addMainListener(new MainListenerSupport() {
+            @Override
+            public void beforeConfigure(BaseMainSupport m) {
+                // before the routes exist: on a PostgreSQL journal they run under the leader's route policy
+                twoNodes = installTwoNodes(m.getCamelContext(), beans);
+            }
+
             @Override
             public void afterConfigure(BaseMainSupport m) {
                 gracefulStop = beans.gracefulStop();
@@ -62,6 +78,16 @@ public final class TopupApplication {
                 } catch (Exception e) {
                     LOG.error("topup-batch cannot start: the webhook receiver did not start: {}", e.getMessage());
                     stop(1);
+                    return;
+                }
+                if (twoNodes != null) {
+                    // two nodes: the leader's routes and start-up work wait for the journal lock
+                    try {
+                        twoNodes.begin(camel);
+                    } catch (Exception e) {
+                        LOG.error("topup-batch cannot start: {}", e.getMessage());
+                        stop(1);
+                    }
                     return;
                 }
                 String fatal = beans.startupChecks().problem();
@@ -151,6 +177,33 @@ public final class TopupApplication {
         return null;
     }
 
+    // --- two nodes (org.topupbatch.cluster): on a PostgreSQL journal one node leads, the others stand by
+    private volatile org.topupbatch.cluster.TwoNodes twoNodes;
+
+    private org.topupbatch.cluster.TwoNodes installTwoNodes(CamelContext camel, TopupConfiguration beans) {
+        if (!org.topupbatch.cluster.TwoNodes.sharedJournal(settings.dbUrl())) {
+            return null;
+        }
+        String node = org.topupbatch.cluster.NodeName.resolve(SettingsLookup.standard());
+        return org.topupbatch.cluster.TwoNodes.install(camel, node, settings.dbUrl(), settings.dbUser(),
+                settings.dbPassword(), new org.topupbatch.cluster.LeaderDuties() {
+                    @Override
+                    public String takeOver() {
+                        return beans.takeLeadership();
+                    }
+
+                    @Override
+                    public void stepDown() {
+                        beans.stepDown();
+                    }
+
+                    @Override
+                    public void exit(int code) {
+                        stop(code);
+                    }
+                });
+    }
+
     private volatile Main main;
     /** Null while the beans are not bound (a start refused before that has nothing to stop). */
     private volatile GracefulStop gracefulStop;
@@ -179,6 +232,8 @@ public final class TopupApplication {
     public static Map<String, String> camelProperties(Settings settings) {
         Map<String, String> p = new LinkedHashMap<>();
         p.put("topup.inbox", settings.inbox().toAbsolutePath().toString());
+        // the folder the intake watches; an sftp:// inbox is relayed into it (env TOPUP_INBOX would win over topup.inbox)
+        p.put("topup.internal.inbox-folder", settings.inbox().toAbsolutePath().toString());
         p.put("topup.webhook.path", settings.webhookPath());
         p.put("topup.internal.intake-schedule", intakeSchedule(settings));
         p.put("topup.internal.report-backstop", Long.toString(
@@ -199,6 +254,11 @@ public final class TopupApplication {
         if (settings.mode() != Settings.Mode.ONCE) {
             exclude.append(exclude.length() > 0 ? "," : "").append("**/run-once.yaml");
         }
+        // SFTP hook: the relay route of a remote inbox, and its endpoint
+        if (!org.topupbatch.sftp.SftpWiring.relayRoute(settings)) {
+            exclude.append(exclude.length() > 0 ? "," : "").append(org.topupbatch.sftp.SftpWiring.ROUTE_FILE);
+        }
+        org.topupbatch.sftp.SftpWiring.camelProperties(settings, p);
         if (exclude.length() > 0) {
             p.put("camel.main.routes-exclude-pattern", exclude.toString());
         }

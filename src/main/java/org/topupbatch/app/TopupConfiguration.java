@@ -32,6 +32,7 @@ import org.topupbatch.provider.AccountLimitsRefresh;
 import org.topupbatch.provider.HttpProviderClient;
 import org.topupbatch.provider.ProviderEndpoint;
 import org.topupbatch.provider.ProviderGateway;
+import org.topupbatch.provider.ProviderRouteBeans;
 import org.topupbatch.provider.RateBudget;
 import org.topupbatch.provider.Signer;
 import org.topupbatch.provider.Tier;
@@ -70,6 +71,7 @@ public final class TopupConfiguration implements CamelConfiguration, CamelContex
     private RateBudget budget;
     private StoppableGate gate;
     private HttpProviderClient client;
+    private org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager providerPool;
     private ProviderGateway gateway;
     private OrderSubmitter submitter;
     private BatchReporter reporter;
@@ -137,6 +139,18 @@ public final class TopupConfiguration implements CamelConfiguration, CamelContex
         return submitter;
     }
 
+    /** The submit route's steps: which rows are due, marking them SENDING, the create-order request. */
+    @BindToRegistry("orderQueue")
+    public org.topupbatch.order.OrderQueue orderQueue() {
+        return orderSubmitter().queue();
+    }
+
+    /** The submit route's last step: what the provider's answer (or its absence) means for the row. */
+    @BindToRegistry("submitOutcomes")
+    public org.topupbatch.order.SubmitOutcomes submitOutcomes() {
+        return orderSubmitter().outcomes();
+    }
+
     /** The split's worker threads: enough requests in flight that latency never caps the rate. */
     @BindToRegistry("submitWorkers")
     public ExecutorService submitWorkers() {
@@ -178,7 +192,9 @@ public final class TopupConfiguration implements CamelConfiguration, CamelContex
     @BindToRegistry("batchReporter")
     public BatchReporter batchReporter() {
         if (reporter == null) {
-            reporter = new BatchReporter(journal(), gateway(), new ReportWriter(settings.reports()), clock,
+            // SFTP hook: binds the inbox relay, and uploads reports when they go to a server
+            org.topupbatch.report.ReportDelivery delivery = org.topupbatch.sftp.SftpWiring.bind(settings, camel);
+            reporter = new BatchReporter(journal(), gateway(), new ReportWriter(settings.reports(), delivery), clock,
                     settings.pendingTimeout());
         }
         return reporter;
@@ -203,7 +219,7 @@ public final class TopupConfiguration implements CamelConfiguration, CamelContex
     public StartupChecks startupChecks() {
         if (startupChecks == null) {
             startupChecks = new StartupChecks(accountLimits(), journal(), providerClient().endpoint().baseUrl(), clock,
-                    observability().providerAccess());
+                    observability().providerAccess(), camel);
         }
         return startupChecks;
     }
@@ -226,6 +242,22 @@ public final class TopupConfiguration implements CamelConfiguration, CamelContex
             journal = openJournal();
         }
         return journal;
+    }
+
+    // ---- two nodes (org.topupbatch.cluster.TwoNodes): the leader's start-up work runs on taking over
+
+    /**
+     * A standby becoming leader: the rate budget judged again from the shared call record (the
+     * old leader's calls count), then the start-up checks. Returns a fatal problem, or null.
+     */
+    public String takeLeadership() {
+        budget().restoreFromJournal();
+        return startupChecks().problem();
+    }
+
+    /** Leadership lost: no new provider request starts (requests on the wire finish). */
+    public void stepDown() {
+        gracefulStop().stopTaking();
     }
 
     // ---- shared parts ----------------------------------------------------------------------
@@ -268,7 +300,9 @@ public final class TopupConfiguration implements CamelConfiguration, CamelContex
         if (client == null) {
             ProviderEndpoint endpoint = new ProviderEndpoint(providerBaseUrl(),
                     new Signer(settings.apiKey(), settings.apiSecret()), settings.connectTimeout(), settings.responseTimeout());
-            client = new HttpProviderClient(camel, endpoint, observability().meter(gate()));
+            // every provider call goes through routes/provider.yaml: its beans and the one http component
+            providerPool = ProviderRouteBeans.bind(camel, endpoint, observability().meter(gate()));
+            client = new HttpProviderClient(camel, endpoint);
         }
         return client;
     }
@@ -388,6 +422,10 @@ public final class TopupConfiguration implements CamelConfiguration, CamelContex
         if (client != null) {
             client.close();
             client = null;
+        }
+        if (providerPool != null) {
+            providerPool.close();
+            providerPool = null;
         }
         if (journal != null) {
             journal.close();

@@ -25,8 +25,9 @@ import java.nio.file.Path;
  *       ({@code status}, {@code report}) through {@link H2JournalServer}; a second product is kept
  *       out by {@link H2InstanceLock}, taken before the database is opened.</li>
  * </ul>
- * <p>Otherwise the URL is used as given (PostgreSQL), with the given user and password, and the
- * product first takes the journal's {@link JournalLock}, PostgreSQL would let both in.
+ * <p>Otherwise the URL is used as given (PostgreSQL), with the given user and password. Several
+ * nodes may open it at once: which one is active is decided by the journal's {@link JournalLock},
+ * taken by the node's leadership service (org.topupbatch.cluster), not here.
  *
  * <p>{@link #openForReading} is for commands that only read ({@code status}, {@code report}): no
  * instance lock and no advisory lock, so they work beside a running service.
@@ -145,7 +146,7 @@ public final class JournalDataSource {
             String shown = url.replace(H2_OPTIONS, "");
             return instance ? H2InstanceLock.takeForInstance(folder, shown) : H2InstanceLock.tryForReader(folder, shown);
         }
-        return instance && url.startsWith("jdbc:postgresql:") ? JournalLock.tryTake(url, user, password) : null;
+        return null; // PostgreSQL: the leadership service holds the JournalLock (README, "Two nodes")
     }
 
     private static void closeQuietly(AutoCloseable lock) {
@@ -203,7 +204,7 @@ public final class JournalDataSource {
     }
 
     /** A URL may carry a password as a parameter; errors and logs must not. */
-    static String redact(String url) {
+    public static String redact(String url) {
         return url.replaceAll("(?i)(password=)[^&;]*", "$1***");
     }
 

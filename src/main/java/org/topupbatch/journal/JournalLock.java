@@ -26,9 +26,78 @@ public final class JournalLock implements AutoCloseable {
     private static final String KEY = "?, hashtext(current_database() || '.' || coalesce(current_schema(), ''))";
 
     private final Connection connection;
+    /** Whether this session holds the lock; session locks stack, so it is taken at most once. */
+    private boolean held;
 
     private JournalLock(Connection connection) {
         this.connection = connection;
+        this.held = true;
+    }
+
+    private JournalLock(Connection connection, boolean held) {
+        this.connection = connection;
+        this.held = held;
+    }
+
+    /**
+     * A session that may take the lock later ({@link #tryHold}), as a standby polls for it. The
+     * session is named after its node, so that others can tell who holds the lock ({@link #holder}).
+     */
+    public static JournalLock session(String url, String user, String password, String node) {
+        return new JournalLock(connect(url, user, password, "topup-batch node " + node), false);
+    }
+
+    /**
+     * Takes the lock when it is free; true when this session holds it now.
+     *
+     * @throws JournalException when the database cannot be reached
+     */
+    public synchronized boolean tryHold() {
+        if (held) {
+            return true;
+        }
+        try {
+            held = lock(connection, "pg_try_advisory_lock");
+            return held;
+        } catch (SQLException e) {
+            throw new JournalException("cannot lock the journal database: " + firstLine(e), e);
+        }
+    }
+
+    /**
+     * Whether the lock is still held: the session answers within {@code timeoutSeconds}. A session
+     * that does not answer may have been cut by the server, which then frees the lock for another.
+     */
+    public synchronized boolean stillHeld(int timeoutSeconds) {
+        try {
+            return held && connection.isValid(timeoutSeconds);
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    /** The node holding the lock (as it named its session), when one does and the server says. */
+    public synchronized java.util.Optional<String> holder() {
+        String sql = "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+                + " WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2"
+                + " AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+                + " AND l.classid = ?::bigint::oid AND l.objid = (hashtext(current_database() || '.'"
+                + " || coalesce(current_schema(), ''))::bigint & 4294967295)::oid";
+        try (PreparedStatement ps = connection.prepareStatement(sql)) {
+            ps.setInt(1, NAMESPACE);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next() && rs.getString(1) != null && rs.getString(1).startsWith("topup-batch node ")) {
+                    return java.util.Optional.of(rs.getString(1).substring("topup-batch node ".length()));
+                }
+                return java.util.Optional.empty();
+            }
+        } catch (SQLException e) {
+            return java.util.Optional.empty();
+        }
+    }
+
+    private static String firstLine(SQLException e) {
+        return String.valueOf(e.getMessage()).lines().findFirst().orElse("");
     }
 
     /**
@@ -77,6 +146,10 @@ public final class JournalLock implements AutoCloseable {
     }
 
     private static Connection connect(String url, String user, String password) {
+        return connect(url, user, password, "topup-batch journal lock");
+    }
+
+    private static Connection connect(String url, String user, String password, String applicationName) {
         Properties p = new Properties();
         if (user != null && !user.isBlank()) {
             p.setProperty("user", user);
@@ -86,7 +159,7 @@ public final class JournalLock implements AutoCloseable {
         }
         // a lock connection idles for hours: keepalives let the server notice a dead holder
         p.setProperty("tcpKeepAlive", "true");
-        p.setProperty("ApplicationName", "topup-batch journal lock");
+        p.setProperty("ApplicationName", applicationName);
         try {
             return DriverManager.getConnection(url, p);
         } catch (SQLException e) {

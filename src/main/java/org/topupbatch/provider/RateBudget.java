@@ -64,6 +64,7 @@ public final class RateBudget implements RequestGate {
     private Instant pausedUntil = Instant.MIN;
     private int consecutive429;
     private long waitsLogged;
+    private boolean refusing;
 
     /**
      * A budget with an empty window.
@@ -97,6 +98,26 @@ public final class RateBudget implements RequestGate {
                     limits.perMinute(), limits.perDay());
         }
         return budget;
+    }
+
+    /**
+     * Forgets what this process counted and judges again from the journal, as {@link #restore}
+     * does: for a standby that becomes the leader, whose window holds the calls another node made.
+     */
+    public void restoreFromJournal() {
+        Optional<AccountLimits> remembered = callLog.rememberedLimits();
+        synchronized (this) {
+            remembered.ifPresent(l -> {
+                perMinute = Math.max(1, l.perMinute());
+                perDay = Math.max(1, l.perDay());
+            });
+            ended.clear();
+            today = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC);
+            pausedUntil = Instant.MIN;
+            consecutive429 = 0;
+        }
+        restoreUsage(remembered);
+        seed();
     }
 
     /** Today's usage: as the provider last reported it, plus every call journaled since. */
@@ -173,6 +194,9 @@ public final class RateBudget implements RequestGate {
         Instant reservedAt;
         synchronized (this) {
             while (true) {
+                if (refusing) {
+                    throw new InterruptedException("the rate budget refuses new requests: the run is stopping");
+                }
                 Instant now = clock.instant();
                 forgetOld(now);
                 rollDay(now);
@@ -199,10 +223,16 @@ public final class RateBudget implements RequestGate {
                 notifyAll();
             }
             // Not sent, so nothing can have reached the provider: callers treat it as a refused connection.
-            throw new ProviderException(operation, ProviderException.CONNECTION_FAILED, 0, false,
+            throw new ProviderException(operation, ProviderError.CONNECTION_FAILED, 0, false,
                     "not sent: the journal could not record the call (" + e.getMessage() + ")", null, e);
         }
         return status -> completed(callId, status);
+    }
+
+    @Override
+    public synchronized void refuseWaiting() {
+        refusing = true;
+        notifyAll();
     }
 
     /** How long the caller must wait now; 0 when a request may start. */

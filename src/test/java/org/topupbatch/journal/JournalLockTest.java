@@ -53,15 +53,25 @@ class JournalLockTest {
     }
 
     @Test
-    void a_second_journal_open_on_the_same_database_is_refused_until_the_first_closes() throws Exception {
+    void nodes_open_one_journal_together_and_the_lock_alone_says_which_is_active() throws Exception {
         String url = newDatabase();
-        JdbcJournal first = JdbcJournal.open(data, url, "postgres", null);
-        assertThatThrownBy(() -> JdbcJournal.open(data, url, "postgres", null))
-                .isInstanceOf(JournalInUseException.class)
-                .hasMessage("another topup-batch instance is active on journal " + url + "; only one may submit");
-        first.close();
-        try (JdbcJournal next = JdbcJournal.open(data, url, "postgres", null)) {
-            assertThat(next.batchesToReport()).isEmpty();
+        try (JdbcJournal first = JdbcJournal.open(data, url, "postgres", null);
+             JdbcJournal second = JdbcJournal.open(data, url, "postgres", null);
+             JournalLock a = JournalLock.session(url, "postgres", null, "node-a");
+             JournalLock b = JournalLock.session(url, "postgres", null, "node-b")) {
+            assertThat(second.batchesToReport()).isEmpty();
+            assertThat(a.tryHold()).isTrue();
+            assertThat(a.tryHold()).as("held: taking it again changes nothing").isTrue();
+            assertThat(b.tryHold()).isFalse();
+            assertThat(b.holder()).contains("node-a");
+            assertThat(a.stillHeld(2)).isTrue();
+            assertThatThrownBy(() -> JournalLock.tryTake(url, "postgres", null))
+                    .isInstanceOf(JournalInUseException.class)
+                    .hasMessage("another topup-batch instance is active on journal " + url + "; only one may submit");
+            a.close();
+            assertThat(a.stillHeld(2)).isFalse();
+            assertThat(b.tryHold()).as("freed with its session").isTrue();
+            assertThat(b.holder()).contains("node-b");
         }
     }
 
@@ -77,7 +87,7 @@ class JournalLockTest {
     @Test
     void when_the_holders_connection_dies_a_waiting_standby_takes_the_lock() throws Exception {
         String url = newDatabase();
-        try (JdbcJournal active = JdbcJournal.open(data, url, "postgres", null)) {
+        try (JournalLock active = JournalLock.tryTake(url, "postgres", null)) {
             CompletableFuture<JournalLock> standby = CompletableFuture.supplyAsync(
                     () -> JournalLock.await(url, "postgres", null));
             assertThat(standby).isNotDone();

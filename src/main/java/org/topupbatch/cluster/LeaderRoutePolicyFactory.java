@@ -1,0 +1,30 @@
+package org.topupbatch.cluster;
+
+import java.util.Set;
+import org.apache.camel.CamelContext;
+import org.apache.camel.NamedNode;
+import org.apache.camel.impl.cluster.ClusteredRoutePolicyFactory;
+import org.apache.camel.spi.RoutePolicy;
+import org.apache.camel.spi.RoutePolicyFactory;
+
+/**
+ * Puts every route under Camel's clustered route policy (it runs only on the leader) except the
+ * webhook receiver's: a load balancer may send a webhook to any node, and an authentic one is
+ * written to the shared journal wherever it lands.
+ */
+final class LeaderRoutePolicyFactory implements RoutePolicyFactory {
+
+    /** Routes that run on every node, standby or leader (routes/track-webhook.yaml). */
+    static final Set<String> EVERY_NODE = Set.of("track-webhook", "track-webhook-summary");
+
+    private final ClusteredRoutePolicyFactory leaderOnly;
+
+    LeaderRoutePolicyFactory(JournalLockClusterService service, String namespace) {
+        this.leaderOnly = ClusteredRoutePolicyFactory.forNamespace(service, namespace);
+    }
+
+    @Override
+    public RoutePolicy createRoutePolicy(CamelContext camel, String routeId, NamedNode route) {
+        return EVERY_NODE.contains(routeId) ? null : leaderOnly.createRoutePolicy(camel, routeId, route);
+    }
+}

@@ -1,0 +1,63 @@
+package org.topupbatch.cluster;
+
+import java.time.Clock;
+import java.time.Duration;
+import org.apache.camel.CamelContext;
+
+/**
+ * Active/passive on a shared PostgreSQL journal (README, "Two nodes"): wires the journal-lock
+ * cluster service and the leader-only route policy into Camel, and binds {@code nodeRole}.
+ *
+ * <p>The hooks the application calls: {@link #install} before the routes are configured, then
+ * {@link #begin} once Camel is started (instead of the single node's start-up checks and
+ * start-all-routes: the leader's routes start when this node becomes leader).
+ */
+public final class TwoNodes {
+
+    /** The cluster namespace: one leader per journal. */
+    static final String NAMESPACE = "topup-batch";
+    /** How often a standby asks for the lock, and the leader checks it still holds it. */
+    static final Duration POLL = Duration.ofSeconds(1);
+
+    private final JournalLockClusterService service;
+    private final NodeRole node;
+
+    private TwoNodes(JournalLockClusterService service, NodeRole node) {
+        this.service = service;
+        this.node = node;
+    }
+
+    /** Whether a journal URL is shared by nodes (PostgreSQL); embedded H2 keeps one process. */
+    public static boolean sharedJournal(String jdbcUrl) {
+        return jdbcUrl != null && jdbcUrl.trim().startsWith("jdbc:postgresql:");
+    }
+
+    /** Before Camel configures its routes: the cluster service, the route policy and the nodeRole bean. */
+    public static TwoNodes install(CamelContext camel, String nodeName, String url, String user, String password,
+                                   LeaderDuties duties) {
+        NodeRole node = new NodeRole(nodeName, Clock.systemUTC());
+        JournalLockClusterService service = new JournalLockClusterService(url.trim(), user, password, node, duties, POLL);
+        try {
+            camel.addService(service, true, true);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot register " + service, e);
+        }
+        camel.addRoutePolicyFactory(new LeaderRoutePolicyFactory(service, NAMESPACE));
+        camel.getRegistry().bind("nodeRole", node);
+        return new TwoNodes(service, node);
+    }
+
+    /** Once Camel is started: the routes of every node start, and this node asks for the lock. */
+    public void begin(CamelContext camel) throws Exception {
+        for (String id : LeaderRoutePolicyFactory.EVERY_NODE) {
+            if (camel.getRoute(id) != null) {
+                camel.getRouteController().startRoute(id);
+            }
+        }
+        service.beginPolling(NAMESPACE);
+    }
+
+    public NodeRole node() {
+        return node;
+    }
+}

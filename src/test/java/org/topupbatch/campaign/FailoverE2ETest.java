@@ -1,0 +1,149 @@
+package org.topupbatch.campaign;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.topupbatch.sandbox.DurationRange;
+import org.topupbatch.sandbox.SandboxConfig;
+import org.topupbatch.sandbox.SandboxProvider;
+import org.topupbatch.sandbox.SandboxTier;
+
+/**
+ * Two nodes on one PostgreSQL journal (README, "Two nodes"): the built jar runs twice in watch
+ * mode on a shared inbox, reports and data folder, against one sandbox (gold tier, latency,
+ * orders that stay pending a while, webhooks sent to the node that starts as the standby). The
+ * active node is SIGKILLed mid-batch; the standby must take over and finish, and the ledger is
+ * audited against the reports as in the crash campaign (nothing lost or doubled, no 429, busiest
+ * window within the tier). Prints each failover time: from the kill to the new leader's first
+ * provider request.
+ *
+ * <p>One kill by default; {@code -Dfailover.kills=10} kills the leader again and again, the two
+ * nodes taking turns (the killed one is restarted and stands by).
+ */
+class FailoverE2ETest {
+
+    static final int KILLS = Integer.getInteger("failover.kills", 1);
+    private static final Duration STEP_LIMIT = Duration.ofSeconds(90);
+
+    @TempDir
+    Path home;
+
+    @Test
+    void the_standby_takes_over_from_a_killed_leader_and_finishes_with_nothing_lost_or_doubled() throws Exception {
+        long seed = Long.getLong("failover.seed", System.nanoTime());
+        Random random = new Random(seed);
+        int rows = KILLS == 1 ? 300 : 100;
+        System.out.println("failover: seed " + seed + ", " + KILLS + " kills, " + rows + " rows per batch");
+        SandboxConfig config = SandboxConfig.defaults().setSeed(seed).setTier(SandboxTier.GOLD)
+                .setBalance(1_000_000_000L) // ten batches would spend the demo balance
+                .setLatency(DurationRange.of(Duration.ofMillis(5), Duration.ofMillis(150)))
+                .setSettleDelay(DurationRange.of(Duration.ofMillis(200), Duration.ofMillis(3000)))
+                .setWebhookDuplicateRate(0.1);
+        List<CampaignBatch> batches = new ArrayList<>();
+        List<Duration> failovers = new ArrayList<>();
+        ProductProcess a = null;
+        ProductProcess b = null;
+        try (CampaignJournal journal = CampaignJournal.postgres(home.resolve("postgres"));
+             SandboxProvider sandbox = SandboxProvider.start(config, 0)) {
+            a = node("a", sandbox, journal, null);
+            b = node("b", sandbox, journal, a);
+            sandbox.config().setWebhookUrl(b.webhookUrl()); // webhooks land on the standby
+            a.start(null);
+            awaitLog(a, "node a is active on journal");
+            b.start(null);
+            awaitLog(b, "node b standing by: node a is active on journal");
+
+            for (int kill = 1; kill <= KILLS; kill++) {
+                ProductProcess leader = kill % 2 == 1 ? a : b;
+                ProductProcess standby = leader == a ? b : a;
+                CampaignBatch batch = CampaignBatch.generate("batch-" + kill + ".csv", "F" + kill + "-", rows, random);
+                int orderedBefore = sandbox.ledger().size();
+                a.drop(batch.fileName(), batch.content());
+                batches.add(batch);
+                long accepted = batch.acceptedByRef().values().stream().filter(ok -> ok).count();
+                await("the leader to order a third of " + batch.fileName(), leader,
+                        () -> sandbox.ledger().size() - orderedBefore >= accepted / 3);
+
+                leader.kill();
+                long requestsAtKill = sandbox.stats().totalRequests();
+                long killedAt = System.nanoTime();
+                await("the standby's first provider request after the kill", standby,
+                        () -> sandbox.stats().totalRequests() > requestsAtKill);
+                Duration failover = Duration.ofNanos(System.nanoTime() - killedAt);
+                failovers.add(failover);
+                System.out.println("  kill " + kill + ": failover " + failover.toMillis() + " ms");
+                assertThat(standby.output()).contains("is active on journal");
+
+                leader.start(null); // back as the standby
+                String name = leader == a ? "a" : "b";
+                awaitLog(leader, "node " + name + " standing by");
+            }
+            ProductProcess last = KILLS % 2 == 1 ? b : a;
+            Path reports = a.reports;
+            await("every batch reported", last, () -> batches.stream()
+                    .allMatch(batch -> Files.exists(reports.resolve(batch.baseName() + ".summary.json"))));
+            a.kill();
+            b.kill();
+
+            LedgerAudit.Result audit = LedgerAudit.check(sandbox, a, batches);
+            var stats = sandbox.stats();
+            String figures = String.format("failover on PostgreSQL, seed %d: %d kills, failover times %s ms"
+                            + " (max %d ms), %d orders checked, %d anomalies, busiest window %d of %d, %d answers 429",
+                    seed, failovers.size(), failovers.stream().map(Duration::toMillis).toList(),
+                    failovers.stream().mapToLong(Duration::toMillis).max().orElse(0), audit.ordersChecked(),
+                    audit.anomalies().size(), stats.busiestWindow(), config.tier().limitPerMinute(), stats.rateLimited());
+            System.out.println(figures);
+            assertThat(audit.anomalies()).as(figures).isEmpty();
+            assertThat(audit.ordersChecked()).as(figures).isGreaterThan(0);
+        } finally {
+            if (a != null) {
+                a.kill();
+            }
+            if (b != null) {
+                b.kill();
+            }
+        }
+    }
+
+    /** A node in a home of its own (its logs, its webhook port) on the shared folders of {@code shared}. */
+    private ProductProcess node(String name, SandboxProvider sandbox, CampaignJournal journal, ProductProcess shared)
+            throws IOException {
+        ProductProcess node = new ProductProcess(Files.createDirectories(home.resolve("node-" + name)), sandbox.baseUrl());
+        node.env.putAll(journal.settings());
+        node.env.put("TOPUP_MODE", "watch");
+        node.env.put("TOPUP_NODE_NAME", name);
+        if (shared != null) {
+            node.env.put("TOPUP_INBOX", shared.inbox.toString());
+            node.env.put("TOPUP_REPORTS", shared.reports.toString());
+            node.env.put("TOPUP_DATA", shared.home.resolve("data").toString());
+        }
+        return node;
+    }
+
+    private static void awaitLog(ProductProcess node, String line) throws InterruptedException {
+        await("the log line '" + line + "'", node, () -> node.output().contains(line));
+    }
+
+    /** Waits for a condition; fails with the node's output when the node dies or the wait overruns. */
+    private static void await(String what, ProductProcess node, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + STEP_LIMIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (!node.alive()) {
+                throw new AssertionError("node died while waiting for " + what + ":\n" + node.output());
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no " + what + " within " + STEP_LIMIT + ":\n" + node.output());
+            }
+            Thread.sleep(10);
+        }
+    }
+}
