@@ -25,6 +25,7 @@ import org.topupbatch.journal.Journal;
 import org.topupbatch.journal.JournalException;
 import org.topupbatch.provider.ProviderException;
 import org.topupbatch.provider.ProviderGateway;
+import org.topupbatch.sandbox.SandboxStateException;
 
 /**
  * {@code java -jar topup-batch.jar plan FILE.csv}: the intake's own checks ({@link BatchCheck}) on
@@ -89,6 +90,9 @@ public final class PlanCommand {
             return 1;
         } catch (IOException e) {
             err.println("topup-batch: cannot read " + file + ": " + e.getMessage());
+            return 1;
+        } catch (SandboxStateException e) {
+            err.println("topup-batch: " + e.getMessage());
             return 1;
         }
     }

@@ -16,8 +16,9 @@ import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
 
 /**
- * The provider as a one-off command ({@code plan}) reaches it: the configured provider, or a fresh
- * embedded sandbox when none is configured (as the service would use). Calls go through a rate
+ * The provider as a one-off command ({@code plan}) reaches it: the configured provider, or, when none
+ * is configured, a sandbox on the embedded sandbox's account (its state file, read-only), so prices
+ * and balance are the ones the service sees. Calls go through a rate
  * budget kept in the journal's call log, which the running service shares: a plan never pushes the
  * account over its rate limit.
  */
@@ -33,8 +34,14 @@ final class ProviderSession implements AutoCloseable {
     ProviderSession(Settings settings, Journal journal, Clock clock) {
         String baseUrl = settings.baseUrl();
         if (settings.embeddedSandbox()) {
-            sandbox = SandboxProvider.start(SandboxConfig.fromLookup(SettingsLookup.standard())
-                    .setApiKey(settings.apiKey()).setApiSecret(settings.apiSecret()), 0);
+            SandboxConfig config = SandboxConfig.fromLookup(SettingsLookup.standard())
+                    .setApiKey(settings.apiKey()).setApiSecret(settings.apiSecret())
+                    .setWebhookUrl(""); // the service's receiver hears only from the sandbox it runs
+            if (config.stateFile() == null) {
+                config.setStateFile(embeddedSandboxState(settings));
+            }
+            // the running service's account as last written, never written from here
+            sandbox = SandboxProvider.start(config.setStateReadOnly(true), 0);
             baseUrl = sandbox.baseUrl();
         } else {
             sandbox = null;
@@ -47,6 +54,11 @@ final class ProviderSession implements AutoCloseable {
                 new Signer(settings.apiKey(), settings.apiSecret()), settings.connectTimeout(), settings.responseTimeout()),
                 budget);
         gateway = new ProviderGateway(client, budget);
+    }
+
+    /** Where the embedded sandbox keeps its account (README, "The sandbox provider"). */
+    static java.nio.file.Path embeddedSandboxState(Settings settings) {
+        return settings.data().resolve("sandbox").resolve("state.json");
     }
 
     String baseUrl() {

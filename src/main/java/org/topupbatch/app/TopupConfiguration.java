@@ -41,6 +41,7 @@ import org.topupbatch.report.ReportWriter;
 import org.topupbatch.report.RowFinalEvents;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
+import org.topupbatch.sandbox.SandboxStateException;
 
 /**
  * Where every bean comes from: Camel Main binds each {@link BindToRegistry} method's result under
@@ -57,6 +58,8 @@ import org.topupbatch.sandbox.SandboxProvider;
 public final class TopupConfiguration implements CamelConfiguration, CamelContextAware, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(TopupConfiguration.class);
+    static final String SANDBOX_WARNING = "EMBEDDED SANDBOX IN USE: no real order will be placed. To order from your"
+            + " provider set TOPUP_BASE_URL, TOPUP_API_KEY and TOPUP_API_SECRET.";
 
     private final Settings settings;
     private final Clock clock;
@@ -87,6 +90,10 @@ public final class TopupConfiguration implements CamelConfiguration, CamelContex
         this.settings = settings;
         this.clock = clock;
         this.exit = exit;
+        if (settings.embeddedSandbox()) {
+            // the first line of a sandbox run, before anything the sandbox or Camel says
+            LOG.warn(SANDBOX_WARNING);
+        }
     }
 
     @Override
@@ -353,6 +360,12 @@ public final class TopupConfiguration implements CamelConfiguration, CamelContex
         try {
             JdbcJournal opened = JdbcJournal.open(settings.data(), settings.dbUrl(), settings.dbUser(), settings.dbPassword());
             opened.onRowsFinal(new RowFinalEvents(camel)); // the report route aggregates them per batch
+            String mixed = ProviderSwitchCheck.problem(opened.providersServed(), ProviderName.of(settings),
+                    ProviderSwitchCheck.where(settings));
+            if (mixed != null) {
+                opened.close();
+                throw new StartupRefusal(mixed);
+            }
             return opened;
         } catch (JournalInUseException e) {
             throw new StartupRefusal(e.getMessage());
@@ -386,10 +399,16 @@ public final class TopupConfiguration implements CamelConfiguration, CamelContex
         if (settings.webhookEnabled() && (config.webhookUrl() == null || config.webhookUrl().isBlank())) {
             config.setWebhookUrl("http://127.0.0.1:" + settings.webhookPort() + settings.webhookPath());
         }
-        SandboxProvider started = SandboxProvider.start(config, 0);
-        LOG.info("Embedded sandbox provider listening on {}", started.baseUrl());
-        LOG.warn("EMBEDDED SANDBOX IN USE: no real order will be placed. To order from your provider set "
-                + "TOPUP_BASE_URL, TOPUP_API_KEY and TOPUP_API_SECRET.");
+        if (config.stateFile() == null) {
+            config.setStateFile(ProviderSession.embeddedSandboxState(settings)); // its orders outlive a restart
+        }
+        SandboxProvider started;
+        try {
+            started = SandboxProvider.start(config, 0);
+        } catch (SandboxStateException e) {
+            throw new StartupRefusal(e.getMessage());
+        }
+        LOG.info("Embedded sandbox provider listening on {} (account kept in {})", started.baseUrl(), config.stateFile());
         return started;
     }
 
