@@ -25,6 +25,7 @@ import org.topupbatch.journal.Journal;
 import org.topupbatch.journal.JournalException;
 import org.topupbatch.provider.ProviderException;
 import org.topupbatch.provider.ProviderGateway;
+import org.topupbatch.sandbox.SandboxStateException;
 
 /**
  * {@code java -jar topup-batch.jar plan FILE.csv}: the intake's own checks ({@link BatchCheck}) on
@@ -82,13 +83,16 @@ public final class PlanCommand {
             return 1;
         } catch (ProviderException | PriceListUnavailableException e) {
             err.println("topup-batch: the provider could not be asked: " + (e instanceof ProviderException p
-                    && ProviderGateway.stopsSubmission(p) ? "it refused the credentials (" + p.code() + ")" : e.getMessage()));
+                    && p.stopsSubmission() ? "it refused the credentials (" + p.code() + ")" : e.getMessage()));
             return 1;
         } catch (UnreadableBatchException e) {
             err.println("topup-batch: " + file + " cannot be read as a batch: " + e.getMessage());
             return 1;
         } catch (IOException e) {
             err.println("topup-batch: cannot read " + file + ": " + e.getMessage());
+            return 1;
+        } catch (SandboxStateException e) {
+            err.println("topup-batch: " + e.getMessage());
             return 1;
         }
     }

@@ -65,15 +65,25 @@ public final class ProgressLog {
     }
 
     String readyLine() {
-        StringBuilder line = new StringBuilder("Ready: watching inbox ").append(settings.inbox().toAbsolutePath())
+        boolean once = settings.mode() == Settings.Mode.ONCE;
+        StringBuilder line = new StringBuilder(once ? "Ready: taking the batches in " : "Ready: watching inbox ")
+                .append(settings.inboxShown()).append(once ? " now" : "")
                 .append(" (mode ").append(settings.mode().name().toLowerCase(java.util.Locale.ROOT)).append(")");
-        if (settings.schedule() != null && settings.mode() == Settings.Mode.WATCH) {
+        if (settings.schedule() != null && !once) {
             line.append(", next pick-up ").append(nextPickUp(settings.schedule(), clock.instant()));
         }
-        line.append(settings.webhookEnabled()
-                ? ", webhooks at http://" + settings.webhookHost() + ":" + settings.webhookPort() + settings.webhookPath()
+        line.append(settings.webhookEnabled() ? ", webhooks at " + webhookAddress()
                 : ", webhooks off (orders are tracked by polling)");
         return line.toString();
+    }
+
+    /** An address one can post to: a wildcard listen address is no host name, so it shows as loopback. */
+    private String webhookAddress() {
+        String host = settings.webhookHost();
+        boolean everywhere = host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]");
+        String shown = everywhere ? "127.0.0.1" : host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
+        return "http://" + shown + ":" + settings.webhookPort() + settings.webhookPath()
+                + (everywhere ? " (listening on all addresses)" : "");
     }
 
     /** The cron runs in the JVM's time zone (Quartz's default), so the time is shown in it, named. */

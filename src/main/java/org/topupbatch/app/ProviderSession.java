@@ -2,7 +2,6 @@ package org.topupbatch.app;
 
 import java.time.Clock;
 import java.time.Duration;
-import org.apache.camel.impl.DefaultCamelContext;
 import org.topupbatch.journal.AccountLimits;
 import org.topupbatch.journal.Journal;
 import org.topupbatch.provider.ApiUsage;
@@ -17,8 +16,9 @@ import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
 
 /**
- * The provider as a one-off command ({@code plan}) reaches it: the configured provider, or a fresh
- * embedded sandbox when none is configured (as the service would use). Calls go through a rate
+ * The provider as a one-off command ({@code plan}) reaches it: the configured provider, or, when none
+ * is configured, a sandbox on the embedded sandbox's account (its state file, read-only), so prices
+ * and balance are the ones the service sees. Calls go through a rate
  * budget kept in the journal's call log, which the running service shares: a plan never pushes the
  * account over its rate limit.
  */
@@ -26,18 +26,22 @@ final class ProviderSession implements AutoCloseable {
 
     private static final long UNKNOWN_DAILY_LIMIT = 10_000;
 
-    private final DefaultCamelContext camel = new DefaultCamelContext();
     private final SandboxProvider sandbox;
     private final HttpProviderClient client;
     private final RateBudget budget;
     final ProviderGateway gateway;
 
     ProviderSession(Settings settings, Journal journal, Clock clock) {
-        camel.start();
         String baseUrl = settings.baseUrl();
         if (settings.embeddedSandbox()) {
-            sandbox = SandboxProvider.start(SandboxConfig.fromLookup(SettingsLookup.standard())
-                    .setApiKey(settings.apiKey()).setApiSecret(settings.apiSecret()), 0);
+            SandboxConfig config = SandboxConfig.fromLookup(SettingsLookup.standard())
+                    .setApiKey(settings.apiKey()).setApiSecret(settings.apiSecret())
+                    .setWebhookUrl(""); // the service's receiver hears only from the sandbox it runs
+            if (config.stateFile() == null) {
+                config.setStateFile(embeddedSandboxState(settings));
+            }
+            // the running service's account as last written, never written from here
+            sandbox = SandboxProvider.start(config.setStateReadOnly(true), 0);
             baseUrl = sandbox.baseUrl();
         } else {
             sandbox = null;
@@ -45,10 +49,16 @@ final class ProviderSession implements AutoCloseable {
         Duration longestCall = settings.connectTimeout().multipliedBy(2).plus(settings.responseTimeout());
         budget = RateBudget.restore(clock, journal, longestCall, RateBudget.Waiter.REAL,
                 new AccountLimits(Tier.BASIC.requestsPerMinute(), UNKNOWN_DAILY_LIMIT, 0, clock.instant()));
-        client = new HttpProviderClient(camel, new ProviderEndpoint(baseUrl,
+        // the provider route in a Camel of its own: a command has no other routes
+        client = HttpProviderClient.standalone(new ProviderEndpoint(baseUrl,
                 new Signer(settings.apiKey(), settings.apiSecret()), settings.connectTimeout(), settings.responseTimeout()),
                 budget);
         gateway = new ProviderGateway(client, budget);
+    }
+
+    /** Where the embedded sandbox keeps its account (README, "The sandbox provider"). */
+    static java.nio.file.Path embeddedSandboxState(Settings settings) {
+        return settings.data().resolve("sandbox").resolve("state.json");
     }
 
     String baseUrl() {
@@ -73,7 +83,6 @@ final class ProviderSession implements AutoCloseable {
     @Override
     public void close() {
         client.close();
-        camel.stop(); // stop, not close: close declares IOException for nothing it does here
         if (sandbox != null) {
             sandbox.close();
         }

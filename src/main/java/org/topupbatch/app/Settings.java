@@ -26,7 +26,9 @@ public record Settings(
         String dbUrl, String dbUser, String dbPassword,
         Duration connectTimeout, Duration responseTimeout,
         int submitConcurrency, String customerRules,
-        String managementHost, int managementPort) {
+        String managementHost, int managementPort,
+        // inbox and reports on an SFTP server: then inbox and reports above are local folders under data
+        org.topupbatch.sftp.SftpSettings sftp) {
 
     public enum Mode { WATCH, ONCE }
 
@@ -34,11 +36,21 @@ public record Settings(
     @Override
     public String toString() {
         return "Settings[baseUrl=" + (embeddedSandbox() ? "(embedded sandbox)" : baseUrl) + ", apiKey=" + apiKey
-                + ", inbox=" + inbox + ", reports=" + reports + ", data=" + data + ", mode=" + mode
+                + ", inbox=" + inboxShown() + ", reports=" + reportsShown() + ", data=" + data + ", mode=" + mode
                 + ", schedule=" + (schedule == null ? "" : schedule) + ", webhook=" + webhookHost + ":" + webhookPort
                 + webhookPath + ", pendingTimeout=" + pendingTimeout + ", balancePolicy=" + balancePolicy
                 + ", db=" + (dbUrl == null ? "(embedded H2)" : dbUrl)
                 + ", management=" + (managementEnabled() ? managementHost + ":" + managementPort : "off") + "]";
+    }
+
+    /** The inbox as the operator gave it: the SFTP folder (without secrets) or the local path. */
+    public String inboxShown() {
+        return sftp.inbox() != null ? sftp.inbox().toString() : inbox.toAbsolutePath().toString();
+    }
+
+    /** The reports folder as the operator gave it: the SFTP folder (without secrets) or the local path. */
+    public String reportsShown() {
+        return sftp.reports() != null ? sftp.reports().toString() : reports.toAbsolutePath().toString();
     }
 
     public boolean embeddedSandbox() {
@@ -62,13 +74,15 @@ public record Settings(
             baseUrl = checkUrl("topup.base-url", baseUrl);
         }
         ProviderChoice provider = ProviderChoice.of(baseUrl, r.optional("topup.api-key"), r.optional("topup.api-secret"));
+        org.topupbatch.sftp.SftpSettings sftp = org.topupbatch.sftp.SftpSettings.load(r::optional);
+        Path data = r.path("topup.data", "data");
         return new Settings(
                 provider.baseUrl(),
                 provider.apiKey(),
                 provider.apiSecret(),
-                r.path("topup.inbox", "inbox"),
-                r.path("topup.reports", "reports"),
-                r.path("topup.data", "data"),
+                sftp.inbox() != null ? org.topupbatch.sftp.SftpSettings.localInbox(data) : r.path("topup.inbox", "inbox"),
+                sftp.reports() != null ? org.topupbatch.sftp.SftpSettings.reportsOutbox(data) : r.path("topup.reports", "reports"),
+                data,
                 r.mode(),
                 r.schedule(),
                 r.text("topup.webhook.host", "0.0.0.0"),
@@ -85,7 +99,8 @@ public record Settings(
                 r.integer("topup.submit.concurrency", 16, 1, 256),
                 r.optional("topup.customer-rules"),
                 r.text("topup.management.host", "127.0.0.1"),
-                r.managementPort());
+                r.managementPort(),
+                sftp);
     }
 
     private static String checkUrl(String key, String value) {

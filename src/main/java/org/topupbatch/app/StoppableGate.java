@@ -1,7 +1,5 @@
 package org.topupbatch.app;
 
-import java.util.HashSet;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.topupbatch.provider.ProviderException;
 import org.topupbatch.provider.RequestGate;
@@ -17,7 +15,6 @@ final class StoppableGate implements RequestGate {
 
     private final RequestGate budget;
     private final Object lock = new Object();
-    private final Set<Thread> waiting = new HashSet<>();
     private final AtomicInteger inFlight = new AtomicInteger();
     private boolean stopping;
 
@@ -27,12 +24,10 @@ final class StoppableGate implements RequestGate {
 
     @Override
     public Ticket enter(String operation) throws InterruptedException {
-        Thread me = Thread.currentThread();
         synchronized (lock) {
             if (stopping) {
                 throw notSent(operation);
             }
-            waiting.add(me);
         }
         Ticket ticket = null;
         boolean interrupted = false;
@@ -43,13 +38,8 @@ final class StoppableGate implements RequestGate {
             interrupted = true;
         } finally {
             synchronized (lock) {
-                waiting.remove(me);
                 refused = stopping;
-                if (refused) {
-                    // our interrupt may have come after the slot was granted: cleared under the
-                    // lock, so that none can follow
-                    Thread.interrupted();
-                } else if (ticket != null) {
+                if (!refused && ticket != null) {
                     inFlight.incrementAndGet();
                 }
             }
@@ -74,9 +64,10 @@ final class StoppableGate implements RequestGate {
     int stop() {
         synchronized (lock) {
             stopping = true;
-            waiting.forEach(Thread::interrupt);
-            return inFlight.get();
         }
+        // wakes the waiting workers without a thread interrupt: one may be writing its reservation to the journal
+        budget.refuseWaiting();
+        return inFlight.get();
     }
 
     /** Requests sent whose answer has not come yet. */
@@ -85,7 +76,7 @@ final class StoppableGate implements RequestGate {
     }
 
     private static ProviderException notSent(String operation) {
-        return new ProviderException(operation, ProviderException.INTERRUPTED, 0, false, "not sent: the run is stopping",
+        return new ProviderException(operation, org.topupbatch.provider.ProviderError.INTERRUPTED, 0, false, "not sent: the run is stopping",
                 null, null);
     }
 }

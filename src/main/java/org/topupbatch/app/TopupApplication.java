@@ -39,6 +39,16 @@ public final class TopupApplication {
             LOG.error("topup-batch cannot start: {}", e.getMessage());
             return 1;
         }
+        // SFTP hook: in once mode the batches on the server now are brought in before the inbox snapshot
+        try {
+            int fetched = org.topupbatch.sftp.SftpWiring.fetchBeforeOnceRun(settings);
+            if (fetched > 0) {
+                LOG.info("{} batches fetched from {}", fetched, settings.inboxShown());
+            }
+        } catch (org.topupbatch.sftp.SftpUnavailableException e) {
+            LOG.error("topup-batch cannot start: {}", e.getMessage());
+            return 1;
+        }
         // No package scan: the routes are the YAML files and the beans come from TopupConfiguration.
         Main main = new Main();
         routeSettings(main);
@@ -223,6 +233,8 @@ public final class TopupApplication {
     public static Map<String, String> camelProperties(Settings settings) {
         Map<String, String> p = new LinkedHashMap<>();
         p.put("topup.inbox", settings.inbox().toAbsolutePath().toString());
+        // the folder the intake watches; an sftp:// inbox is relayed into it (env TOPUP_INBOX would win over topup.inbox)
+        p.put("topup.internal.inbox-folder", settings.inbox().toAbsolutePath().toString());
         p.put("topup.webhook.path", settings.webhookPath());
         p.put("topup.internal.intake-schedule", intakeSchedule(settings));
         p.put("topup.internal.report-backstop", Long.toString(
@@ -243,6 +255,11 @@ public final class TopupApplication {
         if (settings.mode() != Settings.Mode.ONCE) {
             exclude.append(exclude.length() > 0 ? "," : "").append("**/run-once.yaml");
         }
+        // SFTP hook: the relay route of a remote inbox, and its endpoint
+        if (!org.topupbatch.sftp.SftpWiring.relayRoute(settings)) {
+            exclude.append(exclude.length() > 0 ? "," : "").append(org.topupbatch.sftp.SftpWiring.ROUTE_FILE);
+        }
+        org.topupbatch.sftp.SftpWiring.camelProperties(settings, p);
         if (exclude.length() > 0) {
             p.put("camel.main.routes-exclude-pattern", exclude.toString());
         }

@@ -1,51 +1,73 @@
 package org.topupbatch.app;
 
+import java.time.Clock;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
 import org.topupbatch.sandbox.SandboxMain;
 
 /**
- * The jar's entry point: {@code java -jar topup-batch.jar} runs the product,
- * {@code java -jar topup-batch.jar sandbox [--port N]} serves the sandbox provider alone,
- * {@code java -jar topup-batch.jar report BATCH} writes a batch's report again from the journal,
- * {@code java -jar topup-batch.jar migrate-journal --to URL} moves an H2 journal to PostgreSQL.
+ * The jar's entry point: {@code java -jar topup-batch.jar} runs the product; the first argument
+ * names a command instead ({@link #USAGE}).
  */
 public final class TopupBatchMain {
+
+    static final String USAGE = String.join(System.lineSeparator(),
+            "Usage: java -jar topup-batch.jar [COMMAND]",
+            "",
+            "  (no command)                    run the service: take the CSV batches of the inbox and order them",
+            "  plan FILE.csv                   check a batch file before spending: rejected rows, cost, balance, time",
+            "  status [BATCH]                  the latest batches from the journal, or one batch's waiting orders",
+            "  report BATCH                    write a batch's report again from the journal",
+            "  retry-failed BATCH              write the failed rows of a batch into the inbox under new ref_ids",
+            "  migrate-journal --to JDBC_URL   move the H2 journal to PostgreSQL",
+            "  sandbox [--port N] [--host H]   serve the sandbox provider alone",
+            "  help                            this text",
+            "",
+            "Settings are topup.* properties (-Dtopup.mode=once) or TOPUP_* environment variables (TOPUP_MODE=once),",
+            "documented in README.md, section \"Settings\"; without TOPUP_BASE_URL, TOPUP_API_KEY and TOPUP_API_SECRET",
+            "the service orders from its embedded sandbox (nothing real is ordered).");
+
+    private static final Set<String> HELP = Set.of("help", "--help", "-h");
+    /** Commands whose output is stdout: their log lines go to stderr, warnings and errors only. */
+    private static final Set<String> COMMANDS = Set.of("plan", "status", "report", "retry-failed", "migrate-journal");
 
     private TopupBatchMain() {
     }
 
     public static void main(String[] args) {
-        if (args.length > 0 && args[0].equals("sandbox")) {
-            SandboxMain.main(Arrays.copyOfRange(args, 1, args.length));
-            return;
+        String command = args.length == 0 ? null : args[0];
+        if (command != null && COMMANDS.contains(command)) {
+            // before the first logger exists: logback.xml reads both when it configures itself
+            System.setProperty("topup.log.target", "System.err");
+            System.setProperty("topup.log.level", "WARN");
         }
-        if (args.length > 0 && args[0].equals("report")) {
-            System.exit(new ReportCommand(SettingsLookup.standard(), System.out, System.err, java.time.Clock.systemUTC())
-                    .run(Arrays.asList(args).subList(1, args.length)));
-            return;
-        }
-        if (args.length > 0 && args[0].equals("plan")) { // operators
-            System.exit(new PlanCommand(SettingsLookup.standard(), System.out, System.err, java.time.Clock.systemUTC())
-                    .run(Arrays.asList(args).subList(1, args.length)));
-        }
-        if (args.length > 0 && args[0].equals("status")) { // operators (README, "For integrators")
-            System.exit(new StatusCommand(SettingsLookup.standard(), System.out, System.err, java.time.Clock.systemUTC())
-                    .run(Arrays.asList(args).subList(1, args.length)));
-        }
-        if (args.length > 0 && args[0].equals("retry-failed")) { // operators
-            System.exit(new RetryFailedCommand(SettingsLookup.standard(), System.out, System.err)
-                    .run(Arrays.asList(args).subList(1, args.length)));
-        }
-        if (args.length > 0 && args[0].equals("migrate-journal")) {
-            System.exit(MigrateJournalCommand.run(Arrays.copyOfRange(args, 1, args.length)));
-        }
-        if (args.length > 0) {
-            System.err.println("topup-batch: unknown argument '" + args[0] + "'. Usage: java -jar topup-batch.jar"
-                    + " [sandbox [--port N] | plan FILE.csv | status [BATCH] | report BATCH | retry-failed BATCH"
-                    + " | migrate-journal --to JDBC_URL]"
-                    + "; settings are topup.* properties or TOPUP_* environment variables (see README.md)");
+        List<String> rest = args.length == 0 ? List.of() : Arrays.asList(args).subList(1, args.length);
+        if (command == null) {
+            runService();
+        } else if (HELP.contains(command)) {
+            System.out.println(USAGE);
+            System.exit(0);
+        } else if (command.equals("sandbox")) {
+            SandboxMain.main(rest.toArray(String[]::new));
+        } else if (command.equals("report")) {
+            System.exit(new ReportCommand(SettingsLookup.standard(), System.out, System.err, Clock.systemUTC()).run(rest));
+        } else if (command.equals("plan")) { // operators
+            System.exit(new PlanCommand(SettingsLookup.standard(), System.out, System.err, Clock.systemUTC()).run(rest));
+        } else if (command.equals("status")) { // operators (README, "For integrators")
+            System.exit(new StatusCommand(SettingsLookup.standard(), System.out, System.err, Clock.systemUTC()).run(rest));
+        } else if (command.equals("retry-failed")) { // operators
+            System.exit(new RetryFailedCommand(SettingsLookup.standard(), System.out, System.err).run(rest));
+        } else if (command.equals("migrate-journal")) {
+            System.exit(MigrateJournalCommand.run(rest.toArray(String[]::new)));
+        } else {
+            System.err.println("topup-batch: unknown argument '" + command + "'");
+            System.err.println(USAGE);
             System.exit(1);
         }
+    }
+
+    private static void runService() {
         Settings settings;
         try {
             settings = Settings.load(SettingsLookup.standard());

@@ -32,6 +32,7 @@ import org.topupbatch.provider.AccountLimitsRefresh;
 import org.topupbatch.provider.HttpProviderClient;
 import org.topupbatch.provider.ProviderEndpoint;
 import org.topupbatch.provider.ProviderGateway;
+import org.topupbatch.provider.ProviderRouteBeans;
 import org.topupbatch.provider.RateBudget;
 import org.topupbatch.provider.Signer;
 import org.topupbatch.provider.Tier;
@@ -40,6 +41,7 @@ import org.topupbatch.report.ReportWriter;
 import org.topupbatch.report.RowFinalEvents;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
+import org.topupbatch.sandbox.SandboxStateException;
 
 /**
  * Where every bean comes from: Camel Main binds each {@link BindToRegistry} method's result under
@@ -56,6 +58,8 @@ import org.topupbatch.sandbox.SandboxProvider;
 public final class TopupConfiguration implements CamelConfiguration, CamelContextAware, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(TopupConfiguration.class);
+    static final String SANDBOX_WARNING = "EMBEDDED SANDBOX IN USE: no real order will be placed. To order from your"
+            + " provider set TOPUP_BASE_URL, TOPUP_API_KEY and TOPUP_API_SECRET.";
 
     private final Settings settings;
     private final Clock clock;
@@ -67,6 +71,7 @@ public final class TopupConfiguration implements CamelConfiguration, CamelContex
     private RateBudget budget;
     private StoppableGate gate;
     private HttpProviderClient client;
+    private org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager providerPool;
     private ProviderGateway gateway;
     private OrderSubmitter submitter;
     private BatchReporter reporter;
@@ -85,6 +90,10 @@ public final class TopupConfiguration implements CamelConfiguration, CamelContex
         this.settings = settings;
         this.clock = clock;
         this.exit = exit;
+        if (settings.embeddedSandbox()) {
+            // the first line of a sandbox run, before anything the sandbox or Camel says
+            LOG.warn(SANDBOX_WARNING);
+        }
     }
 
     @Override
@@ -130,6 +139,18 @@ public final class TopupConfiguration implements CamelConfiguration, CamelContex
         return submitter;
     }
 
+    /** The submit route's steps: which rows are due, marking them SENDING, the create-order request. */
+    @BindToRegistry("orderQueue")
+    public org.topupbatch.order.OrderQueue orderQueue() {
+        return orderSubmitter().queue();
+    }
+
+    /** The submit route's last step: what the provider's answer (or its absence) means for the row. */
+    @BindToRegistry("submitOutcomes")
+    public org.topupbatch.order.SubmitOutcomes submitOutcomes() {
+        return orderSubmitter().outcomes();
+    }
+
     /** The split's worker threads: enough requests in flight that latency never caps the rate. */
     @BindToRegistry("submitWorkers")
     public ExecutorService submitWorkers() {
@@ -171,7 +192,9 @@ public final class TopupConfiguration implements CamelConfiguration, CamelContex
     @BindToRegistry("batchReporter")
     public BatchReporter batchReporter() {
         if (reporter == null) {
-            reporter = new BatchReporter(journal(), gateway(), new ReportWriter(settings.reports()), clock,
+            // SFTP hook: binds the inbox relay, and uploads reports when they go to a server
+            org.topupbatch.report.ReportDelivery delivery = org.topupbatch.sftp.SftpWiring.bind(settings, camel);
+            reporter = new BatchReporter(journal(), gateway(), new ReportWriter(settings.reports(), delivery), clock,
                     settings.pendingTimeout());
         }
         return reporter;
@@ -196,7 +219,7 @@ public final class TopupConfiguration implements CamelConfiguration, CamelContex
     public StartupChecks startupChecks() {
         if (startupChecks == null) {
             startupChecks = new StartupChecks(accountLimits(), journal(), providerClient().endpoint().baseUrl(), clock,
-                    observability().providerAccess());
+                    observability().providerAccess(), camel);
         }
         return startupChecks;
     }
@@ -277,7 +300,9 @@ public final class TopupConfiguration implements CamelConfiguration, CamelContex
         if (client == null) {
             ProviderEndpoint endpoint = new ProviderEndpoint(providerBaseUrl(),
                     new Signer(settings.apiKey(), settings.apiSecret()), settings.connectTimeout(), settings.responseTimeout());
-            client = new HttpProviderClient(camel, endpoint, observability().meter(gate()));
+            // every provider call goes through routes/provider.yaml: its beans and the one http component
+            providerPool = ProviderRouteBeans.bind(camel, endpoint, observability().meter(gate()));
+            client = new HttpProviderClient(camel, endpoint);
         }
         return client;
     }
@@ -335,6 +360,12 @@ public final class TopupConfiguration implements CamelConfiguration, CamelContex
         try {
             JdbcJournal opened = JdbcJournal.open(settings.data(), settings.dbUrl(), settings.dbUser(), settings.dbPassword());
             opened.onRowsFinal(new RowFinalEvents(camel)); // the report route aggregates them per batch
+            String mixed = ProviderSwitchCheck.problem(opened.providersServed(), ProviderName.of(settings),
+                    ProviderSwitchCheck.where(settings));
+            if (mixed != null) {
+                opened.close();
+                throw new StartupRefusal(mixed);
+            }
             return opened;
         } catch (JournalInUseException e) {
             throw new StartupRefusal(e.getMessage());
@@ -368,10 +399,16 @@ public final class TopupConfiguration implements CamelConfiguration, CamelContex
         if (settings.webhookEnabled() && (config.webhookUrl() == null || config.webhookUrl().isBlank())) {
             config.setWebhookUrl("http://127.0.0.1:" + settings.webhookPort() + settings.webhookPath());
         }
-        SandboxProvider started = SandboxProvider.start(config, 0);
-        LOG.info("Embedded sandbox provider listening on {}", started.baseUrl());
-        LOG.warn("EMBEDDED SANDBOX IN USE: no real order will be placed. To order from your provider set "
-                + "TOPUP_BASE_URL, TOPUP_API_KEY and TOPUP_API_SECRET.");
+        if (config.stateFile() == null) {
+            config.setStateFile(ProviderSession.embeddedSandboxState(settings)); // its orders outlive a restart
+        }
+        SandboxProvider started;
+        try {
+            started = SandboxProvider.start(config, 0);
+        } catch (SandboxStateException e) {
+            throw new StartupRefusal(e.getMessage());
+        }
+        LOG.info("Embedded sandbox provider listening on {} (account kept in {})", started.baseUrl(), config.stateFile());
         return started;
     }
 
@@ -385,6 +422,10 @@ public final class TopupConfiguration implements CamelConfiguration, CamelContex
         if (client != null) {
             client.close();
             client = null;
+        }
+        if (providerPool != null) {
+            providerPool.close();
+            providerPool = null;
         }
         if (journal != null) {
             journal.close();

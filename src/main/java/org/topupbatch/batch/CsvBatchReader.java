@@ -1,16 +1,21 @@
 package org.topupbatch.batch;
 
+import java.io.BufferedInputStream;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
@@ -86,27 +91,37 @@ public final class CsvBatchReader implements Iterable<BatchRow>, AutoCloseable {
     }
 
     static CsvBatchReader open(InputStream in, int maxRecordChars) throws IOException {
+        BufferedInputStream bytes = new BufferedInputStream(in, HEAD_BYTES);
+        long headLines;
+        try {
+            headLines = refuseNonText(bytes);
+        } catch (IOException | RuntimeException e) {
+            bytes.close();
+            throw e;
+        }
         // REPORT, not the default REPLACE: a file that is not UTF-8 must be refused, not garbled
         var decoder = StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);
-        BufferedReader source = new BufferedReader(new InputStreamReader(in, decoder), 64 * 1024);
+        BufferedReader source = new BufferedReader(new InputStreamReader(bytes, decoder), 64 * 1024);
         try {
-            return new CsvBatchReader(source, maxRecordChars);
+            return new CsvBatchReader(source, maxRecordChars, headLines);
         } catch (IOException | RuntimeException e) {
             source.close();
             throw e;
         }
     }
 
-    private CsvBatchReader(BufferedReader source, int maxRecordChars) throws IOException {
+    private CsvBatchReader(BufferedReader source, int maxRecordChars, long headLines) throws IOException {
         this.source = source;
         this.maxRecordChars = maxRecordChars;
         try {
             skipByteOrderMark(source);
             this.delimiter = sniffDelimiter(source);
         } catch (CharacterCodingException e) {
-            throw new UnreadableBatchException("not text: the file is not valid UTF-8", e);
+            // the decoder reads ahead of the header: the bad bytes lie beyond the head already checked
+            throw new UnreadableBatchException("not text: the file is not valid UTF-8 (near line "
+                    + (headLines + 1) + ")", e);
         }
         this.format = CSVFormat.RFC4180.builder()
                 .setDelimiter(delimiter)
@@ -345,6 +360,59 @@ public final class CsvBatchReader implements Iterable<BatchRow>, AutoCloseable {
             }
         }
         return true;
+    }
+
+    /** An xlsx file is a zip archive; an old xls file an OLE compound document. */
+    private static final byte[][] SPREADSHEET_SIGNATURES = {
+            {'P', 'K', 3, 4},
+            {(byte) 0xD0, (byte) 0xCF, 0x11, (byte) 0xE0, (byte) 0xA1, (byte) 0xB1, 0x1A, (byte) 0xE1},
+    };
+
+    /** The start of the file checked before it is decoded: more than the decoder reads ahead of the header. */
+    private static final int HEAD_BYTES = 256 * 1024;
+
+    /**
+     * Checks the file's head before the decoder reads ahead into it: a workbook renamed to .csv is the
+     * commonest "CSV" that is no text at all, so it is named with how to export it; invalid UTF-8 is
+     * named with its line (the decoder alone would only say that some byte of its read-ahead is bad).
+     * Leaves the stream where it was; returns the line breaks in the head checked.
+     */
+    private static long refuseNonText(BufferedInputStream in) throws IOException {
+        in.mark(HEAD_BYTES);
+        byte[] head = in.readNBytes(HEAD_BYTES);
+        in.reset();
+        for (byte[] signature : SPREADSHEET_SIGNATURES) {
+            if (head.length >= signature.length && Arrays.equals(head, 0, signature.length, signature, 0, signature.length)) {
+                throw new UnreadableBatchException("not text: this looks like a spreadsheet file (xlsx/xls), not CSV:"
+                        + " save it as \"CSV UTF-8\" and drop it again");
+            }
+        }
+        ByteBuffer bytes = ByteBuffer.wrap(head);
+        CharBuffer chars = CharBuffer.allocate(1024);
+        var decoder = StandardCharsets.UTF_8.newDecoder();
+        while (true) {
+            // not the end of input: a character cut off at the end of the head is no error
+            CoderResult result = decoder.decode(bytes, chars, false);
+            chars.clear();
+            if (result.isUnderflow()) {
+                return lineBreaks(head, head.length);
+            }
+            if (result.isError()) {
+                throw new UnreadableBatchException("not text: the file is not valid UTF-8 (near line "
+                        + (lineBreaks(head, bytes.position()) + 1) + ")");
+            }
+        }
+    }
+
+    /** LF, CRLF and a lone CR each end a line. */
+    private static long lineBreaks(byte[] bytes, int end) {
+        long breaks = 0;
+        for (int i = 0; i < end; i++) {
+            if (bytes[i] == '\n' || (bytes[i] == '\r' && (i + 1 >= bytes.length || bytes[i + 1] != '\n'))) {
+                breaks++;
+            }
+        }
+        return breaks;
     }
 
     private static void skipByteOrderMark(BufferedReader in) throws IOException {

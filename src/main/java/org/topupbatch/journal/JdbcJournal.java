@@ -338,6 +338,14 @@ public final class JdbcJournal implements Journal {
         return Optional.ofNullable(latest[0]);
     }
 
+    /** Who served the journal's batches ({@code provider} of the batch table: {@code sandbox} or a host), each once. */
+    public List<String> providersServed() {
+        List<String> providers = new ArrayList<>();
+        query("SELECT DISTINCT provider FROM batch WHERE provider IS NOT NULL ORDER BY provider", ps -> { },
+                rs -> providers.add(rs.getString("provider")));
+        return providers;
+    }
+
     // ---- operators
 
     @Override

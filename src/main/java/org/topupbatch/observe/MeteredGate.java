@@ -37,6 +37,11 @@ public final class MeteredGate implements RequestGate {
         };
     }
 
+    @Override
+    public void refuseWaiting() {
+        gate.refuseWaiting();
+    }
+
     private void record(String operation, int httpStatus, long nanos) {
         Counter.builder("topup.provider.calls").description("Provider calls by operation and answer")
                 .tag("operation", operation).tag("answer", httpStatus == 0 ? "none" : Integer.toString(httpStatus))

@@ -52,7 +52,7 @@ public class PendingOrderPolling {
             order = gateway.checkOrder(row.refId());
             CrashPoints.pass(CrashPoints.TRACK_AFTER_ANSWER);
         } catch (ProviderException e) {
-            if ("ORDER_NOT_FOUND".equals(e.code())) {
+            if (e.meansNoSuchOrder()) {
                 // The provider said pending before; a missing order is its confusion, not a failure.
                 LOG.warn("Provider does not find pending order {}; will look again", row.refId());
                 tracked.lookAgain(row);

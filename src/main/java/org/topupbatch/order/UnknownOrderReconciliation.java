@@ -6,6 +6,7 @@ import org.slf4j.LoggerFactory;
 import org.topupbatch.journal.RowRecord;
 import org.topupbatch.provider.Order;
 import org.topupbatch.provider.OrderRequest;
+import org.topupbatch.provider.ProviderError;
 import org.topupbatch.provider.ProviderException;
 import org.topupbatch.provider.ProviderGateway;
 
@@ -47,7 +48,7 @@ public class UnknownOrderReconciliation {
                     return;
                 }
             } catch (ProviderException e) {
-                if (!"ORDER_NOT_FOUND".equals(e.code())) {
+                if (!e.meansNoSuchOrder()) {
                     throw e;
                 }
                 // Not there: the earlier request never made an order. Sending it now is safe.
@@ -62,9 +63,9 @@ public class UnknownOrderReconciliation {
             if (e.outcomeUnknown() || ProviderException.CONNECTION_FAILED.equals(e.code())) {
                 throw e;
             }
-            if ("DUPLICATE_REF_ID".equals(e.code())) {
+            if (e.is(ProviderError.DUPLICATE_REF_ID)) {
                 history.find(row, null);
-            } else if (ProviderGateway.stopsSubmission(e) && !"INSUFFICIENT_BALANCE".equals(e.code())) {
+            } else if (e.stopsSubmission() && !e.is(ProviderError.INSUFFICIENT_BALANCE)) {
                 throw e; // credentials: nothing can be learnt now; try again later
             } else {
                 // Refused now: if the first request had made the order, it would be in the history.

@@ -35,7 +35,7 @@ public final class AccountLimitsRefresh {
         try {
             profile = gateway.profile();
         } catch (ProviderException e) {
-            if (ProviderGateway.stopsSubmission(e) || ProviderGateway.transientFailure(e)) {
+            if (e.stopsSubmission() || e.transientFailure()) {
                 throw e;
             }
             // A provider without a usable profile: the tier from the balance record will do.

@@ -11,7 +11,6 @@ import java.io.IOException;
  */
 final class AnswerClassifier {
 
-    static final String ORDER_NOT_FOUND = "ORDER_NOT_FOUND";
     private static final int MESSAGE_LIMIT = 200;
     private static final java.util.regex.Pattern SIGNATURE_LIKE = java.util.regex.Pattern.compile("(?<![0-9A-Fa-f])[0-9A-Fa-f]{32}(?![0-9A-Fa-f])");
 
@@ -55,13 +54,14 @@ final class AnswerClassifier {
         if (status != 404 && status != 405 && status != 501) {
             return false;
         }
-        return !ErrorCodes.find(parse(answer.body())).filter(ORDER_NOT_FOUND::equals).isPresent()
-                && !ErrorCodes.inText(answer.body()).filter(ORDER_NOT_FOUND::equals).isPresent();
+        String notFound = ProviderError.ORDER_NOT_FOUND.name();
+        return !ErrorCodes.find(parse(answer.body())).filter(notFound::equals).isPresent()
+                && !ErrorCodes.inText(answer.body()).filter(notFound::equals).isPresent();
     }
 
     static ProviderException unreadable(String operation, HttpProviderClient.HttpAnswer answer, String reason, Throwable cause) {
         boolean mayHaveTakenEffect = ProviderClient.CREATE_ORDER.equals(operation);
-        return new ProviderException(operation, ProviderException.UNREADABLE_ANSWER, answer.status(), mayHaveTakenEffect,
+        return new ProviderException(operation, ProviderError.UNREADABLE_ANSWER, answer.status(), mayHaveTakenEffect,
                 reason, answer.retryAfterSeconds(), cause);
     }
 

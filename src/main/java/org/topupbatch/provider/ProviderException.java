@@ -13,20 +13,25 @@ package org.topupbatch.provider;
 public class ProviderException extends RuntimeException {
 
     /** Code used when the provider gave none we could find. */
-    public static final String NO_CODE = "UNKNOWN_ERROR";
-    public static final String TIMEOUT = "TIMEOUT";
-    public static final String CONNECTION_FAILED = "CONNECTION_FAILED";
-    public static final String UNREADABLE_ANSWER = "UNREADABLE_ANSWER";
+    public static final String NO_CODE = ProviderError.UNKNOWN_ERROR.name();
+    public static final String TIMEOUT = ProviderError.TIMEOUT.name();
+    public static final String CONNECTION_FAILED = ProviderError.CONNECTION_FAILED.name();
+    public static final String UNREADABLE_ANSWER = ProviderError.UNREADABLE_ANSWER.name();
     /** The connection broke after the request was (perhaps) sent: closed, reset, no answer. */
-    public static final String CONNECTION_LOST = "CONNECTION_LOST";
+    public static final String CONNECTION_LOST = ProviderError.CONNECTION_LOST.name();
     /** The calling thread was interrupted before the request was sent. */
-    public static final String INTERRUPTED = "INTERRUPTED";
+    public static final String INTERRUPTED = ProviderError.INTERRUPTED.name();
 
     private final String code;
     private final int httpStatus;
     private final boolean outcomeUnknown;
     private final String providerMessage;
     private final Long retryAfterSeconds;
+
+    public ProviderException(String operation, ProviderError error, int httpStatus, boolean outcomeUnknown,
+                             String providerMessage, Long retryAfterSeconds, Throwable cause) {
+        this(operation, error.name(), httpStatus, outcomeUnknown, providerMessage, retryAfterSeconds, cause);
+    }
 
     public ProviderException(String operation, String code, int httpStatus, boolean outcomeUnknown,
                              String providerMessage, Long retryAfterSeconds, Throwable cause) {
@@ -64,7 +69,46 @@ public class ProviderException extends RuntimeException {
         return retryAfterSeconds;
     }
 
+    /** The code as one the product knows, or empty for a code of the provider's we do not act on. */
+    public java.util.Optional<ProviderError> error() {
+        return ProviderError.of(code);
+    }
+
+    public boolean is(ProviderError error) {
+        return error().filter(error::equals).isPresent();
+    }
+
+    /** The provider asks us to slow down (429 or a rate-limit code): every caller pauses. */
     public boolean isRateLimited() {
-        return httpStatus == 429 || "RATE_LIMIT_EXCEEDED".equals(code) || "DAILY_LIMIT_EXCEEDED".equals(code);
+        return httpStatus == 429 || error().filter(ProviderError::rateLimited).isPresent();
+    }
+
+    /**
+     * No retry and no other row will heal this (credentials, account, balance): submission stops.
+     * Only a refusal counts; an unknown outcome never stops anything.
+     */
+    public boolean stopsSubmission() {
+        return !outcomeUnknown
+                && (error().filter(ProviderError::stopsSubmission).isPresent() || httpStatus == 401 || httpStatus == 403);
+    }
+
+    /** A read that failed like this is worth trying again (5xx, timeouts, dropped or unreadable answers). */
+    public boolean transientFailure() {
+        return httpStatus >= 500 || httpStatus == 0 || error().filter(ProviderError::transientFailure).isPresent();
+    }
+
+    /** The request cannot have reached the provider: the order may simply be sent again later. */
+    public boolean nothingSent() {
+        return !outcomeUnknown && error().filter(ProviderError::nothingSent).isPresent();
+    }
+
+    /** The provider already holds an order under this ref_id: look it up, never call it failed. */
+    public boolean meansOrderExists() {
+        return !outcomeUnknown && is(ProviderError.DUPLICATE_REF_ID);
+    }
+
+    /** The provider holds no order under this ref_id. */
+    public boolean meansNoSuchOrder() {
+        return is(ProviderError.ORDER_NOT_FOUND);
     }
 }

@@ -3,7 +3,6 @@ package org.topupbatch.provider;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,11 +20,6 @@ import org.slf4j.LoggerFactory;
  * </ul>
  */
 public class ProviderGateway {
-
-    /** Codes that no retry and no other row will heal: submission stops. */
-    public static final Set<String> STOPPING_CODES = Set.of(
-            "INVALID_SIGNATURE", "INVALID_API_KEY", "IP_NOT_WHITELISTED", "INSUFFICIENT_BALANCE",
-            "UNAUTHORIZED", "FORBIDDEN", "ACCOUNT_SUSPENDED");
 
     private static final Logger LOG = LoggerFactory.getLogger(ProviderGateway.class);
     private static final int READ_ATTEMPTS = 4;
@@ -76,6 +70,11 @@ public class ProviderGateway {
         return client.checkOrderSupported();
     }
 
+    /** The provider said "too many requests" to a call made outside this gateway: every caller pauses. */
+    public void rateLimited(ProviderException e) {
+        budget.backOff(e.retryAfterSeconds());
+    }
+
     /** Places an order; a ProviderException with outcomeUnknown means "maybe created". */
     public Order createOrder(OrderRequest request) {
         int connectFailures = 0;
@@ -85,7 +84,7 @@ public class ProviderGateway {
             } catch (ProviderException e) {
                 if (e.isRateLimited()) {
                     budget.backOff(e.retryAfterSeconds());
-                } else if (!e.outcomeUnknown() && ProviderException.CONNECTION_FAILED.equals(e.code())
+                } else if (!e.outcomeUnknown() && e.is(ProviderError.CONNECTION_FAILED)
                         && ++connectFailures < CONNECT_ATTEMPTS) {
                     pause(connectFailures);
                 } else {
@@ -103,7 +102,7 @@ public class ProviderGateway {
             } catch (ProviderException e) {
                 if (e.isRateLimited()) {
                     budget.backOff(e.retryAfterSeconds());
-                } else if (transientFailure(e) && ++failures < READ_ATTEMPTS) {
+                } else if (e.transientFailure() && ++failures < READ_ATTEMPTS) {
                     LOG.debug("{} failed ({}), trying again", operation, e.code());
                     pause(failures);
                 } else {
@@ -113,24 +112,12 @@ public class ProviderGateway {
         }
     }
 
-    public static boolean transientFailure(ProviderException e) {
-        return e.httpStatus() >= 500 || e.httpStatus() == 0
-                || ProviderException.TIMEOUT.equals(e.code())
-                || ProviderException.CONNECTION_FAILED.equals(e.code())
-                || ProviderException.UNREADABLE_ANSWER.equals(e.code());
-    }
-
     private void pause(int failures) {
         try {
             sleeper.sleep(Duration.ofMillis(500L << Math.min(failures, 5)));
         } catch (InterruptedException ie) {
             Thread.currentThread().interrupt();
-            throw new ProviderException("gateway", "INTERRUPTED", 0, false, "interrupted while waiting", null, ie);
+            throw new ProviderException("gateway", ProviderError.INTERRUPTED, 0, false, "interrupted while waiting", null, ie);
         }
-    }
-
-    /** True when this error stops submission for the batch (see {@link #STOPPING_CODES}). */
-    public static boolean stopsSubmission(ProviderException e) {
-        return !e.outcomeUnknown() && (STOPPING_CODES.contains(e.code()) || e.httpStatus() == 401 || e.httpStatus() == 403);
     }
 }

@@ -64,6 +64,7 @@ public final class RateBudget implements RequestGate {
     private Instant pausedUntil = Instant.MIN;
     private int consecutive429;
     private long waitsLogged;
+    private boolean refusing;
 
     /**
      * A budget with an empty window.
@@ -193,6 +194,9 @@ public final class RateBudget implements RequestGate {
         Instant reservedAt;
         synchronized (this) {
             while (true) {
+                if (refusing) {
+                    throw new InterruptedException("the rate budget refuses new requests: the run is stopping");
+                }
                 Instant now = clock.instant();
                 forgetOld(now);
                 rollDay(now);
@@ -219,10 +223,16 @@ public final class RateBudget implements RequestGate {
                 notifyAll();
             }
             // Not sent, so nothing can have reached the provider: callers treat it as a refused connection.
-            throw new ProviderException(operation, ProviderException.CONNECTION_FAILED, 0, false,
+            throw new ProviderException(operation, ProviderError.CONNECTION_FAILED, 0, false,
                     "not sent: the journal could not record the call (" + e.getMessage() + ")", null, e);
         }
         return status -> completed(callId, status);
+    }
+
+    @Override
+    public synchronized void refuseWaiting() {
+        refusing = true;
+        notifyAll();
     }
 
     /** How long the caller must wait now; 0 when a request may start. */

@@ -12,6 +12,14 @@ public interface RequestGate {
      */
     Ticket enter(String operation) throws InterruptedException;
 
+    /**
+     * Wakes every caller waiting in {@link #enter} and makes it, and every later caller, give up
+     * with an {@link InterruptedException}, without interrupting any thread: a thread interrupted
+     * while it writes the journal would make H2 close its file.
+     */
+    default void refuseWaiting() {
+    }
+
     /** One reserved request. */
     interface Ticket {
         /** Called once the request is over: its HTTP status, or 0 when no answer came. */

@@ -27,23 +27,23 @@ final class TransportFailures {
             if (t instanceof ConnectException || t instanceof ConnectTimeoutException
                     || t instanceof UnknownHostException || t instanceof NoRouteToHostException
                     || t instanceof ConnectionRequestTimeoutException) {
-                return new ProviderException(operation, ProviderException.CONNECTION_FAILED, 0, false,
+                return new ProviderException(operation, ProviderError.CONNECTION_FAILED, 0, false,
                         describe(t), null, failure);
             }
             if (t instanceof SocketTimeoutException) {
-                return new ProviderException(operation, ProviderException.TIMEOUT, 0, mayHaveTakenEffect,
+                return new ProviderException(operation, ProviderError.TIMEOUT, 0, mayHaveTakenEffect,
                         "no answer within the response timeout", null, failure);
             }
         }
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof IOException) {
                 // Closed, reset, NoHttpResponseException, TLS failure mid-way: the request may have arrived.
-                return new ProviderException(operation, ProviderException.CONNECTION_LOST, 0, mayHaveTakenEffect,
+                return new ProviderException(operation, ProviderError.CONNECTION_LOST, 0, mayHaveTakenEffect,
                         describe(t), null, failure);
             }
         }
         // Something we do not recognise: for create-order we cannot rule out that it was sent.
-        return new ProviderException(operation, ProviderException.NO_CODE, 0, mayHaveTakenEffect,
+        return new ProviderException(operation, ProviderError.UNKNOWN_ERROR, 0, mayHaveTakenEffect,
                 describe(failure), null, failure);
     }
 

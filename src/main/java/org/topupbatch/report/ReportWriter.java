@@ -52,9 +52,16 @@ public final class ReportWriter {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final Path reportsDir;
+    private final ReportDelivery delivery;
 
     public ReportWriter(Path reportsDir) {
+        this(reportsDir, ReportDelivery.LOCAL);
+    }
+
+    /** Writes into {@code reportsDir} and hands each finished report to {@code delivery} (e.g. an SFTP upload). */
+    public ReportWriter(Path reportsDir, ReportDelivery delivery) {
         this.reportsDir = reportsDir;
+        this.delivery = delivery;
     }
 
     /** NAME of {@code NAME.csv}: the file name without folders and without a final ".csv" (any case). */
@@ -82,6 +89,7 @@ public final class ReportWriter {
             ReportSummary summary = new ReportSummary(batch.fileName(), batch.id(), 0, 0, 0, 0, 0, 0, 0,
                     balanceBefore, balanceAfter, batch.startedAt(), finishedAt, batch.provider(), batch.error());
             writeAtomically(summaryFile, out -> writeSummary(summary, out));
+            delivery.deliver(reportsDir);
             return new ReportFiles(null, summaryFile, summary);
         }
         Path resultFile = target.result();
@@ -92,6 +100,7 @@ public final class ReportWriter {
                 tally.rejected, tally.charged, balanceBefore, balanceAfter, batch.startedAt(),
                 finishedAt, batch.provider(), null);
         writeAtomically(summaryFile, out -> writeSummary(summary, out));
+        delivery.deliver(reportsDir);
         return new ReportFiles(resultFile, summaryFile, summary);
     }
 

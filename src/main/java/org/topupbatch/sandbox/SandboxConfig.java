@@ -33,7 +33,7 @@ public final class SandboxConfig {
             "api-key", "api-secret", "tier", "balance", "webhook-url", "latency", "error-rate",
             "lost-answer-rate", "lost-answer-mode", "settle-delay", "fail-rate", "webhook-duplicate-rate",
             "webhook-late-rate", "webhook-late-delay", "webhook-secret", "webhook-retry-schedule", "check-order",
-            "ip-whitelist-enforced", "ip-whitelist", "seed", "rate-limit-storm", "outage");
+            "ip-whitelist-enforced", "ip-whitelist", "seed", "rate-limit-storm", "outage", "state-file");
 
     private volatile String apiKey = "RSL-7F3A9C21";
     private volatile String apiSecret = "s3cr3t-Kx9pQ2";
@@ -55,6 +55,8 @@ public final class SandboxConfig {
     private volatile boolean ipWhitelistEnforced;
     private volatile List<String> ipWhitelist = List.of("127.0.0.1");
     private volatile Long seed;
+    private volatile java.nio.file.Path stateFile;
+    private volatile boolean stateReadOnly;
     // fault windows (System.nanoTime deadlines): a 429 storm, an outage; 0 = none
     private volatile long stormUntil;
     private volatile long outageUntil;
@@ -118,6 +120,7 @@ public final class SandboxConfig {
                 case "seed": return setSeed(v.isEmpty() ? null : Long.parseLong(v));
                 case "rate-limit-storm": return startRateLimitStorm(DurationRange.parseDuration(v));
                 case "outage": return startOutage(DurationRange.parseDuration(v));
+                case "state-file": return setStateFile(v.isEmpty() ? null : java.nio.file.Path.of(v));
                 default: throw new IllegalStateException("knob without a parser: " + name);
             }
         } catch (IllegalArgumentException e) {
@@ -152,6 +155,7 @@ public final class SandboxConfig {
         out.put("seed", seed == null ? "" : seed.toString());
         out.put("rate-limit-storm", remaining(stormUntil).toMillis() + "ms");
         out.put("outage", remaining(outageUntil).toMillis() + "ms");
+        out.put("state-file", stateFile == null ? "" : stateFile.toString());
         return out;
     }
 
@@ -309,6 +313,17 @@ public final class SandboxConfig {
         long left = until - System.nanoTime();
         return left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
     }
+
+    /**
+     * Where the account (balance and orders) is kept between runs; null: in memory only. Read once at
+     * start. See {@link SandboxStateFile}.
+     */
+    public java.nio.file.Path stateFile() { return stateFile; }
+    public SandboxConfig setStateFile(java.nio.file.Path file) { this.stateFile = file; return this; }
+
+    /** true: the state file is loaded but never written (a look at the account beside the sandbox that owns it). */
+    public boolean stateReadOnly() { return stateReadOnly; }
+    public SandboxConfig setStateReadOnly(boolean readOnly) { this.stateReadOnly = readOnly; return this; }
 
     /** null: a random seed. */
     public Long seed() { return seed; }

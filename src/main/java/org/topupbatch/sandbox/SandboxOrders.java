@@ -18,6 +18,8 @@ import java.util.function.Supplier;
  */
 final class SandboxOrders {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SandboxOrders.class);
+
     static final String MSG_SUCCESS = "Transaction successful";
     static final String MSG_PENDING = "Transaction is being processed";
 
@@ -28,13 +30,15 @@ final class SandboxOrders {
     private final Supplier<Instant> clock;
     private final ScheduledExecutorService scheduler;
     private final WebhookSender webhooks;
+    private final SandboxStateFile stateFile;
 
     // both guarded by this
     private final Map<String, Order> byRef = new HashMap<>();
     private final List<Order> ledger = new ArrayList<>();
 
     SandboxOrders(SandboxCatalog catalog, SandboxAccount account, SandboxConfig config, Random random,
-                  Supplier<Instant> clock, ScheduledExecutorService scheduler, WebhookSender webhooks) {
+                  Supplier<Instant> clock, ScheduledExecutorService scheduler, WebhookSender webhooks,
+                  SandboxStateFile stateFile) {
         this.catalog = catalog;
         this.account = account;
         this.config = config;
@@ -42,6 +46,7 @@ final class SandboxOrders {
         this.clock = clock;
         this.scheduler = scheduler;
         this.webhooks = webhooks;
+        this.stateFile = stateFile;
     }
 
     /** A read-only picture of one order, with what the wire needs beyond the ledger entry. */
@@ -69,16 +74,19 @@ final class SandboxOrders {
             long price = config.tier().priceOf(product.basicPrice());
             long before = account.debit(price);
             String failReason = failReason(customerNo);
-            order = new Order(refId, product, customerNo, zoneOrNull, price, before, before - price, clock.get(), failReason);
+            Instant createdAt = clock.get();
+            Instant settleAt = product.async() ? createdAt.plus(config.settleDelay().pick(random)) : null;
+            order = new Order(refId, product, customerNo, zoneOrNull, price, before, before - price, createdAt,
+                    settleAt, failReason);
             if (!product.async()) {
                 settle(order);
             }
             byRef.put(refId, order);
             ledger.add(order);
+            save(); // before the answer: a client told about an order finds it after any restart
         }
         if (order.product.async()) {
-            Duration delay = config.settleDelay().pick(random);
-            scheduler.schedule(() -> settleLater(order), delay.toMillis(), TimeUnit.MILLISECONDS);
+            scheduleSettlement(order);
         } else {
             webhooks.orderFinal(view(order));
         }
@@ -128,11 +136,77 @@ final class SandboxOrders {
         return null;
     }
 
+    private void scheduleSettlement(Order order) {
+        long delay = order.settleAt == null ? 0 : Math.max(0, Duration.between(clock.get(), order.settleAt).toMillis());
+        scheduler.schedule(() -> settleLater(order), delay, TimeUnit.MILLISECONDS);
+    }
+
     private void settleLater(Order order) {
         synchronized (this) {
             settle(order);
+            try {
+                save();
+            } catch (SandboxException e) {
+                // the order settled all the same; the next change writes the state whole again
+                LOG.warn("{}", e.getMessage());
+            }
         }
         webhooks.orderFinal(view(order));
+    }
+
+    /** Writes the account to the state file, if any; caller holds the lock, so writes follow the changes' order. */
+    private void save() {
+        try {
+            stateFile.save(savedState());
+        } catch (java.io.IOException e) {
+            throw new SandboxException(500, "INTERNAL_ERROR", "the sandbox could not save its state: " + e.getMessage());
+        }
+    }
+
+    /** Also called when the balance knob replaced the balance. */
+    synchronized void balanceChanged() {
+        save();
+    }
+
+    synchronized SandboxStateFile.SavedState savedState() {
+        List<SandboxStateFile.SavedOrder> saved = new ArrayList<>(ledger.size());
+        for (Order o : ledger) {
+            saved.add(new SandboxStateFile.SavedOrder(o.refId, o.product.sku(), o.customerNo, o.zone, o.price,
+                    o.balanceBefore, o.balanceAfter, o.createdAt.toEpochMilli(),
+                    o.settleAt == null ? null : o.settleAt.toEpochMilli(), o.failReason, o.status, o.serialNumber,
+                    o.message, o.settledAt == null ? null : o.settledAt.toEpochMilli(), o.refunded));
+        }
+        return new SandboxStateFile.SavedState(SandboxStateFile.VERSION, account.balance(), saved);
+    }
+
+    /**
+     * Takes the orders of a saved state back (the balance is the account's business). Pending orders
+     * settle when their settle time comes, at once when it has passed while the sandbox was down, and
+     * their webhooks go out as for any settlement.
+     */
+    void restore(SandboxStateFile.SavedState state) {
+        List<Order> pending = new ArrayList<>();
+        synchronized (this) {
+            for (SandboxStateFile.SavedOrder s : state.orders()) {
+                SandboxProduct product = catalog.find(s.productSku()).orElseThrow(() -> new SandboxStateException(
+                        "the sandbox state names product " + s.productSku() + ", which the catalog no longer has;"
+                        + " move the state file away to start the sandbox's account afresh", null));
+                Order o = new Order(s.refId(), product, s.customerNo(), s.zone(), s.price(), s.balanceBefore(),
+                        s.balanceAfter(), Instant.ofEpochMilli(s.createdAt()),
+                        s.settleAt() == null ? null : Instant.ofEpochMilli(s.settleAt()), s.failReason());
+                o.status = s.status();
+                o.serialNumber = s.serialNumber();
+                o.message = s.message();
+                o.settledAt = s.settledAt() == null ? null : Instant.ofEpochMilli(s.settledAt());
+                o.refunded = s.refunded();
+                byRef.put(o.refId, o);
+                ledger.add(o);
+                if (o.status.equals("pending")) {
+                    pending.add(o);
+                }
+            }
+        }
+        pending.forEach(this::scheduleSettlement);
     }
 
     /** Moves an order to its final status; caller holds the lock. */
@@ -170,6 +244,8 @@ final class SandboxOrders {
         final long balanceBefore;
         long balanceAfter;
         final Instant createdAt;
+        /** When an async order settles; null for instantly settled products. */
+        final Instant settleAt;
         final String failReason;
         String status = "pending";
         String serialNumber;
@@ -178,7 +254,7 @@ final class SandboxOrders {
         boolean refunded;
 
         Order(String refId, SandboxProduct product, String customerNo, String zone, long price, long balanceBefore,
-              long balanceAfter, Instant createdAt, String failReason) {
+              long balanceAfter, Instant createdAt, Instant settleAt, String failReason) {
             this.refId = refId;
             this.product = product;
             this.customerNo = customerNo;
@@ -187,6 +263,7 @@ final class SandboxOrders {
             this.balanceBefore = balanceBefore;
             this.balanceAfter = balanceAfter;
             this.createdAt = createdAt;
+            this.settleAt = settleAt;
             this.failReason = failReason;
         }
     }

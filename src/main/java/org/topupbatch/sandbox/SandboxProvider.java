@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -54,13 +55,20 @@ public final class SandboxProvider implements AutoCloseable {
         Random random = config.seed() == null ? new Random() : new Random(config.seed());
         Supplier<Instant> now = () -> clock.instant();
         SandboxCatalog catalog = SandboxCatalog.load(mapper);
-        this.account = new SandboxAccount(config.balance());
-        config.onBalanceSet(account::setBalance);
+        SandboxStateFile stateFile = SandboxStateFile.of(config);
+        Optional<SandboxStateFile.SavedState> saved = stateFile.load();
+        // a kept account keeps its balance: the balance knob only opens a fresh one (or replaces it live)
+        this.account = new SandboxAccount(saved.map(SandboxStateFile.SavedState::balance).orElse(config.balance()));
         this.limiter = new SandboxRateLimiter();
         this.counter = new SandboxRequestCounter();
         this.scheduler = Executors.newScheduledThreadPool(4, daemonThreads("sandbox-scheduler"));
         this.webhooks = new WebhookSender(config, random, mapper, now, scheduler);
-        this.orders = new SandboxOrders(catalog, account, config, random, now, scheduler, webhooks);
+        this.orders = new SandboxOrders(catalog, account, config, random, now, scheduler, webhooks, stateFile);
+        config.onBalanceSet(balance -> {
+            account.setBalance(balance);
+            orders.balanceChanged();
+        });
+        saved.ifPresent(orders::restore);
         SandboxOperations operations = new SandboxOperations(mapper, config, catalog, account, orders, limiter);
         SandboxInspection inspection = new SandboxInspection(mapper, config, orders, account, this::stats);
         SandboxHttpHandler handler = new SandboxHttpHandler(mapper, config, random, now, limiter, operations, counter, inspection);

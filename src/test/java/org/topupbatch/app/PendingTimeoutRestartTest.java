@@ -60,7 +60,7 @@ class PendingTimeoutRestartTest {
         sandbox = SandboxProvider.start(SandboxConfig.defaults().setBalance(750_000), 0);
         camel = new DefaultCamelContext();
         camel.start();
-        client = new HttpProviderClient(camel, ProviderEndpoint.of(sandbox.baseUrl(),
+        client = HttpProviderClient.standalone(ProviderEndpoint.of(sandbox.baseUrl(),
                 new Signer(sandbox.config().apiKey(), sandbox.config().apiSecret())), budget);
         journal = JdbcJournal.open(dir.resolve("data"), null, null, null, clock);
         try (BatchWriter writer = journal.openBatch("slow.csv", ',', List.of(), "archive/slow.csv", 800_000L, "sandbox")) {

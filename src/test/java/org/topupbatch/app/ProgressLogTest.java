@@ -59,4 +59,19 @@ class ProgressLogTest {
                 "Batch 1 (daily.csv): tracking, 3/4 done, 4 sent, spent Rp 20.900");
         assertThat(messages.get(4)).isEqualTo("Batch 1 (daily.csv): tracking, 3/4 done, 4 sent, 0 orders/min, spent Rp 20.900");
     }
+
+    @Test
+    void the_ready_line_of_a_once_run_takes_the_inbox_now_and_shows_a_webhook_address_one_can_post_to() throws Exception {
+        OperatorJournal j = new OperatorJournal(dir);
+        j.env.put("TOPUP_MODE", "once");
+        j.env.put("TOPUP_WEBHOOK_HOST", "0.0.0.0");
+        j.env.put("TOPUP_WEBHOOK_PORT", "8085");
+        Settings settings = Settings.load(j.settings());
+        ProgressLog log = new ProgressLog(settings, null, null, Clock.systemUTC());
+        assertThat(log.readyLine()).isEqualTo("Ready: taking the batches in " + dir.resolve("inbox").toAbsolutePath()
+                + " now (mode once), webhooks at http://127.0.0.1:8085/webhook (listening on all addresses)");
+        j.env.put("TOPUP_WEBHOOK_HOST", "10.1.2.3");
+        assertThat(new ProgressLog(Settings.load(j.settings()), null, null, Clock.systemUTC()).readyLine())
+                .endsWith(", webhooks at http://10.1.2.3:8085/webhook");
+    }
 }

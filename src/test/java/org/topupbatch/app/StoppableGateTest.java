@@ -50,6 +50,37 @@ class StoppableGateTest {
         assertThat(waiter.get(30, TimeUnit.SECONDS)).isEqualTo(ProviderException.INTERRUPTED);
     }
 
+    /**
+     * The budget journals a reservation inside enter(): a stop that interrupted the thread then
+     * would make H2 close its file (ClosedByInterruptException) in the middle of a batch.
+     */
+    @Test
+    void a_worker_writing_its_reservation_when_the_stop_comes_is_not_interrupted() throws Exception {
+        java.util.concurrent.CountDownLatch writing = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
+        CompletableFuture<Boolean> interruptedWhileWriting = new CompletableFuture<>();
+        RequestGate journaling = operation -> {
+            writing.countDown();
+            stopped.await(30, TimeUnit.SECONDS); // the journal write takes this long
+            interruptedWhileWriting.complete(Thread.currentThread().isInterrupted());
+            return status -> { };
+        };
+        StoppableGate slowGate = new StoppableGate(journaling);
+        Thread worker = new Thread(() -> {
+            try {
+                slowGate.enter("create-order");
+            } catch (Exception e) {
+                // refused, as the run is stopping
+            }
+        });
+        worker.start();
+        assertThat(writing.await(30, TimeUnit.SECONDS)).isTrue();
+        slowGate.stop();
+        stopped.countDown();
+        assertThat(interruptedWhileWriting.get(30, TimeUnit.SECONDS)).as("interrupted while writing the journal").isFalse();
+        worker.join(30_000);
+    }
+
     @Test
     void after_the_stop_no_request_starts() {
         gate.stop();

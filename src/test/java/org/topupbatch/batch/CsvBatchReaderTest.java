@@ -143,6 +143,34 @@ class CsvBatchReaderTest {
     }
 
     @Test
+    void invalidUtf8NamesItsLine() {
+        byte[] header = "r\u00e9f_id,product_sku,customer_no\nR1,S,1\n".getBytes(StandardCharsets.ISO_8859_1);
+        assertThatThrownBy(() -> rows(CsvBatchReader.open(new ByteArrayInputStream(header))))
+                .isInstanceOf(UnreadableBatchException.class)
+                .hasMessage("not text: the file is not valid UTF-8 (near line 1)");
+        byte[] third = "ref_id,product_sku,customer_no\r\nR1,S,1\r\nR2,S,Jos\u00e9\r\n".getBytes(StandardCharsets.ISO_8859_1);
+        assertThatThrownBy(() -> rows(CsvBatchReader.open(new ByteArrayInputStream(third))))
+                .hasMessage("not text: the file is not valid UTF-8 (near line 3)");
+    }
+
+    @Test
+    void aSpreadsheetRenamedToCsvIsNamedAsOne() {
+        String expected = "not text: this looks like a spreadsheet file (xlsx/xls), not CSV: save it as \"CSV UTF-8\""
+                + " and drop it again";
+        // xlsx: a zip archive (local file header, then binary)
+        byte[] xlsx = {'P', 'K', 3, 4, 20, 0, 6, 0, 8, 0, 0, 0, 33, 0, (byte) 0x9A, (byte) 0xC3, 'x', 'l'};
+        assertThatThrownBy(() -> rows(CsvBatchReader.open(new ByteArrayInputStream(xlsx))))
+                .isInstanceOf(UnreadableBatchException.class).hasMessage(expected);
+        // xls: an OLE compound document
+        byte[] xls = {(byte) 0xD0, (byte) 0xCF, 0x11, (byte) 0xE0, (byte) 0xA1, (byte) 0xB1, 0x1A, (byte) 0xE1, 0, 0, 0, 0};
+        assertThatThrownBy(() -> rows(CsvBatchReader.open(new ByteArrayInputStream(xls))))
+                .isInstanceOf(UnreadableBatchException.class).hasMessage(expected);
+        // a CSV whose first column happens to start with PK is still a CSV
+        assertThatThrownBy(() -> rows(CsvBatchReader.open(new ByteArrayInputStream(new byte[] {'P', 'K'}))))
+                .isInstanceOf(UnreadableBatchException.class).hasMessageNotContaining("spreadsheet");
+    }
+
+    @Test
     void nulBytesAreNotText() {
         byte[] utf16 = "ref_id,product_sku,customer_no\n".getBytes(StandardCharsets.UTF_16LE);
         assertThatThrownBy(() -> CsvBatchReader.open(new ByteArrayInputStream(utf16)))

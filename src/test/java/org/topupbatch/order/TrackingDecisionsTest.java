@@ -58,7 +58,7 @@ class TrackingDecisionsTest {
         // the rate budget on the real clock: the sandbox counts real time
         RateBudget budget = new RateBudget(java.time.Clock.systemUTC(), new InMemoryCallLog(), Duration.ofSeconds(40),
                 RateBudget.Waiter.REAL, 600, 100_000);
-        client = new HttpProviderClient(camel, ProviderEndpoint.of(sandbox.baseUrl(),
+        client = HttpProviderClient.standalone(ProviderEndpoint.of(sandbox.baseUrl(),
                 new Signer(sandbox.config().apiKey(), sandbox.config().apiSecret())), budget);
         gateway = new ProviderGateway(client, budget, d -> { });
         journal = JdbcJournal.open(dir, "", null, null, clock);

@@ -52,7 +52,7 @@ class HttpProviderClientSandboxTest {
     }
 
     private HttpProviderClient clientWith(String key, String secret) {
-        return new HttpProviderClient(camel, new ProviderEndpoint(sandbox.baseUrl(), new Signer(key, secret),
+        return HttpProviderClient.standalone(new ProviderEndpoint(sandbox.baseUrl(), new Signer(key, secret),
                 Duration.ofSeconds(2), Duration.ofSeconds(5)), RequestGate.OPEN);
     }
 

@@ -114,7 +114,7 @@ abstract class RateBudgetRestartTest {
             provider.onArrival = () -> seenOnArrival.add(journal.callsSince(Instant.EPOCH));
             ProviderEndpoint endpoint = new ProviderEndpoint(provider.baseUrl(), new Signer("RSL-7F3A9C21", "s3cr3t-Kx9pQ2"),
                     Duration.ofSeconds(2), Duration.ofSeconds(5));
-            try (HttpProviderClient client = new HttpProviderClient(camel, endpoint, budget)) {
+            try (HttpProviderClient client = HttpProviderClient.standalone(endpoint, budget)) {
                 client.createOrder(new OrderRequest("R-1", "ML86", "12345678", ""));
             } catch (ProviderException expected) {
                 assertThat(expected.httpStatus()).isEqualTo(500);

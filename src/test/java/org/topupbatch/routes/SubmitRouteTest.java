@@ -22,6 +22,13 @@ class SubmitRouteTest extends RouteTestSupport {
         return List.of("intake", "submit");
     }
 
+    /** Slow answers: a round of rows outlasts the timer's period. */
+    @Override
+    org.topupbatch.sandbox.SandboxConfig sandboxConfig() {
+        return org.topupbatch.sandbox.SandboxConfig.defaults().setLatency(
+                org.topupbatch.sandbox.DurationRange.of(java.time.Duration.ofMillis(300), java.time.Duration.ofMillis(800)));
+    }
+
     @Test
     void accepted_rows_become_orders_once_each_without_a_429() throws Exception {
         StringBuilder csv = new StringBuilder("ref_id,product_sku,customer_no,customer_no_zone\n");
@@ -52,6 +59,10 @@ class SubmitRouteTest extends RouteTestSupport {
             assertThat(row.price()).isEqualTo(order.price());
         }
         assertThat(sandbox.stats().rateLimited()).as("429 answers").isZero();
+        // every create-order reservation of the rate budget was a request: no slot spent on a row
+        // that was taken twice while it waited
+        assertThat(journal().callsSince(java.time.Instant.EPOCH))
+                .filteredOn(call -> call.operation().equals("create-order")).hasSize(ROWS);
         assertThat(batch("submit.csv").orElseThrow().balanceBefore()).isNotNull();
     }
 }

@@ -1,0 +1,51 @@
+package org.topupbatch.provider;
+
+import org.apache.camel.Exchange;
+
+/**
+ * The rate budget as route steps: {@link #reserve} waits for a slot and holds it in the exchange
+ * (journaled before it returns, see {@link RateBudget#enter}), {@link #complete} ends it with the
+ * HTTP status the call got. A caller may reserve early (the submit route waits while its row is
+ * still ACCEPTED); the provider route then uses that reservation instead of taking another.
+ */
+public final class RateBudgetStep {
+
+    private final RequestGate gate;
+
+    public RateBudgetStep(RequestGate gate) {
+        this.gate = java.util.Objects.requireNonNull(gate, "gate");
+    }
+
+    /** Waits for room in the budget for the exchange's operation, unless a reservation is already held. */
+    public void reserve(Exchange exchange) {
+        if (exchange.getProperty(ProviderExchange.TICKET) != null) {
+            return;
+        }
+        String operation = exchange.getProperty(ProviderExchange.OPERATION, String.class);
+        if (operation == null) {
+            throw new IllegalStateException("no provider operation on the exchange (property " + ProviderExchange.OPERATION + ")");
+        }
+        RequestGate.Ticket ticket;
+        try {
+            ticket = gate.enter(operation);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            // Nothing was sent: the caller may simply try again later.
+            throw new ProviderException(operation, ProviderError.INTERRUPTED, 0, false, "interrupted before sending", null, e);
+        }
+        exchange.setProperty(ProviderExchange.TICKET, ticket);
+    }
+
+    /**
+     * Ends the reservation the exchange holds, if any, with the HTTP status of the answer (0 when
+     * none came or nothing was sent). Idempotent: a reservation is completed once.
+     */
+    public void complete(Exchange exchange) {
+        RequestGate.Ticket ticket = exchange.removeProperty(ProviderExchange.TICKET) instanceof RequestGate.Ticket t ? t : null;
+        if (ticket == null) {
+            return;
+        }
+        Integer status = exchange.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE, Integer.class);
+        ticket.completed(status == null ? 0 : status);
+    }
+}

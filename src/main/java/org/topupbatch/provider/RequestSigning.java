@@ -1,0 +1,48 @@
+package org.topupbatch.provider;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.camel.Exchange;
+
+/**
+ * Turns a {@link ProviderRequest} into the JSON body the provider reads: api_key, the request's
+ * fields, and the md5 sign of its final component. The secret stays inside the {@link Signer}.
+ */
+public final class RequestSigning {
+
+    private final Signer signer;
+
+    public RequestSigning(Signer signer) {
+        this.signer = java.util.Objects.requireNonNull(signer, "signer");
+    }
+
+    /**
+     * Replaces a {@link ProviderRequest} body with its signed JSON and notes the operation and
+     * ref_id on the exchange. A body that is already signed JSON (the caller signed it) is left as is.
+     */
+    public void sign(Exchange exchange) {
+        Object body = exchange.getMessage().getBody();
+        if (!(body instanceof ProviderRequest request)) {
+            return;
+        }
+        exchange.setProperty(ProviderExchange.OPERATION, request.operation());
+        exchange.setProperty(ProviderExchange.REF_ID, request.refId());
+        exchange.setProperty(Exchange.CHARSET_NAME, "UTF-8");
+        exchange.getMessage().setBody(json(request));
+        exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, "application/json");
+        exchange.getMessage().setHeader("Accept", "application/json");
+    }
+
+    String json(ProviderRequest request) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("api_key", signer.apiKey());
+        body.putAll(request.fields());
+        body.put("sign", signer.sign(request.signedComponent()));
+        try {
+            return HttpProviderClient.JSON.writeValueAsString(body);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write the " + request.operation() + " request", e);
+        }
+    }
+}

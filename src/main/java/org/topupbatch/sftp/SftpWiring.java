@@ -1,0 +1,68 @@
+package org.topupbatch.sftp;
+
+import java.util.Map;
+import org.apache.camel.CamelContext;
+import org.topupbatch.app.Settings;
+import org.topupbatch.report.ReportDelivery;
+
+/**
+ * Where the SFTP parts plug into a run: the relay route's endpoint, the beans it and the report
+ * writer use, and the once-mode fetch before the run's inbox snapshot. Nothing here when neither
+ * inbox nor reports is on a server.
+ */
+public final class SftpWiring {
+
+    /** The route file of the relay, left out unless a remote inbox is watched. */
+    public static final String ROUTE_FILE = "**/sftp-inbox.yaml";
+    private static final String RELAY_SCHEDULE = "delay=5000&backoffErrorThreshold=3&backoffMultiplier=6";
+
+    private SftpWiring() {
+    }
+
+    /** True when the relay route runs: a remote inbox in watch mode (once mode fetches before the start). */
+    public static boolean relayRoute(Settings settings) {
+        return settings.sftp().inbox() != null && settings.mode() == Settings.Mode.WATCH;
+    }
+
+    /** Adds the relay route's endpoint address (with the password, which Camel masks in what it logs). */
+    public static void camelProperties(Settings settings, Map<String, String> properties) {
+        if (relayRoute(settings)) {
+            properties.put("topup.internal.sftp-inbox-uri", relay(settings).endpointUri(RELAY_SCHEDULE));
+        }
+    }
+
+    /** Binds the relay for its route and returns how reports reach their folder. */
+    public static ReportDelivery bind(Settings settings, CamelContext camel) {
+        if (relayRoute(settings)) {
+            camel.getRegistry().bind("inboxRelay", relay(settings));
+        }
+        if (settings.sftp().reports() == null) {
+            return ReportDelivery.LOCAL;
+        }
+        ReportUpload upload = new ReportUpload(settings.sftp().reports(), settings.sftp().login(), camel, settings.data());
+        try {
+            camel.addService(upload, true, true); // closed with the context
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot register the report upload", e);
+        }
+        return upload;
+    }
+
+    /**
+     * Once mode with a remote inbox: brings the batches complete on the server now into the local
+     * inbox. Returns how many.
+     *
+     * @throws SftpUnavailableException naming the server, without secrets
+     */
+    public static int fetchBeforeOnceRun(Settings settings) {
+        if (settings.sftp().inbox() == null || settings.mode() != Settings.Mode.ONCE) {
+            return 0;
+        }
+        return relay(settings).fetchPresent();
+    }
+
+    private static InboxRelay relay(Settings settings) {
+        return new InboxRelay(settings.sftp().inbox(), settings.sftp().login(), settings.inbox(),
+                settings.data().resolve("sftp-work"));
+    }
+}
