@@ -9,6 +9,9 @@ import java.time.format.DateTimeFormatter;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.topupbatch.cluster.NodeSessions;
+import org.topupbatch.cluster.TwoNodes;
 import org.topupbatch.journal.BatchProgress;
 import org.topupbatch.journal.BatchRecord;
 import org.topupbatch.journal.JdbcJournal;
@@ -57,6 +60,9 @@ public final class StatusCommand {
         try (Journal journal = JdbcJournal.openForReading(settings.data(), settings.dbUrl(), settings.dbUser(),
                 settings.dbPassword())) {
             if (args.isEmpty()) {
+                if (TwoNodes.sharedJournal(settings.dbUrl())) {
+                    out.println(nodes(NodeSessions.read(settings.dbUrl(), settings.dbUser(), settings.dbPassword())));
+                }
                 return listBatches(journal);
             }
             String wanted = args.get(0).trim();
@@ -122,6 +128,17 @@ public final class StatusCommand {
         if (waiting.size() == ORDERS_SHOWN) {
             out.println("(the first " + ORDERS_SHOWN + " in file order)");
         }
+    }
+
+    /** Which node is active and which stand by (README, "Two nodes"), with when each connected to the journal. */
+    static String nodes(List<NodeSessions.Node> nodes) {
+        if (nodes.isEmpty()) {
+            return "Nodes: none is connected to this journal";
+        }
+        return nodes.stream().map(n -> n.name() + " (" + (n.active() ? "active" : "standing by")
+                        + (n.connected() == null ? "" : ", connected " + TIME.format(n.connected().atZone(ZoneId.systemDefault())))
+                        + ")")
+                .collect(Collectors.joining(", ", "Nodes: ", ""));
     }
 
     private static String header() {

@@ -181,10 +181,11 @@ public final class TopupApplication {
     private volatile org.topupbatch.cluster.TwoNodes twoNodes;
 
     private org.topupbatch.cluster.TwoNodes installTwoNodes(CamelContext camel, TopupConfiguration beans) {
+        String node = org.topupbatch.cluster.NodeName.resolve(SettingsLookup.standard());
         if (!org.topupbatch.cluster.TwoNodes.sharedJournal(settings.dbUrl())) {
+            org.topupbatch.cluster.TwoNodes.single(camel, node); // named in health and metrics all the same
             return null;
         }
-        String node = org.topupbatch.cluster.NodeName.resolve(SettingsLookup.standard());
         return org.topupbatch.cluster.TwoNodes.install(camel, node, settings.dbUrl(), settings.dbUser(),
                 settings.dbPassword(), new org.topupbatch.cluster.LeaderDuties() {
                     @Override

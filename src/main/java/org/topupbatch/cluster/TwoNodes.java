@@ -14,6 +14,8 @@ import org.apache.camel.CamelContext;
  */
 public final class TwoNodes {
 
+    /** The registry name of this node's {@link NodeRole}, on every journal. */
+    public static final String NODE_ROLE = "nodeRole";
     /** The cluster namespace: one leader per journal. */
     static final String NAMESPACE = "topup-batch";
     /** How often a standby asks for the lock, and the leader checks it still holds it. */
@@ -43,8 +45,15 @@ public final class TwoNodes {
             throw new IllegalStateException("cannot register " + service, e);
         }
         camel.addRoutePolicyFactory(new LeaderRoutePolicyFactory(service, NAMESPACE));
-        camel.getRegistry().bind("nodeRole", node);
+        camel.getRegistry().bind(NODE_ROLE, node);
         return new TwoNodes(service, node);
+    }
+
+    /** On a journal no other process shares (embedded H2): the node is single, and named all the same. */
+    public static NodeRole single(CamelContext camel, String nodeName) {
+        NodeRole node = NodeRole.single(nodeName, Clock.systemUTC());
+        camel.getRegistry().bind(NODE_ROLE, node);
+        return node;
     }
 
     /** Once Camel is started: the routes of every node start, and this node asks for the lock. */

@@ -22,8 +22,18 @@ import java.util.Properties;
 public final class JournalLock implements AutoCloseable {
 
     /** First half of the two-part advisory key: "topb", so other users of advisory locks are not hit. */
-    static final int NAMESPACE = 0x746f7062;
+    public static final int NAMESPACE = 0x746f7062;
     private static final String KEY = "?, hashtext(current_database() || '.' || coalesce(current_schema(), ''))";
+    /** How a node names its lock session (PostgreSQL's application_name): this, then the node's name. */
+    public static final String NODE_SESSION = "topup-batch node ";
+    /**
+     * Matches the {@code pg_locks} row (alias {@code l}) of this journal's lock, granted to its holder;
+     * its one parameter is {@link #NAMESPACE}. How another session tells who holds the lock.
+     */
+    public static final String GRANTED_LOCK = "l.locktype = 'advisory' AND l.granted AND l.objsubid = 2"
+            + " AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+            + " AND l.classid = ?::bigint::oid AND l.objid = (hashtext(current_database() || '.'"
+            + " || coalesce(current_schema(), ''))::bigint & 4294967295)::oid";
 
     private final Connection connection;
     /** Whether this session holds the lock; session locks stack, so it is taken at most once. */
@@ -44,7 +54,7 @@ public final class JournalLock implements AutoCloseable {
      * session is named after its node, so that others can tell who holds the lock ({@link #holder}).
      */
     public static JournalLock session(String url, String user, String password, String node) {
-        return new JournalLock(connect(url, user, password, "topup-batch node " + node), false);
+        return new JournalLock(connect(url, user, password, NODE_SESSION + node), false);
     }
 
     /**
@@ -78,16 +88,13 @@ public final class JournalLock implements AutoCloseable {
 
     /** The node holding the lock (as it named its session), when one does and the server says. */
     public synchronized java.util.Optional<String> holder() {
-        String sql = "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
-                + " WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2"
-                + " AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())"
-                + " AND l.classid = ?::bigint::oid AND l.objid = (hashtext(current_database() || '.'"
-                + " || coalesce(current_schema(), ''))::bigint & 4294967295)::oid";
+        String sql = "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE "
+                + GRANTED_LOCK;
         try (PreparedStatement ps = connection.prepareStatement(sql)) {
             ps.setInt(1, NAMESPACE);
             try (ResultSet rs = ps.executeQuery()) {
-                if (rs.next() && rs.getString(1) != null && rs.getString(1).startsWith("topup-batch node ")) {
-                    return java.util.Optional.of(rs.getString(1).substring("topup-batch node ".length()));
+                if (rs.next() && rs.getString(1) != null && rs.getString(1).startsWith(NODE_SESSION)) {
+                    return java.util.Optional.of(rs.getString(1).substring(NODE_SESSION.length()));
                 }
                 return java.util.Optional.empty();
             }

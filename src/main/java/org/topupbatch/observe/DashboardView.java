@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.topupbatch.cluster.NodeRole;
 import org.topupbatch.journal.AccountLimits;
 import org.topupbatch.journal.BatchOverview;
 import org.topupbatch.journal.BatchProgress;
@@ -22,11 +23,13 @@ public final class DashboardView {
     private final RunReadings readings;
     private final RateBudget budget;
     private final String provider;
+    private final NodeRole node;
 
-    public DashboardView(RunReadings readings, RateBudget budget, String provider) {
+    public DashboardView(RunReadings readings, RateBudget budget, String provider, NodeRole node) {
         this.readings = readings;
         this.budget = budget;
         this.provider = provider;
+        this.node = node;
     }
 
     public Map<String, Object> view() {
@@ -35,6 +38,12 @@ public final class DashboardView {
         Map<String, Object> view = new LinkedHashMap<>();
         view.put("readAt", reading.at().toString());
         view.put("provider", provider);
+        NodeRole.Now now = node.now();
+        Map<String, Object> shownNode = new LinkedHashMap<>();
+        shownNode.put("name", node.name());
+        shownNode.put("role", now.role().shown());
+        shownNode.put("since", now.since().toString());
+        view.put("node", shownNode);
         view.put("balance", reading.balance().orElse(null));
         view.put("pendingOrders", reading.pendingOrders());
         Map<String, Object> rate = new LinkedHashMap<>();

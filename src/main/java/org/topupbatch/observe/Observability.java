@@ -6,6 +6,9 @@ import java.time.Clock;
 import org.apache.camel.CamelContext;
 import org.apache.camel.health.HealthCheckRegistry;
 import org.topupbatch.app.Settings;
+import org.topupbatch.cluster.NodeName;
+import org.topupbatch.cluster.NodeRole;
+import org.topupbatch.cluster.TwoNodes;
 import org.topupbatch.journal.Journal;
 import org.topupbatch.provider.RateBudget;
 import org.topupbatch.provider.RequestGate;
@@ -20,21 +23,23 @@ public final class Observability {
     /** The name camel-micrometer-prometheus looks its registry up by (it creates one when absent). */
     static final String METRICS_REGISTRY = "metricsRegistry";
 
-    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final PrometheusMeterRegistry registry;
     private final ProviderAccess access;
 
-    private Observability(Clock clock) {
+    private Observability(PrometheusMeterRegistry registry, Clock clock) {
+        this.registry = registry;
         this.access = new ProviderAccess(clock);
     }
 
     public static Observability bind(CamelContext camel, Settings settings, Journal journal, RateBudget budget,
                                      Clock clock, String provider) {
-        Observability o = new Observability(clock);
+        Observability o = new Observability(meterRegistry(camel), clock);
+        NodeRole node = nodeRole(camel, clock);
         TopupMetrics metrics = new TopupMetrics(o.registry, clock.instant());
         RunReadings readings = new RunReadings(journal, clock, metrics::batchesRead);
         metrics.gauges(o.registry, readings, budget);
-        camel.getRegistry().bind(METRICS_REGISTRY, o.registry);
-        camel.getRegistry().bind("dashboardView", new DashboardView(readings, budget, provider));
+        metrics.node(o.registry, node);
+        camel.getRegistry().bind("dashboardView", new DashboardView(readings, budget, provider, node));
         if (settings.managementEnabled()) {
             camel.addComponent(ManagementHttp.COMPONENT, ManagementHttp.onPort(settings.managementPort()));
             if (settings.webhookEnabled()) {
@@ -44,9 +49,30 @@ public final class Observability {
         HealthCheckRegistry health = HealthCheckRegistry.get(camel);
         if (health != null) {
             health.register(new JournalHealthCheck(journal));
-            health.register(new ProviderAccessHealthCheck(o.access));
+            health.register(new ProviderAccessHealthCheck(o.access, node));
+            health.register(new NodeHealthCheck(node));
         }
         return o;
+    }
+
+    /**
+     * The registry /observe/metrics serves: Camel's when its metrics service started first (it then
+     * made its own and keeps serving that one), else a new one it will find by name.
+     */
+    private static PrometheusMeterRegistry meterRegistry(CamelContext camel) {
+        PrometheusMeterRegistry bound = camel.getRegistry().lookupByNameAndType(METRICS_REGISTRY, PrometheusMeterRegistry.class);
+        if (bound != null) {
+            return bound;
+        }
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        camel.getRegistry().bind(METRICS_REGISTRY, registry);
+        return registry;
+    }
+
+    /** The node as the application bound it; a single node named after the host where nothing was bound (route tests). */
+    private static NodeRole nodeRole(CamelContext camel, Clock clock) {
+        NodeRole node = camel.getRegistry().lookupByNameAndType(TwoNodes.NODE_ROLE, NodeRole.class);
+        return node != null ? node : NodeRole.single(NodeName.resolve(setting -> null), clock);
     }
 
     /** The gate every provider request passes, counted and timed. */

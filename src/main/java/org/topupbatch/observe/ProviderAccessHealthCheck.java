@@ -3,15 +3,22 @@ package org.topupbatch.observe;
 import java.util.Map;
 import org.apache.camel.health.HealthCheckResultBuilder;
 import org.apache.camel.impl.health.AbstractHealthCheck;
+import org.topupbatch.cluster.NodeRole;
 
-/** Readiness: the provider accepted our credentials when it last answered. */
+/**
+ * Readiness: the provider accepted our credentials when it last answered. A standby never calls the
+ * provider (its credentials are first tried when it becomes active), so unchecked is ready there:
+ * it must stay ready for the webhooks a load balancer sends it.
+ */
 public final class ProviderAccessHealthCheck extends AbstractHealthCheck {
 
     private final ProviderAccess access;
+    private final NodeRole node;
 
-    public ProviderAccessHealthCheck(ProviderAccess access) {
+    public ProviderAccessHealthCheck(ProviderAccess access, NodeRole node) {
         super("topup", "provider");
         this.access = access;
+        this.node = node;
     }
 
     @Override
@@ -26,6 +33,8 @@ public final class ProviderAccessHealthCheck extends AbstractHealthCheck {
         builder.detail("since", reading.at().toString());
         if (reading.state() == ProviderAccess.State.ACCEPTED) {
             builder.up();
+        } else if (reading.state() == ProviderAccess.State.UNCHECKED && node.role() == NodeRole.Role.STANDBY) {
+            builder.message("not checked on a standby: the credentials are tried when this node becomes active").up();
         } else {
             builder.message(reading.detail()).down();
         }

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;
+import org.topupbatch.cluster.NodeRole;
 import org.topupbatch.journal.BatchOverview;
 import org.topupbatch.journal.BatchRecord;
 import org.topupbatch.journal.RowState;
@@ -49,6 +50,25 @@ public final class TopupMetrics {
                 .description("Provider requests today (the provider's UTC day)").register(registry);
         Gauge.builder("topup.rate.day.limit", budget, b -> b.limits().perDay())
                 .description("Provider requests allowed per day").register(registry);
+    }
+
+    /**
+     * This node's role, labelled with its name so that the nodes of one journal can be told apart:
+     * {@code topup_node_leader} is 1 on the node doing the active work (a leader, or a single node),
+     * and {@code topup_node_role} is 1 for the role it has now.
+     */
+    public void node(MeterRegistry registry, NodeRole node) {
+        Gauge.builder("topup.node.leader", node, n -> n.isActive() ? 1 : 0)
+                .description("1 on the node that takes files, submits, tracks and reports; 0 on a standby")
+                .tag("node", node.name()).register(registry);
+        boolean single = node.role() == NodeRole.Role.SINGLE; // a single node keeps its role for life
+        for (NodeRole.Role role : NodeRole.Role.values()) {
+            if (single == (role == NodeRole.Role.SINGLE)) {
+                Gauge.builder("topup.node.role", node, n -> n.role() == role ? 1 : 0)
+                        .description("1 for this node's present role").tag("node", node.name()).tag("role", role.shown())
+                        .register(registry);
+            }
+        }
     }
 
     /** Times each batch once, when a reading first shows it reported complete. */

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.journal.JdbcJournal;
+import org.topupbatch.journal.JournalLock;
 import org.topupbatch.testing.PostgresServer;
 
 /** {@code status [BATCH]} reads the journal only: no provider exists here, and the service may hold it. */
@@ -42,6 +43,40 @@ class StatusCommandTest {
     }
 
     @Test
+    void on_postgresql_status_first_names_the_active_node_and_those_standing_by() throws Exception {
+        PostgresServer.Database db = POSTGRES.createDatabase();
+        PostgresServer.Database otherJournal = POSTGRES.createDatabase();
+        OperatorJournal j = new OperatorJournal(dir).on(db);
+        try (JdbcJournal journal = j.open()) {
+            OperatorJournal.fiveRowBatch(journal, "daily.csv", "D-");
+        }
+        // the lock sessions of two nodes, as JournalLockClusterView keeps them, and a node of another journal
+        try (JournalLock a = JournalLock.session(db.url(), db.user(), db.password(), "topup-a");
+             JournalLock b = JournalLock.session(db.url(), db.user(), db.password(), "topup-b");
+             JournalLock elsewhere = JournalLock.session(otherJournal.url(), otherJournal.user(), otherJournal.password(),
+                     "topup-x")) {
+            assertThat(a.tryHold()).isTrue();
+            assertThat(b.tryHold()).isFalse();
+            assertThat(elsewhere.tryHold()).isTrue();
+            assertThat(status(j)).as(j.err()).isZero();
+            String connected = "connected \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}";
+            assertThat(j.out().lines().findFirst().orElse(""))
+                    .matches("Nodes: topup-a \\(active, " + connected + "\\), topup-b \\(standing by, " + connected + "\\)");
+            assertThat(j.out()).doesNotContain("topup-x")
+                    .containsPattern("\\s+daily.csv\\s+5\\s+");
+
+            a.close(); // the active node dies: its lock goes with its session, and the standby takes it
+            assertThat(b.tryHold()).isTrue();
+            j.out.reset();
+            assertThat(status(j)).as(j.err()).isZero();
+            assertThat(j.out().lines().findFirst().orElse("")).matches("Nodes: topup-b \\(active, " + connected + "\\)");
+        }
+        j.out.reset();
+        assertThat(status(j)).as(j.err()).isZero();
+        assertThat(j.out()).startsWith("Nodes: none is connected to this journal" + System.lineSeparator());
+    }
+
+    @Test
     void on_h2_status_names_a_batch_and_its_waiting_orders() throws Exception {
         OperatorJournal j = new OperatorJournal(dir);
         long id;
@@ -50,6 +85,8 @@ class StatusCommandTest {
         }
         assertThat(status(j, Long.toString(id))).as(j.err()).isZero();
         assertThat(j.out()).containsPattern("PENDING\\s+5\\s+D-4\\s+3m07s");
+        assertThat(status(j)).as(j.err()).isZero();
+        assertThat(j.out()).as("one process serves an H2 journal: no nodes to name").doesNotContain("Nodes:");
     }
 
     @Test

@@ -3,6 +3,10 @@ package org.topupbatch.campaign;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -61,6 +65,8 @@ class FailoverE2ETest {
             awaitLog(a, "node a is active on journal");
             b.start(null);
             awaitLog(b, "node b standing by: node a is active on journal");
+            // a standby is healthy: a load balancer keeps sending it webhooks
+            assertThat(awaitHealth(b, "\"role\":\"standby\"")).startsWith("{\"status\":\"UP\"").contains("\"name\":\"b\"");
 
             for (int kill = 1; kill <= KILLS; kill++) {
                 ProductProcess leader = kill % 2 == 1 ? a : b;
@@ -86,6 +92,12 @@ class FailoverE2ETest {
                 leader.start(null); // back as the standby
                 String name = leader == a ? "a" : "b";
                 awaitLog(leader, "node " + name + " standing by");
+                if (kill == 1) {
+                    String active = name.equals("a") ? "b" : "a";
+                    assertThat(awaitHealth(standby, "\"role\":\"leader\"")).contains("\"name\":\"" + active + "\"");
+                    assertThat(status(standby)).as("status names the active node first, then those standing by")
+                            .startsWith("Nodes: " + active + " (active, connected ").contains(", " + name + " (standing by, ");
+                }
             }
             ProductProcess last = KILLS % 2 == 1 ? b : a;
             Path reports = a.reports;
@@ -121,12 +133,46 @@ class FailoverE2ETest {
         node.env.putAll(journal.settings());
         node.env.put("TOPUP_MODE", "watch");
         node.env.put("TOPUP_NODE_NAME", name);
+        node.env.put("TOPUP_MANAGEMENT_PORT", Integer.toString(ProductProcess.freePort())); // its health, on a port of its own
         if (shared != null) {
             node.env.put("TOPUP_INBOX", shared.inbox.toString());
             node.env.put("TOPUP_REPORTS", shared.reports.toString());
             node.env.put("TOPUP_DATA", shared.home.resolve("data").toString());
         }
         return node;
+    }
+
+    /** The node's readiness with every check's details, once it contains {@code text}. */
+    private static String awaitHealth(ProductProcess node, String text) throws InterruptedException {
+        URI uri = URI.create("http://127.0.0.1:" + node.env.get("TOPUP_MANAGEMENT_PORT")
+                + "/observe/health?exposureLevel=full&data=true");
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        String[] last = {"(no answer)"};
+        await("the health answer with " + text, node, () -> {
+            try {
+                last[0] = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).build(),
+                        HttpResponse.BodyHandlers.ofString()).body();
+                return last[0].contains(text);
+            } catch (IOException notYet) {
+                return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        });
+        return last[0];
+    }
+
+    /** {@code java -jar topup-batch.jar status} with the node's settings, as an operator runs it beside the nodes. */
+    private static String status(ProductProcess node) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", ProductProcess.jar().toAbsolutePath().toString(), "status").redirectErrorStream(true);
+        pb.environment().keySet().removeIf(k -> k.startsWith("TOPUP_"));
+        pb.environment().putAll(node.env);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(out).isZero();
+        return out;
     }
 
     private static void awaitLog(ProductProcess node, String line) throws InterruptedException {

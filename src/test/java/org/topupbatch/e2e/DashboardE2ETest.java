@@ -53,6 +53,7 @@ class DashboardE2ETest {
         run.env.put("TOPUP_SANDBOX_LATENCY", "400ms");
         run.env.put("TOPUP_SANDBOX_SETTLE_DELAY", "30s");
         run.env.put("TOPUP_SUBMIT_CONCURRENCY", "1");
+        run.env.put("TOPUP_NODE_NAME", "dash-1");
         StringBuilder csv = new StringBuilder("ref_id,product_sku,customer_no\n");
         for (int i = 1; i <= ROWS; i++) {
             csv.append("DB-").append(i).append(",STEAM45K,buyer").append(i).append("@example.com\n");
@@ -83,6 +84,7 @@ class DashboardE2ETest {
         assertThat(progress).as("done / rows (percent)").matches("\\d+ / " + ROWS + " \\(\\d+%\\)");
         assertThat(balance).as("the balance read at intake, Indonesian style").isEqualTo("Rp 10.000.000");
         assertThat(rate).matches("\\d+ / \\d+");
+        assertThat(browser.findElement(By.id("node")).getText()).as("the node in the header").isEqualTo("dash-1 (single)");
         assertThat(batch.findElement(By.cssSelector("td.charged")).getText()).matches("Rp \\d{1,3}(\\.\\d{3})*");
         assertThat(Files.size(shot)).isPositive();
     }

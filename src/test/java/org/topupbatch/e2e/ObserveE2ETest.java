@@ -49,9 +49,16 @@ class ObserveE2ETest {
     void ready_then_metrics_of_a_batch_then_not_ready_when_the_credentials_are_refused() throws Exception {
         sandbox = SandboxProvider.start(SandboxConfig.defaults().setSettleDelay(DurationRange.parse("0")), 0);
         run = new JarRun(home).provider(sandbox.baseUrl());
+        run.env.put("TOPUP_NODE_NAME", "observe-1");
         run.start();
         String health = awaitHealth("UP");
         assertThat(health).contains("\"status\":\"UP\"");
+        // an H2 journal has one node: named all the same, with the role single
+        String full = await("/observe/health?exposureLevel=full&data=true", body -> body.contains("\"node\""),
+                "the node check");
+        assertThat(full).contains("\"name\":\"observe-1\"", "\"role\":\"single\"");
+        assertThat(awaitMetric("topup_node_leader")).contains("topup_node_leader{node=\"observe-1\"} 1.0",
+                "topup_node_role{node=\"observe-1\",role=\"single\"} 1.0");
 
         run.drop("metrics.csv", "ref_id,product_sku,customer_no\nOB-1,STEAM45K,a@example.com\nOB-2,STEAM90K,b@example.com\n");
         String metrics = awaitMetric("topup_batch_duration_seconds_count 1\n");
@@ -80,8 +87,15 @@ class ObserveE2ETest {
     void not_ready_when_the_journal_is_gone() throws Exception {
         PostgresServer.Database database = POSTGRES.createDatabase();
         run = new JarRun(home).journalOn(database);
+        run.env.put("TOPUP_NODE_NAME", "observe-pg");
         run.start();
         awaitHealth("UP");
+        // on PostgreSQL a lone node leads: it holds the journal lock
+        assertThat(await("/observe/health?exposureLevel=full&data=true", body -> body.contains("\"role\":\"leader\""),
+                "the node check with role leader")).contains("\"name\":\"observe-pg\"");
+        assertThat(awaitMetric("topup_node_leader")).contains("topup_node_leader{node=\"observe-pg\"} 1.0",
+                "topup_node_role{node=\"observe-pg\",role=\"leader\"} 1.0",
+                "topup_node_role{node=\"observe-pg\",role=\"standby\"} 0.0");
         POSTGRES.superuserExecute("ALTER DATABASE " + database.name() + " ALLOW_CONNECTIONS false",
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + database.name() + "'");
         String down = awaitHealth("DOWN");
