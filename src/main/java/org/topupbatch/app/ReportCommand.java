@@ -7,7 +7,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 import org.topupbatch.journal.BatchRecord;
 import org.topupbatch.journal.JdbcJournal;
 import org.topupbatch.journal.Journal;
@@ -43,27 +42,16 @@ public final class ReportCommand {
             return 1;
         }
         String wanted = args.get(0).trim();
-        Settings settings;
-        try {
-            settings = Settings.load(lookup);
-        } catch (SettingsException e) {
-            err.println("topup-batch: bad setting: " + e.getMessage());
+        Settings settings = BatchArgument.settings(lookup, err).orElse(null);
+        if (settings == null) {
             return 1;
         }
         try (Journal journal = JdbcJournal.openForReading(settings.data(), settings.dbUrl(), settings.dbUser(), settings.dbPassword())) {
-            List<BatchRecord> matches = find(journal, wanted);
-            if (matches.isEmpty()) {
-                err.println("topup-batch: no batch '" + wanted + "' in the journal; give a batch id (\"batch\" in"
-                        + " summary.json) or the name of a file that was taken");
+            Optional<BatchRecord> batch = BatchArgument.one(journal, wanted, err);
+            if (batch.isEmpty()) {
                 return 1;
             }
-            if (matches.size() > 1) {
-                err.println("topup-batch: '" + wanted + "' names " + matches.size() + " batches; give one of their ids: "
-                        + matches.stream().map(b -> b.id() + " (started " + b.startedAt() + ")")
-                        .collect(Collectors.joining(", ")));
-                return 1;
-            }
-            return write(journal, matches.get(0), settings);
+            return write(journal, batch.get(), settings);
         } catch (JournalException e) {
             err.println("topup-batch: " + e.getMessage());
             return 1;
@@ -86,18 +74,4 @@ public final class ReportCommand {
         }
     }
 
-    /** A number is tried as a batch id first; a name as given, then with ".csv" added. */
-    static List<BatchRecord> find(ReportingJournal journal, String wanted) {
-        if (wanted.chars().allMatch(Character::isDigit) && wanted.length() < 19) {
-            Optional<BatchRecord> byId = journal.batch(Long.parseLong(wanted));
-            if (byId.isPresent()) {
-                return List.of(byId.get());
-            }
-        }
-        List<BatchRecord> byName = journal.batchesForFile(wanted);
-        if (byName.isEmpty() && !wanted.toLowerCase(java.util.Locale.ROOT).endsWith(".csv")) {
-            byName = journal.batchesForFile(wanted + ".csv");
-        }
-        return byName;
-    }
 }

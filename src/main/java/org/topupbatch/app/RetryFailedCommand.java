@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
@@ -52,27 +53,17 @@ public final class RetryFailedCommand {
             return 1;
         }
         String wanted = args.get(0).trim();
-        Settings settings;
-        try {
-            settings = Settings.load(lookup);
-        } catch (SettingsException e) {
-            err.println("topup-batch: bad setting: " + e.getMessage());
+        Settings settings = BatchArgument.settings(lookup, err).orElse(null);
+        if (settings == null) {
             return 1;
         }
         try (Journal journal = JdbcJournal.openForReading(settings.data(), settings.dbUrl(), settings.dbUser(),
                 settings.dbPassword())) {
-            List<BatchRecord> matches = ReportCommand.find(journal, wanted);
-            if (matches.isEmpty()) {
-                err.println("topup-batch: no batch '" + wanted + "' in the journal; give a batch id (first column of"
-                        + " 'status') or the name of a file that was taken");
+            Optional<BatchRecord> batch = BatchArgument.one(journal, wanted, err);
+            if (batch.isEmpty()) {
                 return 1;
             }
-            if (matches.size() > 1) {
-                err.println("topup-batch: '" + wanted + "' names " + matches.size() + " batches; give one of their ids"
-                        + " (first column of 'status " + wanted + "')");
-                return 1;
-            }
-            return write(journal, matches.get(0), settings.inbox());
+            return write(journal, batch.get(), settings.inbox());
         } catch (JournalException e) {
             err.println("topup-batch: " + e.getMessage());
             return 1;

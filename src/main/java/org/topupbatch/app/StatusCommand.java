@@ -50,11 +50,8 @@ public final class StatusCommand {
             err.println("topup-batch: usage: java -jar topup-batch.jar status [BATCH] (a batch id, or an input file name)");
             return 1;
         }
-        Settings settings;
-        try {
-            settings = Settings.load(lookup);
-        } catch (SettingsException e) {
-            err.println("topup-batch: bad setting: " + e.getMessage());
+        Settings settings = BatchArgument.settings(lookup, err).orElse(null);
+        if (settings == null) {
             return 1;
         }
         try (Journal journal = JdbcJournal.openForReading(settings.data(), settings.dbUrl(), settings.dbUser(),
@@ -66,10 +63,8 @@ public final class StatusCommand {
                 return listBatches(journal);
             }
             String wanted = args.get(0).trim();
-            List<BatchRecord> matches = ReportCommand.find(journal, wanted);
+            List<BatchRecord> matches = BatchArgument.some(journal, wanted, err);
             if (matches.isEmpty()) {
-                err.println("topup-batch: no batch '" + wanted + "' in the journal; give a batch id (first column of"
-                        + " 'status') or the name of a file that was taken");
                 return 1;
             }
             if (matches.size() > 1) {

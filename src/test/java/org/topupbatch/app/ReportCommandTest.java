@@ -131,8 +131,8 @@ class ReportCommandTest {
         assertThat(report("9999")).isEqualTo(1);
         assertThat(report()).isEqualTo(1);
         assertThat(err.toString(StandardCharsets.UTF_8).lines()).containsExactly(
-                "topup-batch: no batch 'nightly.csv' in the journal; give a batch id (\"batch\" in summary.json) or the name of a file that was taken",
-                "topup-batch: no batch '9999' in the journal; give a batch id (\"batch\" in summary.json) or the name of a file that was taken",
+                "topup-batch: no batch 'nightly.csv' in the journal; give a batch id (first column of 'status', \"batch\" in summary.json) or the name of a file that was taken",
+                "topup-batch: no batch '9999' in the journal; give a batch id (first column of 'status', \"batch\" in summary.json) or the name of a file that was taken",
                 "topup-batch: usage: java -jar topup-batch.jar report BATCH (a batch id, or an input file name)");
         assertThat(out.size()).isZero();
     }

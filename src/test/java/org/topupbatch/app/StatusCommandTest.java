@@ -96,6 +96,6 @@ class StatusCommandTest {
         assertThat(j.out()).contains("No batch in the journal yet.");
         assertThat(status(j, "nope.csv")).isEqualTo(1);
         assertThat(j.err()).isEqualTo("topup-batch: no batch 'nope.csv' in the journal; give a batch id (first column"
-                + " of 'status') or the name of a file that was taken" + System.lineSeparator());
+                + " of 'status', \"batch\" in summary.json) or the name of a file that was taken" + System.lineSeparator());
     }
 }

@@ -87,6 +87,6 @@ class ReportE2ETest {
                 .extracting(r -> r.get("serial_number")).containsExactly(serials.get("DAY1-1"), serials.get("DAY1-2"));
         assertThat(command("report", "nightly")).isEqualTo(1);
         assertThat(run.output().strip()).isEqualTo("topup-batch: no batch 'nightly' in the journal; give a batch id"
-                + " (\"batch\" in summary.json) or the name of a file that was taken");
+                + " (first column of 'status', \"batch\" in summary.json) or the name of a file that was taken");
     }
 }
