@@ -56,7 +56,7 @@ final class ProviderSession implements AutoCloseable {
         gateway = new ProviderGateway(client, budget);
     }
 
-    /** Where the embedded sandbox keeps its account (README, "The sandbox provider"). */
+    /** Where the embedded sandbox keeps its account (docs/sandbox.md). */
     static java.nio.file.Path embeddedSandboxState(Settings settings) {
         return settings.data().resolve("sandbox").resolve("state.json");
     }

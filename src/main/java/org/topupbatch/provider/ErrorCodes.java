@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
 
 /**
  * Finds the error code in a provider answer. The interface does not fix the error shape, so we
- * look where providers put it (README "Error answers"): top-level {@code error_code} or
+ * look where providers put it (docs/provider-client.md, "Error answers"): top-level {@code error_code} or
  * {@code code}, then {@code data.error_code} or {@code data.code}, then an upper-case
  * {@code WORD_WORD} token inside {@code message}.
  */

@@ -294,7 +294,7 @@ public final class SandboxConfig {
     public List<String> ipWhitelist() { return ipWhitelist; }
     public SandboxConfig setIpWhitelist(List<String> addresses) { this.ipWhitelist = List.copyOf(addresses); return this; }
 
-    /** From now on, for this long, every /v1 request is answered 429 (see the README's knob table); zero ends a storm. */
+    /** From now on, for this long, every /v1 request is answered 429 (see the knob table of docs/sandbox.md); zero ends a storm. */
     public SandboxConfig startRateLimitStorm(Duration length) { this.stormUntil = deadline(length); return this; }
     public boolean inRateLimitStorm() { return remaining(stormUntil).compareTo(Duration.ZERO) > 0; }
 

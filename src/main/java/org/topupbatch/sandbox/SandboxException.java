@@ -1,6 +1,6 @@
 package org.topupbatch.sandbox;
 
-/** A refusal with the HTTP status and error code of the README's error table. */
+/** A refusal with the HTTP status and error code of the error table in docs/provider-client.md. */
 final class SandboxException extends RuntimeException {
 
     private final int httpStatus;

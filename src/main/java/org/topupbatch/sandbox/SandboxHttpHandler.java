@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The front door: routes {@code /v1/*} through fault injection, authentication, whitelist and rate
- * limit to the operations, in the order the README fixes, and {@code /sandbox/*} to the inspection view.
+ * limit to the operations, in the order docs/sandbox.md fixes, and {@code /sandbox/*} to the inspection view.
  */
 final class SandboxHttpHandler implements HttpHandler {
 

@@ -22,7 +22,7 @@ import java.util.function.Supplier;
 
 /**
  * A sandbox reseller top-up provider: an independent implementation of the interface in docs/provider.md plus the
- * README's decisions, served over HTTP with the JDK's server. All its threads are daemon threads.
+ * decisions of docs/provider-client.md, served over HTTP with the JDK's server. All its threads are daemon threads.
  */
 public final class SandboxProvider implements AutoCloseable {
 

@@ -14,7 +14,7 @@ final class SandboxSigner {
         return DigestUtils.md5Hex((apiKey + secret + component).getBytes(StandardCharsets.UTF_8));
     }
 
-    /** The README accepts a sign in either hex letter case. */
+    /** docs/provider-client.md accepts a sign in either hex letter case. */
     static boolean requestSignMatches(String sent, String apiKey, String secret, String component) {
         return sent != null && sent.equalsIgnoreCase(requestSign(apiKey, secret, component));
     }

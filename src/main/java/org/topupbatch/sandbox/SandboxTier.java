@@ -2,7 +2,7 @@ package org.topupbatch.sandbox;
 
 import java.util.Locale;
 
-/** Reseller tiers with their limits and price factor, as the README's decision section fixes them. */
+/** Reseller tiers with their limits and price factor, as docs/provider-client.md fixes them. */
 public enum SandboxTier {
     BASIC(60, 10_000, 100),
     SILVER(120, 50_000, 98),

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Written from docs/provider.md, section by section: every field name and JSON type of every
- * record, the envelope, and the check-order extension of the README.
+ * record, the envelope, and the check-order extension of docs/provider-client.md.
  */
 class SandboxConformanceTest {
 

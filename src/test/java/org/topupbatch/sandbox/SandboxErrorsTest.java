@@ -13,7 +13,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Every code of the README's error table, the error envelope, and the known-answer signatures of docs/provider.md. */
+/** Every code of the error table in docs/provider-client.md, the error envelope, and the known-answer signatures of docs/provider.md. */
 class SandboxErrorsTest {
 
     private SandboxProvider sandbox;

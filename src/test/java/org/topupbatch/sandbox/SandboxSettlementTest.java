@@ -12,7 +12,7 @@ import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Async settlement, failures with refunds, and webhooks as the README describes them. */
+/** Async settlement, failures with refunds, and webhooks as docs/sandbox.md describes them. */
 class SandboxSettlementTest {
 
     private SandboxProvider sandbox;
