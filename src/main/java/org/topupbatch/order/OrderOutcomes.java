@@ -1,15 +1,42 @@
 package org.topupbatch.order;
 
+import java.time.Clock;
 import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.topupbatch.journal.RowOutcomes;
 import org.topupbatch.journal.RowRecord;
 import org.topupbatch.journal.RowState;
+import org.topupbatch.provider.Order;
 import org.topupbatch.provider.OrderStatus;
 import org.topupbatch.provider.ProviderException;
 
 /** Maps what the provider says of an order to journal states, and checks the answer is about our order. */
 final class OrderOutcomes {
 
+    private static final Logger LOG = LoggerFactory.getLogger(OrderOutcomes.class);
+
     private OrderOutcomes() {
+    }
+
+    /**
+     * Records the provider's answer to a create-order for the row, on a first submission or when the
+     * same ref_id is sent again while reconciling: an answer that does not describe this order leaves
+     * its outcome unknown (looked up again soon); a pending order gets its first check scheduled.
+     */
+    static void recordAnswer(RowOutcomes journal, Clock clock, RowRecord row, Order order) {
+        if (order.status() == null || !matches(row, order.refId(), order.productSku(), order.customerNo())) {
+            String message = "the provider's answer does not describe this order";
+            journal.recordOutcome(row.id(), RowState.UNKNOWN, null, null, message);
+            journal.scheduleCheck(row.id(), CheckSchedule.next(clock.instant(), 0, true), 0);
+            LOG.warn("Order {}: {}", row.refId(), message);
+            return;
+        }
+        RowState state = stateOf(order.status());
+        journal.recordOutcome(row.id(), state, order.serialNumber(), order.price(), messageOr(order.message(), order.status().wire()));
+        if (state == RowState.PENDING) {
+            journal.scheduleCheck(row.id(), CheckSchedule.next(clock.instant(), 0, false), 0);
+        }
     }
 
     static RowState stateOf(OrderStatus status) {

@@ -2,9 +2,6 @@ package org.topupbatch.order;
 
 import java.time.Clock;
 import org.topupbatch.journal.Journal;
-import org.topupbatch.journal.RowRecord;
-import org.topupbatch.provider.Order;
-import org.topupbatch.provider.ProviderException;
 import org.topupbatch.provider.ProviderGateway;
 
 /**
@@ -40,14 +37,5 @@ public class OrderSubmitter {
     /** The run is stopping: rows not yet marked SENDING stay ACCEPTED for the next run. */
     public void refuseNewRows() {
         queue.refuseNewRows();
-    }
-
-    /** Records a provider order answer for a row (also used when reconciling). */
-    void record(RowRecord row, Order order) {
-        outcomes.recordAnswer(row, order);
-    }
-
-    static String refusal(ProviderException e) {
-        return SubmitOutcomes.refusal(e);
     }
 }

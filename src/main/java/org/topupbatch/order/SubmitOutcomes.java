@@ -71,16 +71,7 @@ public class SubmitOutcomes {
 
     /** Records a provider order answer for a row (also used when reconciling). */
     void recordAnswer(RowRecord row, Order order) {
-        if (order.status() == null || !OrderOutcomes.matches(row, order.refId(), order.productSku(), order.customerNo())) {
-            unknown(row, "the provider's answer does not describe this order");
-            return;
-        }
-        RowState state = OrderOutcomes.stateOf(order.status());
-        journal.recordOutcome(row.id(), state, order.serialNumber(), order.price(),
-                OrderOutcomes.messageOr(order.message(), order.status().wire()));
-        if (state == RowState.PENDING) {
-            journal.scheduleCheck(row.id(), CheckSchedule.next(clock.instant(), 0, false), 0);
-        }
+        OrderOutcomes.recordAnswer(journal, clock, row, order);
     }
 
     private void recordError(RowRecord row, ProviderException e) {
@@ -101,14 +92,14 @@ public class SubmitOutcomes {
         } else if (e.stopsSubmission()) {
             stop(row, e);
         } else {
-            journal.recordOutcome(row.id(), RowState.REFUSED, null, null, refusal(e));
+            journal.recordOutcome(row.id(), RowState.REFUSED, null, null, OrderOutcomes.refusal(e));
         }
     }
 
     private void stop(RowRecord row, ProviderException e) {
         String reason;
         if (e.is(ProviderError.INSUFFICIENT_BALANCE)) {
-            journal.recordOutcome(row.id(), RowState.REFUSED, null, null, refusal(e));
+            journal.recordOutcome(row.id(), RowState.REFUSED, null, null, OrderOutcomes.refusal(e));
             reason = "the provider reports insufficient balance (INSUFFICIENT_BALANCE); the rest of the batch was not submitted";
         } else {
             // Not this row's fault: it goes back to ACCEPTED and is reported as not submitted.
@@ -117,11 +108,6 @@ public class SubmitOutcomes {
             queue.stopAll(reason);
         }
         queue.halt(row.batchId(), reason);
-    }
-
-    static String refusal(ProviderException e) {
-        String msg = e.providerMessage();
-        return "refused by the provider: " + e.code() + (msg == null || msg.isBlank() ? "" : " (" + msg + ")");
     }
 
     private void unknown(RowRecord row, String message) {

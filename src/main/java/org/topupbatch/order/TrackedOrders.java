@@ -72,18 +72,7 @@ public class TrackedOrders {
      * answer that does not describe this order leaves its outcome unknown.
      */
     void recordResent(RowRecord row, Order order) {
-        if (order.status() == null || !OrderOutcomes.matches(row, order.refId(), order.productSku(), order.customerNo())) {
-            journal.recordOutcome(row.id(), RowState.UNKNOWN, null, null, "the provider's answer does not describe this order");
-            journal.scheduleCheck(row.id(), CheckSchedule.next(clock.instant(), 0, true), 0);
-            LOG.warn("Order {}: the provider's answer does not describe this order", row.refId());
-            return;
-        }
-        RowState state = OrderOutcomes.stateOf(order.status());
-        journal.recordOutcome(row.id(), state, order.serialNumber(), order.price(),
-                OrderOutcomes.messageOr(order.message(), order.status().wire()));
-        if (state == RowState.PENDING) {
-            journal.scheduleCheck(row.id(), CheckSchedule.next(clock.instant(), 0, false), 0);
-        }
+        OrderOutcomes.recordAnswer(journal, clock, row, order);
     }
 
     /** The provider refused the order: it never existed. */
