@@ -27,6 +27,12 @@ public final class GracefulStop {
         return gate.stop();
     }
 
+    /** Undoes {@link #stopTaking()} for a node that stepped down and now leads again. */
+    public void resumeTaking() {
+        gate.resume();
+        submitter.acceptNewRows();
+    }
+
     /** After a stop: how it ended, in one line for the operator. */
     public String summary(int requestsFinishing) {
         int onWire = gate.inFlight();

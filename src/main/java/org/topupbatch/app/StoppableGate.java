@@ -70,6 +70,14 @@ final class StoppableGate implements RequestGate {
         return inFlight.get();
     }
 
+    /** After a stop for a lost leadership, when this node leads again: requests may start again. */
+    void resume() {
+        synchronized (lock) {
+            stopping = false;
+        }
+        budget.acceptAgain();
+    }
+
     /** Requests sent whose answer has not come yet. */
     int inFlight() {
         return inFlight.get();

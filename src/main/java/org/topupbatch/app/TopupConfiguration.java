@@ -251,6 +251,7 @@ public final class TopupConfiguration implements CamelConfiguration, CamelContex
      * old leader's calls count), then the start-up checks. Returns a fatal problem, or null.
      */
     public String takeLeadership() {
+        gracefulStop().resumeTaking(); // a node that stepped down before (journal database restarted) leads again
         budget().restoreFromJournal();
         return startupChecks().problem();
     }

@@ -138,11 +138,12 @@ final class JournalLockClusterView extends AbstractCamelClusterView {
         service.node().become(NodeRole.Role.STEPPED_DOWN);
         // first: no provider request may start, then the leader's routes stop
         service.duties().stepDown();
-        LOG.error("node {} lost the journal lock ({}): stepping down; it stops and, restarted, stands by",
-                local.getId(), why);
+        LOG.error("node {} lost the journal lock ({}): stepping down; it stands by and leads again when it can"
+                + " take the lock", local.getId(), why);
         closeSession();
         fireLeadershipChangedEvent(Optional.empty());
-        service.duties().exit(1);
+        // no exit: the next polls connect afresh and take the lock again when the database is back and no
+        // other node took over (a restarted database), or stand by behind the node that did
     }
 
     private void once(String line, boolean warn) {

@@ -42,6 +42,11 @@ public final class MeteredGate implements RequestGate {
         gate.refuseWaiting();
     }
 
+    @Override
+    public void acceptAgain() {
+        gate.acceptAgain();
+    }
+
     private void record(String operation, int httpStatus, long nanos) {
         Counter.builder("topup.provider.calls").description("Provider calls by operation and answer")
                 .tag("operation", operation).tag("answer", httpStatus == 0 ? "none" : Integer.toString(httpStatus))

@@ -90,6 +90,11 @@ public class OrderQueue {
         refusing = true;
     }
 
+    /** A node that stepped down and leads again takes rows again. */
+    public void acceptNewRows() {
+        refusing = false;
+    }
+
     /** Set when the provider refused the credentials: nothing more is submitted by this process. */
     public String fatalProblem() {
         return fatal.get();

@@ -38,4 +38,9 @@ public class OrderSubmitter {
     public void refuseNewRows() {
         queue.refuseNewRows();
     }
+
+    /** Leading again after stepping down: rows are taken again. */
+    public void acceptNewRows() {
+        queue.acceptNewRows();
+    }
 }

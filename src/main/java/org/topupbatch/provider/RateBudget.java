@@ -235,6 +235,11 @@ public final class RateBudget implements RequestGate {
         notifyAll();
     }
 
+    @Override
+    public synchronized void acceptAgain() {
+        refusing = false;
+    }
+
     /** How long the caller must wait now; 0 when a request may start. */
     private long waitMillis(Instant now) {
         if (now.isBefore(pausedUntil)) {

@@ -20,6 +20,10 @@ public interface RequestGate {
     default void refuseWaiting() {
     }
 
+    /** Undoes {@link #refuseWaiting()}: a node that stepped down and leads again sends again. */
+    default void acceptAgain() {
+    }
+
     /** One reserved request. */
     interface Ticket {
         /** Called once the request is over: its HTTP status, or 0 when no answer came. */

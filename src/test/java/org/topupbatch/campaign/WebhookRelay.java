@@ -39,7 +39,15 @@ final class WebhookRelay implements AutoCloseable {
     WebhookRelay(String target, long seed) throws IOException {
         this.target = target;
         this.random = new Random(seed);
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
+        // the product's port was only picked, not yet bound: the relay must not take it
+        int productPort = java.net.URI.create(target).getPort();
+        HttpServer bound = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
+        while (bound.getAddress().getPort() == productPort) {
+            HttpServer other = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
+            bound.stop(0);
+            bound = other;
+        }
+        server = bound;
         server.createContext("/", this::take);
         server.start();
     }
