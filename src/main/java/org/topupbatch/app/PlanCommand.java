@@ -61,15 +61,14 @@ public final class PlanCommand {
             err.println("topup-batch: cannot read " + file + ": " + (Files.exists(file) ? "not a readable file" : "no such file"));
             return 1;
         }
-        Settings settings;
+        Settings settings = BatchArgument.settings(lookup, err).orElse(null);
+        if (settings == null) {
+            return 1;
+        }
         CustomerRules rules;
         try {
-            settings = Settings.load(lookup);
             rules = settings.customerRules() == null ? CustomerRules.loadDefault()
                     : CustomerRules.load(Path.of(settings.customerRules()));
-        } catch (SettingsException e) {
-            err.println("topup-batch: bad setting: " + e.getMessage());
-            return 1;
         } catch (RuntimeException e) {
             err.println("topup-batch: bad setting: topup.customer-rules: " + e.getMessage());
             return 1;
