@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.math.BigInteger;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -28,6 +26,7 @@ import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.sandbox.SandboxStats;
 import org.topupbatch.sandbox.SandboxTier;
+import org.topupbatch.testing.FreePorts;
 
 /**
  * The figures that place orders: the built jar (target/topup-batch.jar) against a sandbox in this
@@ -146,7 +145,7 @@ final class OrderFigures {
     }
 
     private static void overheadRun(boolean webhooks) throws Exception {
-        int port = webhooks ? freePort() : 0;
+        int port = webhooks ? FreePorts.pick() : 0;
         SandboxConfig settings = sandboxSettings();
         if (webhooks) {
             settings.setWebhookUrl("http://127.0.0.1:" + port + "/webhook");
@@ -215,11 +214,6 @@ final class OrderFigures {
         return csv.toString();
     }
 
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
 
     /** The jar in a folder of its own; its CPU time is sampled while it runs. */
     static final class JarProcess {

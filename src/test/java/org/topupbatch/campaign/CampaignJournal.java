@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.Map;
+import org.topupbatch.testing.FreePorts;
 
 /** The journal database a campaign runs the product on: the default H2 file, or an embedded PostgreSQL. */
 interface CampaignJournal extends AutoCloseable {
@@ -44,7 +45,7 @@ interface CampaignJournal extends AutoCloseable {
      * comes back where the product looks. A server that cannot start throws: the campaign fails, never skips.
      */
     static CampaignJournal postgres(Path dir) throws IOException {
-        return new Postgres(Files.createDirectories(dir), ProductProcess.freePort());
+        return new Postgres(Files.createDirectories(dir), FreePorts.pick());
     }
 
     final class Postgres implements CampaignJournal {

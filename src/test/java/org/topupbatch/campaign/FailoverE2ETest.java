@@ -20,6 +20,8 @@ import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.sandbox.SandboxTier;
+import org.topupbatch.testing.BuiltJar;
+import org.topupbatch.testing.FreePorts;
 
 /**
  * Two nodes on one PostgreSQL journal (README, "Two nodes"): the built jar runs twice in watch
@@ -133,7 +135,7 @@ class FailoverE2ETest {
         node.env.putAll(journal.settings());
         node.env.put("TOPUP_MODE", "watch");
         node.env.put("TOPUP_NODE_NAME", name);
-        node.env.put("TOPUP_MANAGEMENT_PORT", Integer.toString(ProductProcess.freePort())); // its health, on a port of its own
+        node.env.put("TOPUP_MANAGEMENT_PORT", Integer.toString(FreePorts.pick())); // its health, on a port of its own
         if (shared != null) {
             node.env.put("TOPUP_INBOX", shared.inbox.toString());
             node.env.put("TOPUP_REPORTS", shared.reports.toString());
@@ -166,7 +168,7 @@ class FailoverE2ETest {
     /** {@code java -jar topup-batch.jar status} with the node's settings, as an operator runs it beside the nodes. */
     private static String status(ProductProcess node) throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", ProductProcess.jar().toAbsolutePath().toString(), "status").redirectErrorStream(true);
+                "-jar", BuiltJar.path().toAbsolutePath().toString(), "status").redirectErrorStream(true);
         pb.environment().keySet().removeIf(k -> k.startsWith("TOPUP_"));
         pb.environment().putAll(node.env);
         Process p = pb.start();

@@ -1,9 +1,6 @@
 package org.topupbatch.campaign;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.topupbatch.testing.BuiltJar;
+import org.topupbatch.testing.FreePorts;
 
 /**
  * The built jar in a folder of its own (inbox, reports, data), run as separate processes one after
@@ -39,7 +38,7 @@ final class ProductProcess {
         this.inbox = Files.createDirectories(home.resolve("inbox"));
         this.reports = home.resolve("reports");
         this.archive = home.resolve("data").resolve("archive");
-        this.webhookPort = freePort();
+        this.webhookPort = FreePorts.pick();
         env.put("TOPUP_INBOX", inbox.toString());
         env.put("TOPUP_REPORTS", reports.toString());
         env.put("TOPUP_DATA", home.resolve("data").toString());
@@ -56,21 +55,7 @@ final class ProductProcess {
         env.put("TOPUP_PENDING_TIMEOUT", "10m");
     }
 
-    static Path jar() {
-        Path jar = Path.of(System.getProperty("topup.jar", "target/topup-batch.jar"));
-        if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException("the built jar is missing: " + jar + " (run mvn package first)");
-        }
-        return jar;
-    }
 
-    static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 
     String webhookUrl() {
         return "http://127.0.0.1:" + webhookPort + "/webhook";
@@ -93,7 +78,7 @@ final class ProductProcess {
             cmd.add("-Dtopup.internal.crash-at=" + crashAt);
         }
         cmd.add("-jar");
-        cmd.add(jar().toAbsolutePath().toString());
+        cmd.add(BuiltJar.path().toAbsolutePath().toString());
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(home.toFile()).redirectErrorStream(true);
         log = home.resolve("run-" + (++runs) + ".log");
         pb.redirectOutput(log.toFile());

@@ -17,6 +17,7 @@ import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
+import org.topupbatch.testing.BuiltJar;
 
 /**
  * The dashboard in a real headless browser (Debian's chromium with its chromedriver) while a
@@ -108,7 +109,7 @@ class DashboardE2ETest {
     /** Kept beside the built jar (target/), where CI collects test artifacts. */
     private Path screenshot() throws Exception {
         Path taken = browser.getScreenshotAs(OutputType.FILE).toPath();
-        Path kept = JarRun.jar().toAbsolutePath().getParent().resolve("dashboard.png");
+        Path kept = BuiltJar.path().toAbsolutePath().getParent().resolve("dashboard.png");
         return Files.copy(taken, kept, StandardCopyOption.REPLACE_EXISTING);
     }
 }

@@ -1,9 +1,6 @@
 package org.topupbatch.e2e;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +14,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.topupbatch.testing.BuiltJar;
+import org.topupbatch.testing.FreePorts;
 import org.topupbatch.testing.PostgresServer;
 
 /**
@@ -44,25 +43,11 @@ final class JarRun {
         env.put("TOPUP_REPORTS", reports.toString());
         env.put("TOPUP_DATA", data.toString());
         env.put("TOPUP_WEBHOOK_HOST", "127.0.0.1");
-        env.put("TOPUP_WEBHOOK_PORT", Integer.toString(freePort()));
-        env.put("TOPUP_MANAGEMENT_PORT", Integer.toString(freePort())); // never the shared default 8086
+        env.put("TOPUP_WEBHOOK_PORT", Integer.toString(FreePorts.pick()));
+        env.put("TOPUP_MANAGEMENT_PORT", Integer.toString(FreePorts.pick())); // never the shared default 8086
     }
 
-    static Path jar() {
-        Path jar = Path.of(System.getProperty("topup.jar", "target/topup-batch.jar"));
-        if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException("the built jar is missing: " + jar + " (run mvn package first)");
-        }
-        return jar;
-    }
 
-    static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 
     int webhookPort() {
         return Integer.parseInt(env.get("TOPUP_WEBHOOK_PORT"));
@@ -125,7 +110,7 @@ final class JarRun {
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xmx512m");
         cmd.add("-jar");
-        cmd.add(jar().toAbsolutePath().toString());
+        cmd.add(BuiltJar.path().toAbsolutePath().toString());
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(home.toFile()).redirectErrorStream(true);
         log = home.resolve("run-" + (++runs) + ".log");

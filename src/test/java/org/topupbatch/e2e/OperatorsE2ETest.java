@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
+import org.topupbatch.testing.FreePorts;
 
 /**
  * The operators' commands as the built jar runs them, against the sandbox over HTTP: plan leaves
@@ -82,7 +83,7 @@ class OperatorsE2ETest {
 
         assertThat(command("plan", home.resolve("missing.csv").toString())).isEqualTo(1);
         assertThat(command.output()).contains("topup-batch: cannot read " + home.resolve("missing.csv") + ": no such file");
-        run.env.put("TOPUP_BASE_URL", "http://127.0.0.1:" + JarRun.freePort());
+        run.env.put("TOPUP_BASE_URL", "http://127.0.0.1:" + FreePorts.pick());
         assertThat(command("plan", good.toString())).isEqualTo(1);
         assertThat(command.output()).contains("topup-batch: the provider could not be asked");
         StartupRefusalE2ETest.assertNoStackTrace(command.output());

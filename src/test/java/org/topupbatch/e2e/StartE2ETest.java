@@ -19,6 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
+import org.topupbatch.testing.BuiltJar;
+import org.topupbatch.testing.FreePorts;
 
 /** How the jar starts: with no settings, as the standalone sandbox, and when the provider is away. */
 class StartE2ETest {
@@ -41,7 +43,7 @@ class StartE2ETest {
         // folders, provider and mode are the defaults: ./inbox, ./reports, ./data, embedded sandbox, watch.
         run.env.clear();
         run.env.put("TOPUP_WEBHOOK_HOST", "127.0.0.1");
-        run.env.put("TOPUP_WEBHOOK_PORT", Integer.toString(JarRun.freePort()));
+        run.env.put("TOPUP_WEBHOOK_PORT", Integer.toString(FreePorts.pick()));
         run.drop("first.csv", "ref_id,product_sku,customer_no,customer_no_zone\nQ-1,ML86,123456789,2345\nQ-2,GI60,812345678,asia\n");
         process = run.start();
         Path summary = home.resolve("reports").resolve("first.summary.json");
@@ -87,9 +89,9 @@ class StartE2ETest {
 
     @Test
     void the_jar_serves_the_sandbox_alone_and_says_where() throws Exception {
-        int port = JarRun.freePort();
+        int port = FreePorts.pick();
         process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
-                JarRun.jar().toAbsolutePath().toString(), "sandbox", "--port", Integer.toString(port))
+                BuiltJar.path().toAbsolutePath().toString(), "sandbox", "--port", Integer.toString(port))
                 .redirectErrorStream(true).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         String line = out.readLine();
@@ -106,7 +108,7 @@ class StartE2ETest {
     @Test
     void a_provider_that_cannot_be_reached_ends_a_once_run_with_exit_1() throws Exception {
         JarRun run = new JarRun(home);
-        run.provider("http://127.0.0.1:" + JarRun.freePort());
+        run.provider("http://127.0.0.1:" + FreePorts.pick());
         run.env.put("TOPUP_HTTP_CONNECT_TIMEOUT", "500ms");
         run.drop("waiting.csv", "ref_id,product_sku,customer_no\nU-1,FF100,12345678\n");
         assertThat(run.runOnce(Duration.ofMinutes(1))).as(run.output()).isEqualTo(1);

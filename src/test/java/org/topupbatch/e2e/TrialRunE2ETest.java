@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
+import org.topupbatch.testing.BuiltJar;
 
 /**
  * A new user's trial on the embedded sandbox, with the built jar: the sandbox's orders outlive a
@@ -119,7 +120,7 @@ class TrialRunE2ETest {
             argv.remove(2);
         }
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", JarRun.jar().toAbsolutePath().toString()));
+                "-jar", BuiltJar.path().toAbsolutePath().toString()));
         cmd.addAll(argv);
         Path out = home.resolve("command.out");
         Path err = home.resolve("command.err");

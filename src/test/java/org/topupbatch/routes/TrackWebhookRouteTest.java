@@ -17,6 +17,7 @@ import org.topupbatch.journal.RowRecord;
 import org.topupbatch.journal.RowState;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.SandboxConfig;
+import org.topupbatch.testing.FreePorts;
 
 /**
  * track-webhook.yaml: the receiver answers 200 whatever arrives; only a webhook in the documented
@@ -43,11 +44,7 @@ class TrackWebhookRouteTest extends RouteTestSupport {
 
     @Override
     void environment(Map<String, String> env) {
-        try {
-            port = freePort();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        port = FreePorts.pick();
         env.put("TOPUP_WEBHOOK_PORT", Integer.toString(port));
         env.put("TOPUP_WEBHOOK_PATH", "/hooks/topup");
         env.put("TOPUP_WEBHOOK_SECRET", WEBHOOK_SECRET);

@@ -9,6 +9,7 @@ import java.util.Map;
 import org.topupbatch.journal.RowRecord;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.SandboxConfig;
+import org.topupbatch.testing.FreePorts;
 
 /**
  * A batch of 40 orders that all settle asynchronously (GENSHIN IMPACT, STEAM, XL), with the
@@ -39,12 +40,7 @@ abstract class WebhookLookUpsSupport extends RouteTestSupport {
 
     @Override
     void environment(Map<String, String> env) {
-        int port;
-        try {
-            port = freePort();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        int port = FreePorts.pick();
         env.put("TOPUP_WEBHOOK_PORT", Integer.toString(port));
         if (productWebhookSecret() != null) {
             env.put("TOPUP_WEBHOOK_SECRET", productWebhookSecret());
