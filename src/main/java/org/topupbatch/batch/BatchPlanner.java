@@ -1,5 +1,8 @@
 package org.topupbatch.batch;
 
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
 import org.topupbatch.journal.BatchWriter;
 import org.topupbatch.journal.NewRow;
 import org.topupbatch.journal.RowState;
@@ -21,6 +24,9 @@ import org.topupbatch.journal.RowState;
  * unreadable.
  */
 public final class BatchPlanner {
+
+    /** Rows read ahead and checked against the journal together (the journal writer sends as many at once). */
+    static final int CHUNK = 1_000;
 
     private final RowValidator validator;
     private final BalancePolicy policy;
@@ -59,21 +65,31 @@ public final class BatchPlanner {
         int rows = 0;
         int accepted = 0;
         long total = 0;
-        for (BatchRow row : reader) {
-            rows++;
-            RowDecision decision = validator.validateAgainst(row, ref -> refIdConflict(writer, ref));
-            String reason = decision.reason();
-            if (decision.accepted() && policy == BalancePolicy.BEST_EFFORT && total + decision.price() > balance) {
-                reason = "insufficient balance: price " + decision.price() + ", " + Math.max(0, balance - total)
-                        + " left of " + balance + " for this batch";
+        List<BatchRow> chunk = new ArrayList<>(CHUNK);
+        Iterator<BatchRow> read = reader.iterator();
+        while (read.hasNext()) {
+            chunk.clear();
+            while (chunk.size() < CHUNK && read.hasNext()) {
+                chunk.add(read.next());
             }
-            listener.decided(row, decision, reason);
-            if (reason == null) {
-                accepted++;
-                total += decision.price();
-                writer.add(newRow(row, decision, RowState.ACCEPTED, decision.price(), null));
-            } else {
-                writer.add(newRow(row, decision, RowState.REJECTED, null, reason));
+            // one look-up for the chunk's ref_ids instead of one per row
+            writer.expect(chunk.stream().map(BatchRow::refId).toList());
+            for (BatchRow row : chunk) {
+                rows++;
+                RowDecision decision = validator.validateAgainst(row, ref -> refIdConflict(writer, ref));
+                String reason = decision.reason();
+                if (decision.accepted() && policy == BalancePolicy.BEST_EFFORT && total + decision.price() > balance) {
+                    reason = "insufficient balance: price " + decision.price() + ", " + Math.max(0, balance - total)
+                            + " left of " + balance + " for this batch";
+                }
+                listener.decided(row, decision, reason);
+                if (reason == null) {
+                    accepted++;
+                    total += decision.price();
+                    writer.add(newRow(row, decision, RowState.ACCEPTED, decision.price(), null));
+                } else {
+                    writer.add(newRow(row, decision, RowState.REJECTED, null, reason));
+                }
             }
         }
         if (policy == BalancePolicy.ALL_OR_NOTHING && total > balance) {

@@ -19,6 +19,14 @@ public interface BatchWriter extends AutoCloseable {
      */
     Long lineInThisBatch(String refId);
 
+    /**
+     * The rows about to be added use these ref_ids: a writer may answer {@link #refIdTaken} and
+     * {@link #lineInThisBatch} for them from one look-up instead of one per row. Call it before
+     * adding those rows; what they add themselves is still seen.
+     */
+    default void expect(java.util.Collection<String> refIds) {
+    }
+
     void add(NewRow row);
 
     /**

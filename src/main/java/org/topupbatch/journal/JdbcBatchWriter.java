@@ -7,21 +7,23 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Map;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
- * One batch written in one transaction on one connection. Rows go to the database in JDBC
- * batches of {@link #CHUNK}; only the ref_ids of the chunk not yet sent are held in memory,
- * the database answers for the rest (it sees this transaction's own rows), so memory stays
- * flat whatever the file's size. Not thread-safe: intake reads one file on one thread.
+ * One batch written in one transaction on one connection. Rows go to the database in JDBC batches
+ * of {@link #CHUNK}.
  *
- * <p>Large files: the planner asks {@link #lineInThisBatch} and then {@link #refIdTaken} for the
- * same ref_id; one indexed query answers both and the answer is kept for the second question.
- * A row with no extra columns stores NULL, not "[]" (read back as the empty list).
+ * <p>ref_ids: the planner announces a chunk's ref_ids with {@link #expect}, answered by one query
+ * for the whole chunk instead of one per row; only the ref_ids of rows not yet sent are held in
+ * memory, the database answers for the rest, so memory stays flat whatever the file's size.
+ * Not thread-safe: intake reads one file on one thread.
  */
 final class JdbcBatchWriter implements BatchWriter {
 
@@ -30,19 +32,22 @@ final class JdbcBatchWriter implements BatchWriter {
     private static final String INSERT_ROW = "INSERT INTO batch_row (batch_id, seq, line, ref_id, order_ref_id,"
             + " product_sku, customer_no, customer_no_zone, max_price, extras, state, price, message,"
             + " created_at, updated_at, checks) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)";
+    /** Where ref_ids are used: the first line in this batch (rejected rows too), and whether any batch orders it. */
+    private static final String FIND_REF_USES = "SELECT ref_id, MIN(CASE WHEN batch_id = ? THEN line END) AS line,"
+            + " COUNT(order_ref_id) AS orders FROM batch_row WHERE ref_id IN ("
+            + String.join(", ", java.util.Collections.nCopies(CHUNK, "?")) + ") GROUP BY ref_id";
 
     private final Connection connection;
     private final long batchId;
     private final long now;
     private final PreparedStatement insertRow;
-    private final PreparedStatement findRefUse;
+    private PreparedStatement findRefUses;
     private final Set<String> unflushedRefIds = new HashSet<>();
     /** Every row of the unsent chunk, rejected ones too: ref_id -> first line. */
     private final Map<String, Long> unflushedLines = new HashMap<>();
+    /** What the database said of the ref_ids last expected; dropped when rows are sent (it would go stale). */
+    private Map<String, RefIdUse> expected = Map.of();
     private int unflushed;
-    /** The ref_id last looked up in the database and what was found, until the next row is added. */
-    private String lookedUp;
-    private RefIdUse lookedUpUse;
     private final RowFinalListener rowFinal;
     private boolean committed;
     private boolean closed;
@@ -57,10 +62,6 @@ final class JdbcBatchWriter implements BatchWriter {
             connection.setAutoCommit(false);
             this.batchId = insertBatch(fileName, delimiter, extraHeaders, archivedAs, balanceAtIntake, provider);
             this.insertRow = connection.prepareStatement(INSERT_ROW);
-            // order rows carry their ref_id in order_ref_id too, so "ordered" needs no second index
-            this.findRefUse = connection.prepareStatement(
-                    "SELECT MIN(CASE WHEN batch_id = ? THEN line END) AS line,"
-                            + " COUNT(order_ref_id) AS orders FROM batch_row WHERE ref_id = ?");
         } catch (SQLException e) {
             closeQuietly();
             throw new JournalException("cannot start recording batch " + fileName, e);
@@ -71,7 +72,8 @@ final class JdbcBatchWriter implements BatchWriter {
                              Long balanceAtIntake, String provider) throws SQLException {
         try (PreparedStatement ps = connection.prepareStatement(
                 "INSERT INTO batch (file_name, delimiter, extra_headers, archived_as, started_at, report_complete,"
-                        + " balance_before, provider) VALUES (?, ?, ?, ?, ?, FALSE, ?, ?)", new String[] {"id"})) {
+                        + " balance_before, provider) VALUES (?, ?, ?, ?, ?, FALSE, ?, ?)",
+                new String[] {"id"})) {
             ps.setString(1, fileName);
             ps.setString(2, String.valueOf(delimiter));
             ps.setString(3, JsonText.write(extraHeaders == null ? List.of() : extraHeaders));
@@ -93,6 +95,55 @@ final class JdbcBatchWriter implements BatchWriter {
         }
     }
 
+    /** Where the database (earlier batches, and this one's rows already sent) uses a ref_id. */
+    private record RefIdUse(Long lineInThisBatch, boolean ordered) {
+        static final RefIdUse NONE = new RefIdUse(null, false);
+    }
+
+    @Override
+    public void expect(Collection<String> refIds) {
+        requireOpen();
+        flush();
+        Set<String> distinct = new LinkedHashSet<>();
+        for (String refId : refIds) {
+            if (refId != null && !refId.isEmpty()) {
+                distinct.add(refId);
+            }
+        }
+        Map<String, RefIdUse> found = new HashMap<>(distinct.size() * 2);
+        List<String> all = new ArrayList<>(distinct);
+        try {
+            if (findRefUses == null) {
+                findRefUses = connection.prepareStatement(FIND_REF_USES);
+            }
+            for (int from = 0; from < all.size(); from += CHUNK) {
+                List<String> part = all.subList(from, Math.min(all.size(), from + CHUNK));
+                findRefUses.setLong(1, batchId);
+                for (int i = 0; i < CHUNK; i++) {
+                    // unused places hold NULL, which matches nothing: one statement for every chunk
+                    findRefUses.setString(i + 2, i < part.size() ? part.get(i) : null);
+                }
+                try (ResultSet rs = findRefUses.executeQuery()) {
+                    while (rs.next()) {
+                        found.put(rs.getString("ref_id"), use(rs));
+                    }
+                }
+            }
+        } catch (SQLException e) {
+            throw new JournalException("cannot look up the ref_ids of batch " + batchId + ": " + e.getMessage(), e);
+        }
+        for (String refId : all) {
+            found.putIfAbsent(refId, RefIdUse.NONE);
+        }
+        expected = found;
+    }
+
+    private static RefIdUse use(ResultSet rs) throws SQLException {
+        long line = rs.getLong("line");
+        Long lineInThisBatch = rs.wasNull() || line <= 0 ? null : line;
+        return new RefIdUse(lineInThisBatch, rs.getLong("orders") > 0);
+    }
+
     @Override
     public boolean refIdTaken(String refId) {
         requireOpen();
@@ -112,28 +163,24 @@ final class JdbcBatchWriter implements BatchWriter {
         return line != null ? line : unflushedLines.get(refId);
     }
 
-    /** Where the database (earlier batches, and this one's rows already sent) uses this ref_id. */
-    private record RefIdUse(Long lineInThisBatch, boolean ordered) {
-    }
-
+    /** From what {@link #expect} learned, or one query for a ref_id nobody announced. */
     private RefIdUse lookUp(String refId) {
-        if (refId.equals(lookedUp)) {
-            return lookedUpUse;
+        RefIdUse known = expected.get(refId);
+        if (known != null) {
+            return known;
         }
-        try {
-            findRefUse.setLong(1, batchId);
-            findRefUse.setString(2, refId);
-            try (ResultSet rs = findRefUse.executeQuery()) {
+        try (PreparedStatement ps = connection.prepareStatement(
+                "SELECT MIN(CASE WHEN batch_id = ? THEN line END) AS line, COUNT(order_ref_id) AS orders"
+                        + " FROM batch_row WHERE ref_id = ?")) {
+            ps.setLong(1, batchId);
+            ps.setString(2, refId);
+            try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
-                long line = rs.getLong("line");
-                Long lineInThisBatch = rs.wasNull() || line <= 0 ? null : line;
-                lookedUpUse = new RefIdUse(lineInThisBatch, rs.getLong("orders") > 0);
+                return use(rs);
             }
         } catch (SQLException e) {
             throw new JournalException("cannot look up ref_id " + refId, e);
         }
-        lookedUp = refId;
-        return lookedUpUse;
     }
 
     @Override
@@ -167,7 +214,6 @@ final class JdbcBatchWriter implements BatchWriter {
         } catch (SQLException e) {
             throw new JournalException("cannot record row " + row.seq() + " of batch " + batchId, e);
         }
-        lookedUp = null;
         if (order && row.refId() != null) {
             unflushedRefIds.add(row.refId());
         }
@@ -191,13 +237,13 @@ final class JdbcBatchWriter implements BatchWriter {
         unflushed = 0;
         unflushedRefIds.clear();
         unflushedLines.clear();
+        expected = Map.of();
     }
 
     @Override
     public void rejectAllAccepted(String message) {
         requireOpen();
         flush();
-        lookedUp = null;
         try (PreparedStatement ps = connection.prepareStatement(
                 "UPDATE batch_row SET state = 'REJECTED', message = ?, price = NULL, order_ref_id = NULL"
                         + " WHERE batch_id = ? AND state = 'ACCEPTED'")) {

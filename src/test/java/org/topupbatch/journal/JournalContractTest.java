@@ -178,6 +178,40 @@ abstract class JournalContractTest {
     }
 
     @Test
+    void expectedRefIdsAreAnsweredFromOneLookUpAsSingleLookUpsWouldBe() {
+        batchOf(accepted(0, "OLD-1"), rejected(1, "OLD-REJ", "bad sku"));
+        try (BatchWriter writer = journal.openBatch("chunks.csv", ',', List.of(), "archive/chunks.csv")) {
+            writer.add(rejected(0, "FIRST-REJ", "bad sku")); // not yet sent: expect sends it first
+            writer.add(accepted(1, "FIRST-OK"));
+            List<String> chunk = new java.util.ArrayList<>(List.of("OLD-1", "OLD-REJ", "FIRST-REJ", "FIRST-OK", "N-1", "N-1", ""));
+            for (int i = 0; i < JdbcBatchWriter.CHUNK + 5; i++) {
+                chunk.add("MANY-" + i); // more ref_ids than one query takes
+            }
+            writer.expect(chunk);
+            assertThat(writer.refIdTaken("OLD-1")).as("an earlier batch's order").isTrue();
+            assertThat(writer.refIdTaken("OLD-REJ")).as("an earlier batch's rejected row").isFalse();
+            assertThat(writer.lineInThisBatch("OLD-1")).isNull();
+            assertThat(writer.lineInThisBatch("FIRST-REJ")).as("this file's rejected row, sent").isEqualTo(2L);
+            assertThat(writer.refIdTaken("FIRST-REJ")).isFalse();
+            assertThat(writer.refIdTaken("FIRST-OK")).as("this file's order, sent").isTrue();
+            assertThat(writer.lineInThisBatch("FIRST-OK")).isEqualTo(3L);
+            assertThat(writer.refIdTaken("N-1")).isFalse();
+            assertThat(writer.lineInThisBatch("N-1")).isNull();
+            writer.add(accepted(2, "N-1"));
+            assertThat(writer.refIdTaken("N-1")).as("added after the look-up").isTrue();
+            assertThat(writer.lineInThisBatch("N-1")).isEqualTo(4L);
+            assertThat(writer.refIdTaken("MANY-" + (JdbcBatchWriter.CHUNK + 4))).isFalse();
+            for (int i = 0; i < JdbcBatchWriter.CHUNK; i++) {
+                writer.add(accepted(3 + i, "MANY-" + i)); // sends the rows: the look-up's answers would go stale
+            }
+            assertThat(writer.refIdTaken("MANY-0")).as("sent since the look-up").isTrue();
+            assertThat(writer.lineInThisBatch("MANY-1")).isEqualTo(6L);
+            assertThat(writer.refIdTaken("N-1")).isTrue();
+            writer.commit();
+        }
+    }
+
+    @Test
     void lineInThisBatchFindsTheFirstRowOfThisFileRejectedOnesToo() {
         batchOf(accepted(0, "OTHER-1"));
         try (BatchWriter writer = journal.openBatch("lines.csv", ',', List.of(), "archive/lines.csv")) {
