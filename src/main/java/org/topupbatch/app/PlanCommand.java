@@ -109,7 +109,7 @@ public final class PlanCommand {
         PlanSummary summary = new BatchCheck(catalog, rules, settings.balancePolicy()).check(file, (delimiter, extras) -> {
             balanceRead[0] = provider.gateway.checkBalance().balance();
             reserved[0] = journal.reservedAmount();
-            writer[0] = new PlanWriter(ref -> journal.findOrder(ref).isPresent());
+            writer[0] = new PlanWriter(journal::ordersAmong);
             return new BatchCheck.Opened(writer[0], balanceRead[0] - reserved[0]);
         }, (row, decision, rejection) -> {
             if (rejection != null) {

@@ -1,58 +1,59 @@
 package org.topupbatch.batch;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.function.Predicate;
-import org.h2.mvstore.MVMap;
-import org.h2.mvstore.MVStore;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
 import org.topupbatch.journal.BatchWriter;
 import org.topupbatch.journal.NewRow;
 import org.topupbatch.journal.RowState;
 
 /**
  * The {@link BatchWriter} of {@code plan}: records nothing in the journal. It remembers the ref_ids
- * of the file being planned (a repeat is rejected as intake would) in an H2 MVStore on a scratch file,
- * so memory stays flat for a file of any size, and asks {@code orderedEarlier} about ref_ids an earlier
- * batch ordered (the journal, read only).
+ * of the file being planned ({@link RefIdsSeen}: a repeat is rejected as intake would, in flat
+ * memory for a file of any size), and asks {@code ordersAmong} which ref_ids an earlier batch
+ * ordered (the journal, read only), a chunk of rows at a time.
  */
 public final class PlanWriter implements BatchWriter {
 
-    private final Predicate<String> orderedEarlier;
-    private final Path scratch;
-    private final MVStore store;
-    /** ref_id -> the line of its first row; negative when that row was rejected. */
-    private final MVMap<String, Long> lines;
+    private final Function<Collection<String>, Set<String>> ordersAmong;
+    private final RefIdsSeen seen = new RefIdsSeen();
+    /** The ref_ids last announced by {@link #expect}, and which of them earlier batches ordered. */
+    private Set<String> expected = Set.of();
+    private Set<String> orderedEarlier = Set.of();
     private boolean allAcceptedRejected;
 
-    public PlanWriter(Predicate<String> orderedEarlier) {
-        this.orderedEarlier = orderedEarlier;
-        try {
-            this.scratch = Files.createTempFile("topup-plan-", ".mv.db");
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create a scratch file for plan", e);
-        }
-        this.store = new MVStore.Builder().fileName(scratch.toString()).cacheSize(8).autoCommitBufferSize(1024).open();
-        this.lines = store.openMap("ref_ids");
+    public PlanWriter(Function<Collection<String>, Set<String>> ordersAmong) {
+        this.ordersAmong = ordersAmong;
+    }
+
+    @Override
+    public void expect(Collection<String> refIds) {
+        expected = new HashSet<>(refIds);
+        orderedEarlier = ordersAmong.apply(expected);
     }
 
     @Override
     public boolean refIdTaken(String refId) {
-        Long line = lines.get(refId);
-        return (line != null && line > 0) || orderedEarlier.test(refId);
+        Long line = seen.firstLine(refId);
+        return (line != null && line > 0) || orderedEarlier(refId);
+    }
+
+    private boolean orderedEarlier(String refId) {
+        return expected.contains(refId) ? orderedEarlier.contains(refId) : !ordersAmong.apply(List.of(refId)).isEmpty();
     }
 
     @Override
     public Long lineInThisBatch(String refId) {
-        Long line = lines.get(refId);
+        Long line = seen.firstLine(refId);
         return line == null ? null : Math.abs(line);
     }
 
     @Override
     public void add(NewRow row) {
         if (row.refId() != null && !row.refId().isEmpty()) {
-            lines.putIfAbsent(row.refId(), row.state() == RowState.REJECTED ? -row.line() : row.line());
+            seen.remember(row.refId(), row.state() == RowState.REJECTED ? -row.line() : row.line());
         }
     }
 
@@ -74,11 +75,6 @@ public final class PlanWriter implements BatchWriter {
 
     @Override
     public void close() {
-        store.closeImmediately();
-        try {
-            Files.deleteIfExists(scratch);
-        } catch (IOException ignored) {
-            // a scratch file in the temp folder; the OS cleans it
-        }
+        seen.close();
     }
 }

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
-import java.util.regex.Pattern;
 import org.topupbatch.provider.Product;
 
 /**
@@ -18,8 +17,7 @@ public final class RowValidator {
     public static final int MAX_REF_ID_LENGTH = 50;
 
     // ASCII only: what the provider accepts for ref_id
-    private static final Pattern REF_ID = Pattern.compile("[A-Za-z0-9._-]+");
-    private static final Pattern WHOLE_NUMBER = Pattern.compile("[0-9]{1,18}");
+    // (character loops, not regular expressions: they run for every row of a million-row file)
 
     private final PriceCatalog catalog;
     private final CustomerRules rules;
@@ -84,7 +82,7 @@ public final class RowValidator {
         if (refId.length() > MAX_REF_ID_LENGTH) {
             return "ref_id is " + refId.length() + " characters long, at most " + MAX_REF_ID_LENGTH + " are allowed";
         }
-        if (!REF_ID.matcher(refId).matches()) {
+        if (firstBadIndex(refId) >= 0) {
             return "ref_id may hold only letters, digits, '-', '_' and '.' (found "
                     + firstBadChar(refId) + ")";
         }
@@ -119,12 +117,37 @@ public final class RowValidator {
 
     /** max_price as a number, or null when absent or not a whole non-negative number. */
     static Long parseMaxPrice(String text) {
-        return text != null && WHOLE_NUMBER.matcher(text).matches() ? Long.valueOf(text) : null;
+        if (text == null || text.isEmpty() || text.length() > 18) {
+            return null;
+        }
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return null;
+            }
+        }
+        return Long.valueOf(text);
+    }
+
+    /** ref_id holds letters, digits, '-', '_' and '.' (ASCII only); the index of the first other character, or -1. */
+    private static int firstBadIndex(String refId) {
+        if (refId.isEmpty()) {
+            return 0;
+        }
+        for (int i = 0; i < refId.length(); i++) {
+            char c = refId.charAt(i);
+            boolean fine = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                    || c == '.' || c == '_' || c == '-';
+            if (!fine) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private static String firstBadChar(String refId) {
-        int cp = refId.codePoints().filter(c -> !(c < 128 && REF_ID.matcher(Character.toString(c)).matches()))
-                .findFirst().orElse('?');
+        int at = firstBadIndex(refId);
+        int cp = at < 0 ? '?' : refId.codePointAt(at);
         if (cp == ' ') {
             return "a space";
         }

@@ -20,11 +20,12 @@ final class SpreadsheetDamage {
 
     /** Why {@code value} looks damaged, or empty when it does not. */
     static Optional<String> explain(String value, FieldRule rule) {
-        if (SCIENTIFIC.matcher(value).matches()) {
+        // the cheap look first: this runs for every row
+        if ((value.indexOf('E') >= 0 || value.indexOf('e') >= 0) && SCIENTIFIC.matcher(value).matches()) {
             return Optional.of("customer_no " + value + " looks like a number a spreadsheet turned into scientific"
                     + " notation; format the column as text and export again");
         }
-        if (rule.phone() && MOBILE_WITHOUT_ZERO.matcher(value).matches() && rule.fits("0" + value)) {
+        if (rule.phone() && value.startsWith("8") && MOBILE_WITHOUT_ZERO.matcher(value).matches() && rule.fits("0" + value)) {
             return Optional.of("customer_no " + value + " looks like a phone number whose leading 0 a spreadsheet"
                     + " removed; write it as 0" + value + " or +62" + value);
         }

@@ -18,6 +18,9 @@ public interface IntakeJournal {
     BatchWriter openBatch(String fileName, char delimiter, List<String> extraHeaders, String archivedAs,
                           Long balanceAtIntake, String provider);
 
+    /** Those of these ref_ids that an order of any batch uses, asked in as few queries as possible. */
+    java.util.Set<String> ordersAmong(java.util.Collection<String> refIds);
+
     /** The most recent batch taken from a file of this name, if any. */
     Optional<BatchRecord> lastBatchForFile(String fileName);
 

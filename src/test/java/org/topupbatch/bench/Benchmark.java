@@ -25,7 +25,7 @@ import java.util.stream.Stream;
  * java -cp "target/test-classes:target/topup-batch.jar:$(cat target/bench.classpath)" org.topupbatch.bench.Benchmark all
  * </pre>
  *
- * Figures: {@code intake} (and journal scale, measured in the same child process), {@code rate},
+ * Figures: {@code intake} (and journal scale, measured in the same child process), {@code plan}, {@code rate},
  * {@code restart}, {@code overhead}, {@code settle}, {@code start}; {@code all} runs each in turn.
  * The machine's load (uptime) is printed beside each figure, since the figures move with it.
  */
@@ -42,6 +42,7 @@ public final class Benchmark {
         for (String figure : figures) {
             switch (figure) {
                 case "intake", "journal" -> intake();
+                case "plan" -> PlanScale.run();
                 case "rate", "cpu" -> OrderFigures.rate();
                 case "restart" -> OrderFigures.restart();
                 case "overhead" -> OrderFigures.overhead();
@@ -50,6 +51,7 @@ public final class Benchmark {
                 case "all" -> {
                     OrderFigures.start();
                     intake();
+                    PlanScale.run();
                     OrderFigures.rate();
                     OrderFigures.restart();
                     OrderFigures.overhead();
@@ -57,7 +59,7 @@ public final class Benchmark {
                 }
                 default -> {
                     System.err.println("unknown figure '" + figure
-                            + "'; one of: all, intake, journal, rate, cpu, restart, overhead, settle, start");
+                            + "'; one of: all, intake, journal, plan, rate, cpu, restart, overhead, settle, start");
                     System.exit(2);
                 }
             }
