@@ -21,6 +21,7 @@ public final class TopupBatchMain {
             "  report BATCH                    write a batch's report again from the journal",
             "  retry-failed BATCH              write the failed rows of a batch into the inbox under new ref_ids",
             "  migrate-journal --to JDBC_URL   move the H2 journal to PostgreSQL",
+            "  compact-journal                 give back the disk space a stopped product's H2 journal no longer uses",
             "  sandbox [--port N] [--host H]   serve the sandbox provider alone",
             "  help                            this text",
             "",
@@ -30,7 +31,8 @@ public final class TopupBatchMain {
 
     private static final Set<String> HELP = Set.of("help", "--help", "-h");
     /** Commands whose output is stdout: their log lines go to stderr, warnings and errors only. */
-    private static final Set<String> COMMANDS = Set.of("plan", "status", "report", "retry-failed", "migrate-journal");
+    private static final Set<String> COMMANDS = Set.of("plan", "status", "report", "retry-failed", "migrate-journal",
+            "compact-journal");
 
     private TopupBatchMain() {
     }
@@ -58,6 +60,8 @@ public final class TopupBatchMain {
             System.exit(new StatusCommand(SettingsLookup.standard(), System.out, System.err, Clock.systemUTC()).run(rest));
         } else if (command.equals("retry-failed")) { // operators
             System.exit(new RetryFailedCommand(SettingsLookup.standard(), System.out, System.err).run(rest));
+        } else if (command.equals("compact-journal")) { // operators (README, "Journal size")
+            System.exit(new CompactJournalCommand(SettingsLookup.standard(), System.out, System.err).run(rest));
         } else if (command.equals("migrate-journal")) {
             System.exit(MigrateJournalCommand.run(rest.toArray(String[]::new)));
         } else {

@@ -87,6 +87,11 @@ public final class Benchmark {
             Map<String, String> out = child(csv, h2, "-");
             long bytes = folderSize(h2.resolve("journal"));
             report("H2", out, bytes);
+            long t0 = System.nanoTime();
+            org.topupbatch.journal.H2JournalCompaction.Sizes compacted = org.topupbatch.journal.H2JournalCompaction.compact(h2);
+            System.out.printf(Locale.ROOT, "  H2         after `compact-journal` (product stopped): %5.0f journal bytes/row (%.1f s)   load %s%n",
+                    (double) compacted.after() / Math.max(1, Long.parseLong(out.getOrDefault("intake.rows", "1"))),
+                    (System.nanoTime() - t0) / 1e9, Machine.load());
             Map<String, String> zero = child(empty, home.resolve("h2-empty"), "-");
             journalScale("H2", zero, out);
             deleteTree(h2);
