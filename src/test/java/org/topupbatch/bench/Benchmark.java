@@ -128,13 +128,14 @@ public final class Benchmark {
     }
 
     private static void journalScale(String db, Map<String, String> zero, Map<String, String> full) {
-        System.out.printf(Locale.ROOT, "  %-10s journal   state change (markSending) %.2f ms / %.2f ms, outcome %.2f / %.2f ms,"
-                        + " status of a 10-row batch %.2f / %.2f ms, status of the 1M batch %s ms"
-                        + "  (0 / %,d rows in the journal)   load %s%n", db,
-                d(zero, "journal.markSendingMs"), d(full, "journal.markSendingMs"),
+        System.out.printf(Locale.ROOT, "  %-10s journal   with 0 / %,d rows in the journal: state change (markSending, median of 50)"
+                        + " %.2f / %.2f ms, outcome (median) %.2f / %.2f ms, status of a 60-row batch %.2f / %.2f ms,"
+                        + " `status` (latest 30 batches) %.1f / %.1f ms; status of the big batch %s ms   load %s%n", db,
+                INTAKE_ROWS, d(zero, "journal.markSendingMs"), d(full, "journal.markSendingMs"),
                 d(zero, "journal.recordOutcomeMs"), d(full, "journal.recordOutcomeMs"),
                 d(zero, "journal.statusSmallBatchMs"), d(full, "journal.statusSmallBatchMs"),
-                full.getOrDefault("journal.statusBigBatchMs", "?"), INTAKE_ROWS, Machine.load());
+                d(zero, "journal.statusCommandMs"), d(full, "journal.statusCommandMs"),
+                full.getOrDefault("journal.statusBigBatchMs", "?"), Machine.load());
     }
 
     private static double d(Map<String, String> out, String key) {
