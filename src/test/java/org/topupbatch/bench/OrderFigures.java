@@ -107,6 +107,24 @@ final class OrderFigures {
         }
         System.out.println(line);
         System.out.println("  calls      " + stats.requestsPerOperation());
+        int limit = TIER.limitPerMinute();
+        if (arrivals.size() > limit) {
+            // a slot comes back one window (plus margin and the call's latency) after it was used:
+            // order i and order i+limit share a slot when no other call comes between them
+            List<Long> hops = new java.util.ArrayList<>();
+            for (int i = 0; i + limit < arrivals.size(); i++) {
+                hops.add(Duration.between(arrivals.get(i), arrivals.get(i + limit)).toMillis());
+            }
+            hops.sort(Comparator.naturalOrder());
+            long others = stats.totalRequests() - stats.requestsPerOperation().getOrDefault("create-order", 0L);
+            long windows = (arrivals.size() + others - 1) / limit;
+            double shortest = hops.get(0) / 1000.0;
+            System.out.printf(Locale.ROOT, "  windows    order i to order i+%d: shortest %.2f s, median %.2f s; %d orders + %d other"
+                            + " calls need %d window hops after the first; even if every hop were the shortest, the"
+                            + " last order would come %.1f s after the first (%.3f of the limit)%n", limit, shortest,
+                    hops.get(hops.size() / 2) / 1000.0, arrivals.size(), others, windows, windows * shortest,
+                    (arrivals.size() - 1) / (windows * shortest / 60.0) / limit);
+        }
     }
 
     // ---- restart
