@@ -53,6 +53,7 @@ public final class TopupApplication {
         Main main = new Main();
         routeSettings(main);
         TopupConfiguration beans = new TopupConfiguration(settings, Clock.systemUTC(), this::stop);
+        beans.openJournalEarly();
         main.configure().addConfiguration(beans);
         main.addMainListener(new MainListenerSupport() {
             @Override

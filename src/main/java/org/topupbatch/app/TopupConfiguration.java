@@ -67,6 +67,8 @@ public final class TopupConfiguration implements CamelConfiguration, CamelContex
     private CamelContext camel;
 
     private Journal journal;
+    /** The journal being opened beside Camel's own start (see {@link #openJournalEarly}). */
+    private java.util.concurrent.CompletableFuture<JdbcJournal> opening;
     private SandboxProvider sandbox;
     private RateBudget budget;
     private StoppableGate gate;
@@ -93,6 +95,19 @@ public final class TopupConfiguration implements CamelConfiguration, CamelContex
         if (settings.embeddedSandbox()) {
             // the first line of a sandbox run, before anything the sandbox or Camel says
             LOG.warn(SANDBOX_WARNING);
+        }
+    }
+
+    /**
+     * Starts opening (and migrating) the journal on a thread of its own while Camel Main loads its
+     * routes: about a second of every start that no longer waits in line. Nothing changes in what
+     * a run may do: every bean that uses the journal waits for it in {@link #journal()}, which
+     * also fails the start with the same refusal when it cannot be opened.
+     */
+    public void openJournalEarly() {
+        if (journal == null && opening == null) {
+            opening = java.util.concurrent.CompletableFuture.supplyAsync(this::openJdbcJournal,
+                    r -> new Thread(r, "journal-open").start());
         }
     }
 
@@ -358,9 +373,25 @@ public final class TopupConfiguration implements CamelConfiguration, CamelContex
     }
 
     private Journal openJournal() {
+        JdbcJournal opened;
+        if (opening == null) {
+            opened = openJdbcJournal();
+        } else {
+            try {
+                opened = opening.join();
+            } catch (java.util.concurrent.CompletionException e) {
+                throw e.getCause() instanceof RuntimeException r ? r : e;
+            } finally {
+                opening = null;
+            }
+        }
+        opened.onRowsFinal(new RowFinalEvents(camel)); // the report route aggregates them per batch
+        return opened;
+    }
+
+    private JdbcJournal openJdbcJournal() {
         try {
             JdbcJournal opened = JdbcJournal.open(settings.data(), settings.dbUrl(), settings.dbUser(), settings.dbPassword());
-            opened.onRowsFinal(new RowFinalEvents(camel)); // the report route aggregates them per batch
             String mixed = ProviderSwitchCheck.problem(opened.providersServed(), ProviderName.of(settings),
                     ProviderSwitchCheck.where(settings));
             if (mixed != null) {
@@ -431,6 +462,15 @@ public final class TopupConfiguration implements CamelConfiguration, CamelContex
         if (journal != null) {
             journal.close();
             journal = null;
+        }
+        if (opening != null) {
+            // a start that ended before any bean asked for the journal: it is still closed, with its lock
+            try {
+                opening.join().close();
+            } catch (RuntimeException e) {
+                // it never opened: nothing to close
+            }
+            opening = null;
         }
         if (sandbox != null) {
             sandbox.close();

@@ -21,7 +21,12 @@ import org.topupbatch.journal.ProviderCall;
  * is reserved until {@link #WINDOW} after its answer came back. The provider counts a request
  * when it arrives, which is somewhere between our send and our receipt of the answer, so
  * counting from the answer can only over-estimate: the provider never sees more than the limit.
- * {@link #MARGIN} absorbs clock granularity.
+ * {@link #MARGIN} absorbs clock granularity: a slot is used again no sooner than 61 s after the
+ * answer, so two requests sharing a slot arrive at least 61 s apart, and even a provider that
+ * stamps arrivals in whole seconds and counts the 61 stamps from now-60 s to now sees them 61
+ * stamps apart, never in one window. A smaller margin would not keep that promise. The price:
+ * a slot serves one request per 61 s plus its latency (about 61.5 s at 400-1,200 ms), so a long
+ * batch uses about 97.5 % of the limit (BENCHMARKS.md, "Order figures").
  *
  * <p>Every reservation is journaled (committed before the request leaves) and completed when the
  * answer comes, and the account's limits are remembered whenever they are learned, so that

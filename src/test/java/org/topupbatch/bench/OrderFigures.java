@@ -57,6 +57,7 @@ final class OrderFigures {
             jar.start();
             jar.awaitExit(Duration.ofMinutes(30));
             printRate("product", sandbox.ledger(), sandbox.stats());
+            printTimeline(sandbox.ledger(), sandbox.stats());
             System.out.printf(Locale.ROOT, "  product    client CPU %.1f s over %d orders = %.1f ms per order   load %s%n",
                     jar.cpuSeconds, ORDERS, 1000 * jar.cpuSeconds / Math.max(1, ORDERS), Machine.load());
             jar.delete();
@@ -82,6 +83,48 @@ final class OrderFigures {
         System.out.printf(Locale.ROOT, "  %-10s %d orders in %.1f s: %.1f create-orders/min = %.3f of the limit;"
                         + " busiest 60 s window %d requests; %d answers 429   load %s%n", who, ledger.size(), minutes * 60,
                 perMinute, perMinute / TIER.limitPerMinute(), stats.busiestWindow(), stats.rateLimited(), Machine.load());
+    }
+
+    /**
+     * The shape of the run: create-orders per 10 s from the first one (sandbox ledger arrival
+     * times), so a gap or a slow round shows; the other calls only as totals (the sandbox keeps
+     * no times for them).
+     */
+    static void printTimeline(List<LedgerEntry> ledger, SandboxStats stats) {
+        if (ledger.isEmpty()) {
+            return;
+        }
+        List<Instant> arrivals = ledger.stream().map(LedgerEntry::createdAt).sorted().toList();
+        Instant first = arrivals.get(0);
+        int buckets = (int) (Duration.between(first, arrivals.get(arrivals.size() - 1)).toMillis() / 10_000) + 1;
+        int[] perBucket = new int[buckets];
+        for (Instant t : arrivals) {
+            perBucket[(int) (Duration.between(first, t).toMillis() / 10_000)]++;
+        }
+        StringBuilder line = new StringBuilder("  timeline   create-orders per 10 s from the first:");
+        for (int i = 0; i < buckets; i++) {
+            line.append(i % 6 == 0 ? "\n    " + String.format(Locale.ROOT, "%4d s:", i * 10) : "").append(String.format(Locale.ROOT, " %4d", perBucket[i]));
+        }
+        System.out.println(line);
+        System.out.println("  calls      " + stats.requestsPerOperation());
+        int limit = TIER.limitPerMinute();
+        if (arrivals.size() > limit) {
+            // a slot comes back one window (plus margin and the call's latency) after it was used:
+            // order i and order i+limit share a slot when no other call comes between them
+            List<Long> hops = new java.util.ArrayList<>();
+            for (int i = 0; i + limit < arrivals.size(); i++) {
+                hops.add(Duration.between(arrivals.get(i), arrivals.get(i + limit)).toMillis());
+            }
+            hops.sort(Comparator.naturalOrder());
+            long others = stats.totalRequests() - stats.requestsPerOperation().getOrDefault("create-order", 0L);
+            long windows = (arrivals.size() + others - 1) / limit;
+            double shortest = hops.get(0) / 1000.0;
+            System.out.printf(Locale.ROOT, "  windows    order i to order i+%d: shortest %.2f s, median %.2f s; %d orders + %d other"
+                            + " calls need %d window hops after the first; even if every hop were the shortest, the"
+                            + " last order would come %.1f s after the first (%.3f of the limit)%n", limit, shortest,
+                    hops.get(hops.size() / 2) / 1000.0, arrivals.size(), others, windows, windows * shortest,
+                    (arrivals.size() - 1) / (windows * shortest / 60.0) / limit);
+        }
     }
 
     // ---- restart
