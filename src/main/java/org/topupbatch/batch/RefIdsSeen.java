@@ -2,8 +2,10 @@ package org.topupbatch.batch;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.apache.commons.codec.digest.MurmurHash3;
 import org.h2.mvstore.MVMap;
 import org.h2.mvstore.MVStore;
 
@@ -116,22 +118,15 @@ final class RefIdsSeen implements AutoCloseable {
         lines = null;
     }
 
-    /** 64-bit FNV-1a over the characters, never 0 (0 marks a free slot). */
+    /** 64 bits of MurmurHash3 (x64, 128-bit) over the UTF-8 bytes, never 0 (0 marks a free slot). */
     static long fingerprint(String refId) {
-        long h = 0xcbf29ce484222325L;
-        for (int i = 0; i < refId.length(); i++) {
-            char c = refId.charAt(i);
-            h = (h ^ (c & 0xff)) * 0x100000001b3L;
-            h = (h ^ (c >>> 8)) * 0x100000001b3L;
-        }
+        long h = MurmurHash3.hash128x64(refId.getBytes(StandardCharsets.UTF_8))[0];
         return h == 0 ? 1 : h;
     }
 
+    /** The fingerprint's bits are already well mixed: its low bits pick the slot. */
     private static int slot(long fp, int length) {
-        long z = fp;
-        z = (z ^ (z >>> 33)) * 0xff51afd7ed558ccdL; // MurmurHash3's finaliser spreads FNV's low bits
-        z = z ^ (z >>> 33);
-        return (int) z & (length - 1);
+        return (int) fp & (length - 1);
     }
 
     @Override

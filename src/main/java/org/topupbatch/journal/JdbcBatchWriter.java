@@ -7,11 +7,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -34,8 +32,7 @@ final class JdbcBatchWriter implements BatchWriter {
             + " created_at, updated_at, checks) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)";
     /** Where ref_ids are used: the first line in this batch (rejected rows too), and whether any batch orders it. */
     private static final String FIND_REF_USES = "SELECT ref_id, MIN(CASE WHEN batch_id = ? THEN line END) AS line,"
-            + " COUNT(order_ref_id) AS orders FROM batch_row WHERE ref_id IN ("
-            + String.join(", ", java.util.Collections.nCopies(CHUNK, "?")) + ") GROUP BY ref_id";
+            + " COUNT(order_ref_id) AS orders FROM batch_row WHERE ref_id IN " + RefIdParts.IN_LIST + " GROUP BY ref_id";
 
     private final Connection connection;
     private final long batchId;
@@ -45,8 +42,8 @@ final class JdbcBatchWriter implements BatchWriter {
     private final Set<String> unflushedRefIds = new HashSet<>();
     /** Every row of the unsent chunk, rejected ones too: ref_id -> first line. */
     private final Map<String, Long> unflushedLines = new HashMap<>();
-    /** What the database said of the ref_ids last expected; dropped when rows are sent (it would go stale). */
-    private Map<String, RefIdUse> expected = Map.of();
+    /** What the database said of the ref_ids asked about since rows were last sent (then it would go stale). */
+    private final Map<String, RefIdUse> known = new HashMap<>();
     private int unflushed;
     private final RowFinalListener rowFinal;
     private boolean committed;
@@ -103,39 +100,31 @@ final class JdbcBatchWriter implements BatchWriter {
     @Override
     public void expect(Collection<String> refIds) {
         requireOpen();
-        flush();
-        Set<String> distinct = new LinkedHashSet<>();
-        for (String refId : refIds) {
-            if (refId != null && !refId.isEmpty()) {
-                distinct.add(refId);
-            }
-        }
-        Map<String, RefIdUse> found = new HashMap<>(distinct.size() * 2);
-        List<String> all = new ArrayList<>(distinct);
+        flush(); // the rows added so far are in the database, so its answer covers them
+        askDatabase(refIds);
+    }
+
+    /** Asks the database where these ref_ids are used, a part at a time, and keeps the answers in {@link #known}. */
+    private void askDatabase(Collection<String> refIds) {
         try {
             if (findRefUses == null) {
                 findRefUses = connection.prepareStatement(FIND_REF_USES);
             }
-            for (int from = 0; from < all.size(); from += CHUNK) {
-                List<String> part = all.subList(from, Math.min(all.size(), from + CHUNK));
+            for (List<String> part : RefIdParts.of(refIds)) {
                 findRefUses.setLong(1, batchId);
-                for (int i = 0; i < CHUNK; i++) {
-                    // unused places hold NULL, which matches nothing: one statement for every chunk
-                    findRefUses.setString(i + 2, i < part.size() ? part.get(i) : null);
-                }
+                RefIdParts.bind(findRefUses, 2, part);
                 try (ResultSet rs = findRefUses.executeQuery()) {
                     while (rs.next()) {
-                        found.put(rs.getString("ref_id"), use(rs));
+                        known.put(rs.getString("ref_id"), use(rs));
                     }
+                }
+                for (String refId : part) {
+                    known.putIfAbsent(refId, RefIdUse.NONE);
                 }
             }
         } catch (SQLException e) {
             throw new JournalException("cannot look up the ref_ids of batch " + batchId + ": " + e.getMessage(), e);
         }
-        for (String refId : all) {
-            found.putIfAbsent(refId, RefIdUse.NONE);
-        }
-        expected = found;
     }
 
     private static RefIdUse use(ResultSet rs) throws SQLException {
@@ -163,24 +152,15 @@ final class JdbcBatchWriter implements BatchWriter {
         return line != null ? line : unflushedLines.get(refId);
     }
 
-    /** From what {@link #expect} learned, or one query for a ref_id nobody announced. */
+    /** From what {@link #expect} learned, or the database's answer for a ref_id nobody announced. */
     private RefIdUse lookUp(String refId) {
-        RefIdUse known = expected.get(refId);
-        if (known != null) {
-            return known;
+        if (refId.isEmpty()) {
+            return RefIdUse.NONE; // no row records an empty ref_id as an order or a first line
         }
-        try (PreparedStatement ps = connection.prepareStatement(
-                "SELECT MIN(CASE WHEN batch_id = ? THEN line END) AS line, COUNT(order_ref_id) AS orders"
-                        + " FROM batch_row WHERE ref_id = ?")) {
-            ps.setLong(1, batchId);
-            ps.setString(2, refId);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return use(rs);
-            }
-        } catch (SQLException e) {
-            throw new JournalException("cannot look up ref_id " + refId, e);
+        if (!known.containsKey(refId)) {
+            askDatabase(List.of(refId)); // rows not yet sent are seen by the caller in the unflushed maps
         }
+        return known.get(refId);
     }
 
     @Override
@@ -237,7 +217,7 @@ final class JdbcBatchWriter implements BatchWriter {
         unflushed = 0;
         unflushedRefIds.clear();
         unflushedLines.clear();
-        expected = Map.of();
+        known.clear();
     }
 
     @Override

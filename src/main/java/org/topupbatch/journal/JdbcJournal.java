@@ -228,22 +228,14 @@ public final class JdbcJournal implements Journal {
                 ps -> ps.setString(1, refId)).stream().findFirst();
     }
 
-    /** ref_ids asked of the database at once: one statement for every part (unused places hold NULL). */
-    private static final int REF_IDS_PER_QUERY = 1_000;
-    private static final String ORDERS_AMONG = "SELECT order_ref_id FROM batch_row WHERE order_ref_id IN ("
-            + String.join(", ", java.util.Collections.nCopies(REF_IDS_PER_QUERY, "?")) + ")";
+    private static final String ORDERS_AMONG = "SELECT order_ref_id FROM batch_row WHERE order_ref_id IN "
+            + RefIdParts.IN_LIST;
 
     @Override
     public java.util.Set<String> ordersAmong(Collection<String> refIds) {
-        List<String> all = refIds.stream().filter(r -> r != null && !r.isEmpty()).distinct().toList();
         java.util.Set<String> ordered = new java.util.HashSet<>();
-        for (int from = 0; from < all.size(); from += REF_IDS_PER_QUERY) {
-            List<String> part = all.subList(from, Math.min(all.size(), from + REF_IDS_PER_QUERY));
-            query(ORDERS_AMONG, ps -> {
-                for (int i = 0; i < REF_IDS_PER_QUERY; i++) {
-                    ps.setString(i + 1, i < part.size() ? part.get(i) : null);
-                }
-            }, rs -> ordered.add(rs.getString(1)));
+        for (List<String> part : RefIdParts.of(refIds)) {
+            query(ORDERS_AMONG, ps -> RefIdParts.bind(ps, 1, part), rs -> ordered.add(rs.getString(1)));
         }
         return ordered;
     }
