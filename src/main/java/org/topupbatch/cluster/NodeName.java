@@ -4,7 +4,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.function.Function;
 import java.util.regex.Pattern;
-import org.topupbatch.app.SettingsException;
+import org.topupbatch.settings.SettingsException;
 
 /**
  * The node's name ({@code topup.node-name}, default the host name): it names the node's journal

@@ -1,5 +1,8 @@
 package org.topupbatch.journal;
 
+import org.topupbatch.provider.AccountLimits;
+import org.topupbatch.provider.ProviderCall;
+
 import com.zaxxer.hikari.HikariDataSource;
 
 import javax.sql.DataSource;

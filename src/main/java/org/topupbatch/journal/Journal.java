@@ -1,5 +1,7 @@
 package org.topupbatch.journal;
 
+import org.topupbatch.provider.CallLog;
+
 /**
  * The durable record of batches, rows and their orders, and of recent provider calls and the
  * account's limits: the union of the roles each part of the product uses ({@link IntakeJournal},

@@ -1,5 +1,7 @@
 package org.topupbatch.journal;
 
+import org.topupbatch.settings.PostgresUrlHint;
+
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import org.flywaydb.core.Flyway;
@@ -205,7 +207,7 @@ public final class JournalDataSource {
 
     /** A URL may carry a password as a parameter; errors and logs must not. */
     public static String redact(String url) {
-        return url.replaceAll("(?i)(password=)[^&;]*", "$1***");
+        return PostgresUrlHint.redact(url);
     }
 
     /** The innermost message is the one that says what is wrong (refused, locked, bad login). */

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.topupbatch.cluster.NodeRole;
-import org.topupbatch.journal.AccountLimits;
+import org.topupbatch.provider.AccountLimits;
 import org.topupbatch.journal.BatchOverview;
 import org.topupbatch.journal.BatchProgress;
 import org.topupbatch.journal.BatchRecord;

@@ -2,7 +2,7 @@ package org.topupbatch.observe;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.topupbatch.app.Settings;
+import org.topupbatch.settings.Settings;
 
 /**
  * The Camel Main properties that switch Camel's own management server on at

@@ -5,7 +5,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import org.apache.camel.CamelContext;
 import org.apache.camel.health.HealthCheckRegistry;
-import org.topupbatch.app.Settings;
+import org.topupbatch.settings.Settings;
 import org.topupbatch.cluster.NodeName;
 import org.topupbatch.cluster.NodeRole;
 import org.topupbatch.cluster.TwoNodes;

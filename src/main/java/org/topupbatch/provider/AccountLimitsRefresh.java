@@ -2,7 +2,7 @@ package org.topupbatch.provider;
 
 import java.time.Clock;
 import java.time.Duration;
-import org.topupbatch.journal.Journal;
+
 
 /**
  * Keeps the rate budget sized by the account: reads its limits from the profile (or its tier when
@@ -13,12 +13,12 @@ public final class AccountLimitsRefresh {
     /** Until the account says otherwise, assume the smallest tier's day. */
     public static final long UNKNOWN_DAILY_LIMIT = 10_000;
 
-    private final Journal journal;
+    private final CallLog journal;
     private final ProviderGateway gateway;
     private final RateBudget budget;
     private final Clock clock;
 
-    public AccountLimitsRefresh(Journal journal, ProviderGateway gateway, RateBudget budget, Clock clock) {
+    public AccountLimitsRefresh(CallLog journal, ProviderGateway gateway, RateBudget budget, Clock clock) {
         this.journal = journal;
         this.gateway = gateway;
         this.budget = budget;

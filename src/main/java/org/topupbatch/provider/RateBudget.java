@@ -9,9 +9,9 @@ import java.util.Optional;
 import java.util.PriorityQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.topupbatch.journal.AccountLimits;
-import org.topupbatch.journal.CallLog;
-import org.topupbatch.journal.ProviderCall;
+import org.topupbatch.provider.AccountLimits;
+import org.topupbatch.provider.CallLog;
+import org.topupbatch.provider.ProviderCall;
 
 /**
  * The one rate budget every provider request passes (a {@link RequestGate}).

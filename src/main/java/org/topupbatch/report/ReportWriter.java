@@ -228,7 +228,7 @@ public final class ReportWriter {
                 out.flush();
                 channel.force(true);
             }
-            org.topupbatch.app.CrashPoints.pass(org.topupbatch.app.CrashPoints.REPORT_BEFORE_RENAME);
+            org.topupbatch.journal.CrashPoints.pass(org.topupbatch.journal.CrashPoints.REPORT_BEFORE_RENAME);
             try {
                 Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {

@@ -1,5 +1,8 @@
 package org.topupbatch.sftp;
 
+import org.topupbatch.settings.SftpFolder;
+import org.topupbatch.settings.SftpLogin;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -2,7 +2,7 @@ package org.topupbatch.sftp;
 
 import java.util.Map;
 import org.apache.camel.CamelContext;
-import org.topupbatch.app.Settings;
+import org.topupbatch.settings.Settings;
 import org.topupbatch.report.ReportDelivery;
 
 /**

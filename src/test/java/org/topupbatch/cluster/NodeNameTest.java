@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.topupbatch.app.SettingsException;
+import org.topupbatch.settings.SettingsException;
 
 class NodeNameTest {
 

@@ -1,5 +1,8 @@
 package org.topupbatch.journal;
 
+import org.topupbatch.provider.AccountLimits;
+import org.topupbatch.provider.ProviderCall;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -4,9 +4,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.topupbatch.journal.AccountLimits;
-import org.topupbatch.journal.CallLog;
-import org.topupbatch.journal.ProviderCall;
+import org.topupbatch.provider.AccountLimits;
+import org.topupbatch.provider.CallLog;
+import org.topupbatch.provider.ProviderCall;
 
 /**
  * The journal's call log kept in a list, for the rate budget's own rules; the restart tests use

@@ -13,9 +13,9 @@ import org.apache.camel.impl.DefaultCamelContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.topupbatch.journal.AccountLimits;
+import org.topupbatch.provider.AccountLimits;
 import org.topupbatch.journal.JdbcJournal;
-import org.topupbatch.journal.ProviderCall;
+import org.topupbatch.provider.ProviderCall;
 import org.topupbatch.provider.StubProvider.Canned;
 import org.topupbatch.testing.MutableClock;
 

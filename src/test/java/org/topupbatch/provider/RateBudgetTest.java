@@ -8,8 +8,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.topupbatch.journal.AccountLimits;
-import org.topupbatch.journal.ProviderCall;
+import org.topupbatch.provider.AccountLimits;
+import org.topupbatch.provider.ProviderCall;
 import org.topupbatch.testing.MutableClock;
 
 /**

@@ -12,8 +12,8 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
-import org.topupbatch.app.TopupApplication;
-import org.topupbatch.app.TopupConfiguration;
+import org.topupbatch.config.TopupApplication;
+import org.topupbatch.config.TopupConfiguration;
 
 /**
  * Every bean a route file names ({@code ref: name} or {@code #name}) is bound by

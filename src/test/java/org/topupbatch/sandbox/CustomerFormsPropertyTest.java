@@ -11,8 +11,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
-import org.topupbatch.batch.CustomerCheck;
-import org.topupbatch.batch.CustomerRules;
+import org.topupbatch.intake.CustomerCheck;
+import org.topupbatch.intake.CustomerRules;
 
 /**
  * The client's customer rules are never stricter than the provider: for every product of the

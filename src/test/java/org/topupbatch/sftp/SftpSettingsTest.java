@@ -1,5 +1,10 @@
 package org.topupbatch.sftp;
 
+import org.topupbatch.settings.SftpLogin;
+
+import org.topupbatch.settings.SftpSettings;
+
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,8 +13,8 @@ import java.util.HashMap;
 import java.util.Map;
 import org.apache.camel.util.URISupport;
 import org.junit.jupiter.api.Test;
-import org.topupbatch.app.Settings;
-import org.topupbatch.app.SettingsException;
+import org.topupbatch.settings.Settings;
+import org.topupbatch.settings.SettingsException;
 
 class SftpSettingsTest {
 

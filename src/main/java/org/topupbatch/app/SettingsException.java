@@ -1,8 +1,0 @@
-package org.topupbatch.app;
-
-/** A setting with a bad value; the message is the one line the operator sees. */
-public class SettingsException extends RuntimeException {
-    public SettingsException(String message) {
-        super(message);
-    }
-}

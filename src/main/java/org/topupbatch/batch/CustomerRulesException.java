@@ -1,8 +1,0 @@
-package org.topupbatch.batch;
-
-/** The customer rules file cannot be used; the message names the file and the problem. */
-public class CustomerRulesException extends RuntimeException {
-    public CustomerRulesException(String message, Throwable cause) {
-        super(message, cause);
-    }
-}

@@ -1,0 +1,58 @@
+package org.topupbatch.command;
+
+import org.topupbatch.settings.Settings;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+import org.topupbatch.journal.H2JournalCompaction;
+import org.topupbatch.journal.JournalException;
+import org.topupbatch.journal.JournalInUseException;
+
+/**
+ * {@code java -jar topup-batch.jar compact-journal}: gives the disk space a stopped product's H2
+ * journal no longer uses back to the file system (README, "Journal size"). A PostgreSQL journal
+ * needs nothing: PostgreSQL reuses its space itself. Exit 0 when done (or nothing to do), 1 with one
+ * line when the journal is in use or cannot be compacted.
+ */
+public final class CompactJournalCommand {
+
+    private final Function<String, String> lookup;
+    private final PrintStream out;
+    private final PrintStream err;
+
+    public CompactJournalCommand(Function<String, String> lookup, PrintStream out, PrintStream err) {
+        this.lookup = lookup;
+        this.out = out;
+        this.err = err;
+    }
+
+    public int run(List<String> args) {
+        if (!args.isEmpty()) {
+            err.println("topup-batch: usage: java -jar topup-batch.jar compact-journal (the journal of topup.data)");
+            return 1;
+        }
+        Settings settings = BatchArgument.settings(lookup, err).orElse(null);
+        if (settings == null) {
+            return 1;
+        }
+        if (settings.dbUrl() != null && !settings.dbUrl().isBlank()) {
+            out.println("The journal is in the database of topup.db.url, which reuses its space itself; nothing to do.");
+            return 0;
+        }
+        try {
+            H2JournalCompaction.Sizes sizes = H2JournalCompaction.compact(settings.data());
+            out.printf(Locale.ROOT, "Journal in %s compacted: %,.1f MB before, %,.1f MB now.%n",
+                    settings.data().resolve("journal"), sizes.before() / 1e6, sizes.after() / 1e6);
+            return 0;
+        } catch (JournalInUseException e) {
+            err.println("topup-batch: the journal in " + settings.data().resolve("journal")
+                    + " is in use by a running topup-batch: stop it first, then compact");
+            return 1;
+        } catch (JournalException e) {
+            err.println("topup-batch: " + e.getMessage());
+            return 1;
+        }
+    }
+}

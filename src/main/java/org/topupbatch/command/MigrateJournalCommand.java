@@ -1,0 +1,121 @@
+package org.topupbatch.command;
+
+import org.topupbatch.settings.SettingsLookup;
+
+import com.zaxxer.hikari.HikariDataSource;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.topupbatch.journal.JournalDataSource;
+import org.topupbatch.journal.JournalException;
+import org.topupbatch.journal.JournalMove;
+import org.topupbatch.settings.PostgresUrlHint;
+
+/**
+ * {@code migrate-journal --to JDBC_URL [--user U] [--password-env VAR] [--data DIR]}: moves the
+ * embedded H2 journal of a data folder into an empty PostgreSQL database (see README, "Moving an
+ * H2 journal to PostgreSQL"). The password comes from an environment variable, never from the
+ * command line, where other users of the machine could read it.
+ */
+public final class MigrateJournalCommand {
+
+    static final String USAGE = "usage: java -jar topup-batch.jar migrate-journal --to jdbc:postgresql://HOST:5432/DB"
+            + " [--user USER] [--password-env VAR (default: topup.db.password)] [--data DIR (default topup.data)]";
+
+    private final Function<String, String> settings;
+    private final Map<String, String> env;
+    private final PrintStream out;
+
+    MigrateJournalCommand(Function<String, String> settings, Map<String, String> env, PrintStream out) {
+        this.settings = settings;
+        this.env = env;
+        this.out = out;
+    }
+
+    /** The jar's entry: returns the exit code, 0 when the journal was moved and verified. */
+    public static int run(String[] args) {
+        return new MigrateJournalCommand(SettingsLookup.standard(), System.getenv(), System.out).execute(List.of(args));
+    }
+
+    int execute(List<String> args) {
+        Options options;
+        try {
+            options = Options.parse(args, settings, env);
+        } catch (IllegalArgumentException e) {
+            out.println("topup-batch migrate-journal: " + e.getMessage() + "\n" + USAGE);
+            return 1;
+        }
+        Path h2File = options.data().toAbsolutePath().normalize().resolve("journal").resolve("journal.mv.db");
+        if (!Files.isRegularFile(h2File)) {
+            out.println("topup-batch migrate-journal: no H2 journal at " + h2File
+                    + " (set --data or topup.data to the data folder the product used)");
+            return 1;
+        }
+        try (HikariDataSource from = JournalDataSource.open(options.data(), null, null, null);
+             HikariDataSource to = JournalDataSource.open(options.data(), options.to(), options.user(), options.password())) {
+            List<JournalMove.TableMoved> moved = JournalMove.move(from, to);
+            for (JournalMove.TableMoved t : moved) {
+                out.println("  " + t.table() + ": " + t.rows() + " rows copied and compared");
+            }
+            out.println("topup-batch migrate-journal: the journal in " + h2File + " was moved to " + options.to()
+                    + " and verified; start the product with TOPUP_DB_URL=" + options.to()
+                    + " (the H2 files are unchanged: keep them as a backup)");
+            return 0;
+        } catch (JournalException e) {
+            out.println("topup-batch migrate-journal: " + e.getMessage()
+                    + (e.getMessage().contains("already in use") ? " (stop topup-batch before moving its journal)" : ""));
+            return 1;
+        }
+    }
+
+    record Options(Path data, String to, String user, String password) {
+
+        static Options parse(List<String> args, Function<String, String> settings, Map<String, String> env) {
+            String to = null;
+            String user = settings.apply("topup.db.user");
+            String passwordEnv = null;
+            String data = settings.apply("topup.data");
+            for (int i = 0; i < args.size(); i++) {
+                String name = args.get(i);
+                if (i + 1 >= args.size() || args.get(i + 1).startsWith("--")) {
+                    throw new IllegalArgumentException(name + " needs a value");
+                }
+                String value = args.get(++i);
+                switch (name) {
+                    case "--to" -> to = value;
+                    case "--user" -> user = value;
+                    case "--password-env" -> passwordEnv = value;
+                    case "--data" -> data = value;
+                    default -> throw new IllegalArgumentException("unknown option '" + name + "'");
+                }
+            }
+            if (to == null) {
+                throw new IllegalArgumentException("--to is missing");
+            }
+            PostgresUrlHint.forUrl("--to", to).ifPresent(hint -> {
+                throw new IllegalArgumentException(hint);
+            });
+            if (!to.startsWith("jdbc:postgresql:")) {
+                throw new IllegalArgumentException("--to must be a jdbc:postgresql:// URL");
+            }
+            String password;
+            if (passwordEnv == null) {
+                password = settings.apply("topup.db.password");
+            } else {
+                password = env.get(passwordEnv);
+                if (password == null) {
+                    throw new IllegalArgumentException("--password-env: the environment variable " + passwordEnv + " is not set");
+                }
+            }
+            try {
+                return new Options(Path.of(data == null || data.isBlank() ? "data" : data.trim()), to.trim(), user, password);
+            } catch (InvalidPathException e) {
+                throw new IllegalArgumentException("--data: '" + data + "' is not a usable folder name");
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+package org.topupbatch.command;
+
+import org.topupbatch.settings.Settings;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import org.topupbatch.journal.BatchRecord;
+import org.topupbatch.journal.JdbcJournal;
+import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.JournalException;
+import org.topupbatch.journal.ReportingJournal;
+import org.topupbatch.report.ReportFiles;
+import org.topupbatch.report.ReportWriter;
+
+/**
+ * {@code java -jar topup-batch.jar report BATCH}: writes a batch's report again from the journal
+ * alone, without calling the provider. BATCH is the batch id (the {@code batch} field of
+ * summary.json) or the input file name. The journal is only read; balance_after and finished_at
+ * are those of the batch's last report (the latest balance the journal knows, and now, for a batch
+ * never reported). Exit 0 when written, 1 with one line on stderr otherwise.
+ */
+public final class ReportCommand {
+
+    private final Function<String, String> lookup;
+    private final PrintStream out;
+    private final PrintStream err;
+    private final Clock clock;
+
+    public ReportCommand(Function<String, String> lookup, PrintStream out, PrintStream err, Clock clock) {
+        this.lookup = lookup;
+        this.out = out;
+        this.err = err;
+        this.clock = clock;
+    }
+
+    public int run(List<String> args) {
+        if (args.size() != 1 || args.get(0).isBlank()) {
+            err.println("topup-batch: usage: java -jar topup-batch.jar report BATCH (a batch id, or an input file name)");
+            return 1;
+        }
+        String wanted = args.get(0).trim();
+        Settings settings = BatchArgument.settings(lookup, err).orElse(null);
+        if (settings == null) {
+            return 1;
+        }
+        try (Journal journal = JdbcJournal.openForReading(settings.data(), settings.dbUrl(), settings.dbUser(), settings.dbPassword())) {
+            Optional<BatchRecord> batch = BatchArgument.one(journal, wanted, err);
+            if (batch.isEmpty()) {
+                return 1;
+            }
+            return write(journal, batch.get(), settings);
+        } catch (JournalException e) {
+            err.println("topup-batch: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private int write(ReportingJournal journal, BatchRecord batch, Settings settings) {
+        Long balanceAfter = batch.balanceAfter() != null ? batch.balanceAfter() : journal.latestBalance().orElse(null);
+        Instant finishedAt = batch.reportedAt() != null ? batch.reportedAt() : clock.instant();
+        try {
+            ReportFiles files = new ReportWriter(settings.reports())
+                    .write(batch, rows -> journal.forEachRow(batch.id(), rows), balanceAfter, finishedAt);
+            out.println("Report of batch " + batch.id() + " (" + batch.fileName() + ") written: "
+                    + (files.resultCsv() == null ? "" : files.resultCsv() + ", ") + files.summaryJson());
+            return 0;
+        } catch (IOException | RuntimeException e) {
+            err.println("topup-batch: cannot write the report of batch " + batch.id() + " into " + settings.reports()
+                    + ": " + e.getMessage());
+            return 1;
+        }
+    }
+
+}

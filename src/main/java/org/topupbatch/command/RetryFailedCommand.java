@@ -1,0 +1,153 @@
+package org.topupbatch.command;
+
+import org.topupbatch.settings.Settings;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVPrinter;
+import org.topupbatch.intake.CsvBatchReader;
+import org.topupbatch.intake.RetryRefIds;
+import org.topupbatch.journal.BatchRecord;
+import org.topupbatch.journal.JdbcJournal;
+import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.JournalException;
+import org.topupbatch.journal.RowRecord;
+import org.topupbatch.journal.RowState;
+
+/**
+ * {@code java -jar topup-batch.jar retry-failed BATCH}: writes a new batch file into the inbox with
+ * the batch's failed rows (FAILED, and REFUSED: the provider refused them at creation) under new
+ * ref_ids ({@link RetryRefIds}), extra columns kept, in the batch's delimiter. Only an operator
+ * runs it, never the service: a retry costs money again.
+ *
+ * <p>The file is written under a name the intake ignores ({@code .csv.part}) and renamed when
+ * complete, so the intake never takes half of it. Rows stream from the journal to the file.
+ * Exit 0 when written; 1 with one line when the batch is unknown, has no failed row, or the file
+ * cannot be written.
+ */
+public final class RetryFailedCommand {
+
+    private static final int EXAMPLES = 3;
+
+    private final Function<String, String> lookup;
+    private final PrintStream out;
+    private final PrintStream err;
+
+    public RetryFailedCommand(Function<String, String> lookup, PrintStream out, PrintStream err) {
+        this.lookup = lookup;
+        this.out = out;
+        this.err = err;
+    }
+
+    public int run(List<String> args) {
+        if (args.size() != 1 || args.get(0).isBlank()) {
+            err.println("topup-batch: usage: java -jar topup-batch.jar retry-failed BATCH (a batch id, or an input file name)");
+            return 1;
+        }
+        String wanted = args.get(0).trim();
+        Settings settings = BatchArgument.settings(lookup, err).orElse(null);
+        if (settings == null) {
+            return 1;
+        }
+        try (Journal journal = JdbcJournal.openForReading(settings.data(), settings.dbUrl(), settings.dbUser(),
+                settings.dbPassword())) {
+            Optional<BatchRecord> batch = BatchArgument.one(journal, wanted, err);
+            if (batch.isEmpty()) {
+                return 1;
+            }
+            return write(journal, batch.get(), settings.inbox());
+        } catch (JournalException e) {
+            err.println("topup-batch: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private int write(Journal journal, BatchRecord batch, Path inbox) {
+        Path target = inbox.resolve(baseName(batch.fileName()) + ".retry-" + batch.id() + ".csv");
+        if (Files.exists(target)) {
+            err.println("topup-batch: " + target + " is already in the inbox; the failed rows of batch " + batch.id()
+                    + " wait there to be taken");
+            return 1;
+        }
+        Path part = inbox.resolve(target.getFileName() + ".part");
+        long[] written = {0};
+        List<String> examples = new ArrayList<>();
+        try {
+            Files.createDirectories(inbox);
+            List<String> header = new ArrayList<>(CsvBatchReader.REQUIRED_COLUMNS);
+            header.addAll(CsvBatchReader.OPTIONAL_COLUMNS);
+            header.addAll(batch.extraHeaders());
+            CSVFormat format = CSVFormat.RFC4180.builder().setDelimiter(batch.delimiter()).setRecordSeparator("\r\n").get();
+            try (Writer w = Files.newBufferedWriter(part, StandardCharsets.UTF_8);
+                 CSVPrinter csv = new CSVPrinter(w, format)) {
+                csv.printRecord(header);
+                journal.forEachRow(batch.id(), row -> {
+                    if (row.state() == RowState.FAILED || row.state() == RowState.REFUSED) {
+                        String refId = RetryRefIds.next(row.refId());
+                        print(csv, row, refId, batch.extraHeaders().size());
+                        if (examples.size() < EXAMPLES) {
+                            examples.add(row.refId() + " -> " + refId);
+                        }
+                        written[0]++;
+                    }
+                });
+            }
+            if (written[0] == 0) {
+                Files.delete(part);
+                err.println("topup-batch: batch " + batch.id() + " (" + batch.fileName() + ") has no failed row; nothing"
+                        + " to retry");
+                return 1;
+            }
+            Files.move(part, target, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException | java.io.UncheckedIOException e) {
+            deleteQuietly(part);
+            err.println("topup-batch: cannot write " + target + ": " + e.getMessage());
+            return 1;
+        }
+        out.println("Wrote " + target + ": " + written[0] + " failed " + (written[0] == 1 ? "row" : "rows") + " of batch "
+                + batch.id() + " (" + batch.fileName() + ") under new ref_ids (" + String.join(", ", examples)
+                + (written[0] > examples.size() ? ", ..." : "") + "). The running service takes it like any batch;"
+                + " a ref_id already used is rejected, so a row is never ordered twice.");
+        return 0;
+    }
+
+    private static void print(CSVPrinter csv, RowRecord row, String refId, int extraColumns) {
+        List<String> values = new ArrayList<>();
+        values.add(refId);
+        values.add(row.productSku());
+        values.add(row.customerNo());
+        values.add(row.customerNoZone() == null ? "" : row.customerNoZone());
+        values.add(row.maxPrice() == null ? "" : row.maxPrice().toString());
+        for (int i = 0; i < extraColumns; i++) {
+            values.add(i < row.extras().size() ? row.extras().get(i) : "");
+        }
+        try {
+            csv.printRecord(values);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static String baseName(String fileName) {
+        return fileName.toLowerCase(java.util.Locale.ROOT).endsWith(".csv") ? fileName.substring(0, fileName.length() - 4)
+                : fileName;
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException ignored) {
+            // a leftover .part file is never taken by the intake
+        }
+    }
+}

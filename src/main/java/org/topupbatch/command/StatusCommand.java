@@ -1,0 +1,170 @@
+package org.topupbatch.command;
+
+import org.topupbatch.report.Rupiah;
+import org.topupbatch.journal.BatchState;
+import org.topupbatch.settings.Settings;
+
+import java.io.PrintStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.topupbatch.cluster.NodeSessions;
+import org.topupbatch.cluster.TwoNodes;
+import org.topupbatch.journal.BatchProgress;
+import org.topupbatch.journal.BatchRecord;
+import org.topupbatch.journal.JdbcJournal;
+import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.JournalException;
+import org.topupbatch.journal.RowRecord;
+import org.topupbatch.journal.RowState;
+
+/**
+ * {@code java -jar topup-batch.jar status [BATCH]}: what the journal says, without calling the
+ * provider, also while the service runs (the journal is opened for reading: no instance lock).
+ * Without BATCH, the latest batches with their counts, charge and state; with BATCH (an id or an
+ * input file name), that batch and its orders still waiting for an outcome, with their age.
+ * Exit 0, or 1 with one line on stderr.
+ */
+public final class StatusCommand {
+
+    static final int BATCHES_SHOWN = 30;
+    static final int ORDERS_SHOWN = 200;
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+
+    private final Function<String, String> lookup;
+    private final PrintStream out;
+    private final PrintStream err;
+    private final Clock clock;
+
+    public StatusCommand(Function<String, String> lookup, PrintStream out, PrintStream err, Clock clock) {
+        this.lookup = lookup;
+        this.out = out;
+        this.err = err;
+        this.clock = clock;
+    }
+
+    public int run(List<String> args) {
+        if (args.size() > 1 || (args.size() == 1 && args.get(0).isBlank())) {
+            err.println("topup-batch: usage: java -jar topup-batch.jar status [BATCH] (a batch id, or an input file name)");
+            return 1;
+        }
+        Settings settings = BatchArgument.settings(lookup, err).orElse(null);
+        if (settings == null) {
+            return 1;
+        }
+        try (Journal journal = JdbcJournal.openForReading(settings.data(), settings.dbUrl(), settings.dbUser(),
+                settings.dbPassword())) {
+            if (args.isEmpty()) {
+                if (TwoNodes.sharedJournal(settings.dbUrl())) {
+                    out.println(nodes(NodeSessions.read(settings.dbUrl(), settings.dbUser(), settings.dbPassword())));
+                }
+                return listBatches(journal);
+            }
+            String wanted = args.get(0).trim();
+            List<BatchRecord> matches = BatchArgument.some(journal, wanted, err);
+            if (matches.isEmpty()) {
+                return 1;
+            }
+            if (matches.size() > 1) {
+                out.println("'" + wanted + "' names " + matches.size() + " batches; the latest first:");
+            }
+            for (int i = matches.size() - 1; i >= 0; i--) {
+                showBatch(journal, matches.get(i));
+            }
+            return 0;
+        } catch (JournalException e) {
+            err.println("topup-batch: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private int listBatches(Journal journal) {
+        List<BatchRecord> batches = journal.recentBatches(BATCHES_SHOWN);
+        if (batches.isEmpty()) {
+            out.println("No batch in the journal yet.");
+            return 0;
+        }
+        out.println(header());
+        for (BatchRecord batch : batches) {
+            out.println(line(journal, batch));
+        }
+        if (batches.size() == BATCHES_SHOWN) {
+            out.println("(the latest " + BATCHES_SHOWN + " batches; 'status BATCH' shows any one)");
+        }
+        return 0;
+    }
+
+    private void showBatch(Journal journal, BatchRecord batch) {
+        out.println(header());
+        out.println(line(journal, batch));
+        if (batch.error() != null) {
+            out.println("Unreadable: " + batch.error());
+            return;
+        }
+        if (batch.haltReason() != null) {
+            out.println("Halted: " + batch.haltReason());
+        }
+        List<RowRecord> waiting = journal.rowsOfBatch(batch.id(), EnumSet.of(RowState.PENDING, RowState.UNKNOWN,
+                RowState.SENDING), ORDERS_SHOWN);
+        if (waiting.isEmpty()) {
+            out.println("No order waits for an outcome.");
+            return;
+        }
+        out.println();
+        out.println(String.format("%-8s %-6s %-30s %-10s %-20s %s", "STATE", "LINE", "REF_ID", "AGE", "SENT", "CHECKS"));
+        Instant now = clock.instant();
+        for (RowRecord row : waiting) {
+            Instant since = row.sentAt() != null ? row.sentAt() : row.updatedAt();
+            out.println(String.format("%-8s %-6d %-30s %-10s %-20s %d", row.state(), row.line(), row.refId(),
+                    age(Duration.between(since, now)), TIME.format(since.atZone(ZoneId.systemDefault())), row.checks()));
+        }
+        if (waiting.size() == ORDERS_SHOWN) {
+            out.println("(the first " + ORDERS_SHOWN + " in file order)");
+        }
+    }
+
+    /** Which node is active and which stand by (README, "Two nodes"), with when each connected to the journal. */
+    static String nodes(List<NodeSessions.Node> nodes) {
+        if (nodes.isEmpty()) {
+            return "Nodes: none is connected to this journal";
+        }
+        return nodes.stream().map(n -> n.name() + " (" + (n.active() ? "active" : "standing by")
+                        + (n.connected() == null ? "" : ", connected " + TIME.format(n.connected().atZone(ZoneId.systemDefault())))
+                        + ")")
+                .collect(Collectors.joining(", ", "Nodes: ", ""));
+    }
+
+    private static String header() {
+        return String.format("%-6s %-28s %7s %7s %6s %7s %6s %8s %16s  %-10s %s", "BATCH", "FILE", "ROWS", "SUCCESS",
+                "FAILED", "PENDING", "QUEUED", "REJECTED", "CHARGED", "STATE", "STARTED");
+    }
+
+    private String line(Journal journal, BatchRecord batch) {
+        BatchProgress p = journal.progress(batch.id());
+        return String.format("%-6d %-28s %7d %7d %6d %7d %6d %8d %16s  %-10s %s", batch.id(), batch.fileName(), p.rows(),
+                p.count(RowState.SUCCESS), p.count(RowState.FAILED) + p.count(RowState.REFUSED),
+                p.count(RowState.PENDING) + p.count(RowState.UNKNOWN) + p.count(RowState.SENDING),
+                p.count(RowState.ACCEPTED), p.count(RowState.REJECTED), Rupiah.format(journal.charged(batch.id())),
+                BatchState.of(batch, p), TIME.format(batch.startedAt().atZone(ZoneId.systemDefault())));
+    }
+
+    static String age(Duration d) {
+        long s = Math.max(0, d.toSeconds());
+        if (s < 60) {
+            return s + "s";
+        }
+        if (s < 3600) {
+            return s / 60 + "m" + String.format("%02d", s % 60) + "s";
+        }
+        if (s < 86_400) {
+            return s / 3600 + "h" + String.format("%02d", s % 3600 / 60) + "m";
+        }
+        return s / 86_400 + "d" + String.format("%02d", s % 86_400 / 3600) + "h";
+    }
+}

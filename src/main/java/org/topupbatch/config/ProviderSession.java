@@ -1,0 +1,93 @@
+package org.topupbatch.config;
+
+import org.topupbatch.settings.Settings;
+import org.topupbatch.settings.SettingsLookup;
+
+import java.time.Clock;
+import java.time.Duration;
+import org.topupbatch.provider.AccountLimits;
+import org.topupbatch.journal.Journal;
+import org.topupbatch.provider.ApiUsage;
+import org.topupbatch.provider.HttpProviderClient;
+import org.topupbatch.provider.Profile;
+import org.topupbatch.provider.ProviderEndpoint;
+import org.topupbatch.provider.ProviderGateway;
+import org.topupbatch.provider.RateBudget;
+import org.topupbatch.provider.Signer;
+import org.topupbatch.provider.Tier;
+import org.topupbatch.sandbox.SandboxConfig;
+import org.topupbatch.sandbox.SandboxProvider;
+
+/**
+ * The provider as a one-off command ({@code plan}) reaches it: the configured provider, or, when none
+ * is configured, a sandbox on the embedded sandbox's account (its state file, read-only), so prices
+ * and balance are the ones the service sees. Calls go through a rate
+ * budget kept in the journal's call log, which the running service shares: a plan never pushes the
+ * account over its rate limit.
+ */
+public final class ProviderSession implements AutoCloseable {
+
+    private static final long UNKNOWN_DAILY_LIMIT = 10_000;
+
+    private final SandboxProvider sandbox;
+    private final HttpProviderClient client;
+    private final RateBudget budget;
+    public final ProviderGateway gateway;
+
+    public ProviderSession(Settings settings, Journal journal, Clock clock) {
+        String baseUrl = settings.baseUrl();
+        if (settings.embeddedSandbox()) {
+            SandboxConfig config = SandboxConfig.fromLookup(SettingsLookup.standard())
+                    .setApiKey(settings.apiKey()).setApiSecret(settings.apiSecret())
+                    .setWebhookUrl(""); // the service's receiver hears only from the sandbox it runs
+            if (config.stateFile() == null) {
+                config.setStateFile(embeddedSandboxState(settings));
+            }
+            // the running service's account as last written, never written from here
+            sandbox = SandboxProvider.start(config.setStateReadOnly(true), 0);
+            baseUrl = sandbox.baseUrl();
+        } else {
+            sandbox = null;
+        }
+        Duration longestCall = settings.connectTimeout().multipliedBy(2).plus(settings.responseTimeout());
+        budget = RateBudget.restore(clock, journal, longestCall, RateBudget.Waiter.REAL,
+                new AccountLimits(Tier.BASIC.requestsPerMinute(), UNKNOWN_DAILY_LIMIT, 0, clock.instant()));
+        // the provider route in a Camel of its own: a command has no other routes
+        client = HttpProviderClient.standalone(new ProviderEndpoint(baseUrl,
+                new Signer(settings.apiKey(), settings.apiSecret()), settings.connectTimeout(), settings.responseTimeout()),
+                budget);
+        gateway = new ProviderGateway(client, budget);
+    }
+
+    /** Where the embedded sandbox keeps its account (docs/sandbox.md). */
+    public static java.nio.file.Path embeddedSandboxState(Settings settings) {
+        return settings.data().resolve("sandbox").resolve("state.json");
+    }
+
+    public String baseUrl() {
+        return client.endpoint().baseUrl();
+    }
+
+    public boolean sandbox() {
+        return sandbox != null;
+    }
+
+    /** The account's limits from its profile (its tier when the profile has no API usage). */
+    public AccountLimits limits() {
+        Profile profile = gateway.profile();
+        ApiUsage usage = profile.apiUsage();
+        int perMinute = usage != null && usage.limitPerMinute() > 0 ? usage.limitPerMinute()
+                : Tier.parse(profile.tier()).orElse(Tier.BASIC).requestsPerMinute();
+        long perDay = usage != null && usage.limitPerDay() > 0 ? usage.limitPerDay() : UNKNOWN_DAILY_LIMIT;
+        budget.setLimits(perMinute, perDay, usage == null ? 0 : usage.today());
+        return budget.limits();
+    }
+
+    @Override
+    public void close() {
+        client.close();
+        if (sandbox != null) {
+            sandbox.close();
+        }
+    }
+}

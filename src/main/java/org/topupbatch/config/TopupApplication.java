@@ -1,0 +1,290 @@
+package org.topupbatch.config;
+
+import org.topupbatch.run.GracefulStop;
+import org.topupbatch.settings.SettingsException;
+import org.topupbatch.settings.SettingsLookup;
+
+import org.topupbatch.run.StartupPreflight;
+import org.topupbatch.settings.Settings;
+import org.topupbatch.run.StartupRefusal;
+
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.camel.CamelContext;
+import org.apache.camel.main.BaseMainSupport;
+import org.apache.camel.main.Main;
+import org.apache.camel.main.MainListenerSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.topupbatch.observe.ManagementProperties;
+
+/**
+ * One run of the product: Camel Main with the routes of {@code routes/}, the beans they call
+ * (bound by {@link TopupConfiguration}), and the start-up checks. Routes start only after the checks passed and the journal was
+ * recovered, so nothing moves before the product knows where it stands.
+ */
+public final class TopupApplication {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TopupApplication.class);
+    private static final String WEBHOOK_ROUTE = "track-webhook";
+
+    private final Settings settings;
+    private final AtomicInteger exitCode = new AtomicInteger(0);
+
+    public TopupApplication(Settings settings) {
+        this.settings = settings;
+    }
+
+    /** Runs until stopped (watch) or done (once); returns the process exit code. */
+    public int run() {
+        try {
+            StartupPreflight.check(settings);
+        } catch (StartupRefusal e) {
+            LOG.error("topup-batch cannot start: {}", e.getMessage());
+            return 1;
+        }
+        // SFTP hook: in once mode the batches on the server now are brought in before the inbox snapshot
+        try {
+            int fetched = org.topupbatch.sftp.SftpWiring.fetchBeforeOnceRun(settings);
+            if (fetched > 0) {
+                LOG.info("{} batches fetched from {}", fetched, settings.inboxShown());
+            }
+        } catch (org.topupbatch.sftp.SftpUnavailableException e) {
+            LOG.error("topup-batch cannot start: {}", e.getMessage());
+            return 1;
+        }
+        // No package scan: the routes are the YAML files and the beans come from TopupConfiguration.
+        Main main = new Main();
+        routeSettings(main);
+        TopupConfiguration beans = new TopupConfiguration(settings, Clock.systemUTC(), this::stop);
+        beans.openJournalEarly();
+        main.configure().addConfiguration(beans);
+        main.addMainListener(new MainListenerSupport() {
+            @Override
+            public void beforeConfigure(BaseMainSupport m) {
+                // before the routes exist: on a PostgreSQL journal they run under the leader's route policy
+                twoNodes = installTwoNodes(m.getCamelContext(), beans);
+            }
+
+            @Override
+            public void afterConfigure(BaseMainSupport m) {
+                gracefulStop = beans.gracefulStop();
+            }
+
+            @Override
+            public void afterStart(BaseMainSupport m) {
+                CamelContext camel = m.getCamelContext();
+                try {
+                    // Webhooks are answered from the first second, while the checks below may wait
+                    // for the provider or the rate budget.
+                    if (camel.getRoute(WEBHOOK_ROUTE) != null) {
+                        camel.getRouteController().startRoute(WEBHOOK_ROUTE);
+                    }
+                } catch (Exception e) {
+                    LOG.error("topup-batch cannot start: the webhook receiver did not start: {}", e.getMessage());
+                    stop(1);
+                    return;
+                }
+                if (twoNodes != null) {
+                    // two nodes: the leader's routes and start-up work wait for the journal lock
+                    try {
+                        twoNodes.begin(camel);
+                    } catch (Exception e) {
+                        LOG.error("topup-batch cannot start: {}", e.getMessage());
+                        stop(1);
+                    }
+                    return;
+                }
+                String fatal = beans.startupChecks().problem();
+                if (fatal != null) {
+                    LOG.error("topup-batch cannot start: {}", fatal);
+                    stop(1);
+                    return;
+                }
+                try {
+                    camel.getRouteController().startAllRoutes();
+                } catch (Exception e) {
+                    LOG.error("topup-batch cannot start its routes: {}", e.getMessage());
+                    stop(1);
+                }
+            }
+
+            @Override
+            public void beforeStop(BaseMainSupport m) {
+                GracefulStop stop = gracefulStop;
+                requestsFinishing = stop == null ? 0 : stop.stopTaking();
+            }
+
+            @Override
+            public void afterStop(BaseMainSupport m) {
+                GracefulStop stop = gracefulStop;
+                if (!endedByRun && stop != null) {
+                    LOG.info("Stopped on request: {}", stop.summary(requestsFinishing));
+                }
+                beans.close();
+            }
+        });
+        this.main = main;
+        CountDownLatch finished = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> awaitStop(finished), "topup-batch-stop"));
+        try {
+            main.run();
+        } catch (Exception e) {
+            String refusal = refusal(e);
+            if (refusal != null) {
+                LOG.error("topup-batch cannot start: {}", refusal);
+            } else {
+                LOG.error("topup-batch stopped on an error: {}", unwrapped(e).getMessage());
+            }
+            beans.close();
+            return 1;
+        } finally {
+            finished.countDown();
+        }
+        return exitCode.get();
+    }
+
+    /**
+     * On SIGTERM the JVM halts as soon as its shutdown hooks return, and Camel's own hook returns
+     * once the routes are stopped: this one holds the JVM until the run has also journaled its last
+     * outcomes, said how it stopped and closed the journal.
+     */
+    private void awaitStop(CountDownLatch finished) {
+        try {
+            if (!finished.await(shutdownTimeout(settings).toSeconds() + 15, TimeUnit.SECONDS)) {
+                LOG.warn("Stop took too long; exiting with work unfinished (the next start reconciles it)");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * The error itself, not the wrappers Camel adds when a bean method of {@link TopupConfiguration}
+     * throws (their message is only the wrapped class's name).
+     */
+    private static Throwable unwrapped(Throwable e) {
+        Throwable t = e;
+        while ((t instanceof java.lang.reflect.InvocationTargetException || t instanceof org.apache.camel.RuntimeCamelException)
+                && t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    /** The one-line reason when start-up was refused (Camel Main wraps what the listeners throw). */
+    private static String refusal(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof StartupRefusal || t instanceof SettingsException) {
+                return t.getMessage();
+            }
+        }
+        return null;
+    }
+
+    // --- two nodes (org.topupbatch.cluster): on a PostgreSQL journal one node leads, the others stand by
+    private volatile org.topupbatch.cluster.TwoNodes twoNodes;
+
+    private org.topupbatch.cluster.TwoNodes installTwoNodes(CamelContext camel, TopupConfiguration beans) {
+        String node = org.topupbatch.cluster.NodeName.resolve(SettingsLookup.standard());
+        if (!org.topupbatch.cluster.TwoNodes.sharedJournal(settings.dbUrl())) {
+            org.topupbatch.cluster.TwoNodes.single(camel, node); // named in health and metrics all the same
+            return null;
+        }
+        return org.topupbatch.cluster.TwoNodes.install(camel, node, settings.dbUrl(), settings.dbUser(),
+                settings.dbPassword(), new org.topupbatch.cluster.LeaderDuties() {
+                    @Override
+                    public String takeOver() {
+                        return beans.takeLeadership();
+                    }
+
+                    @Override
+                    public void stepDown() {
+                        beans.stepDown();
+                    }
+
+                    @Override
+                    public void exit(int code) {
+                        stop(code);
+                    }
+                });
+    }
+
+    private volatile Main main;
+    /** Null while the beans are not bound (a start refused before that has nothing to stop). */
+    private volatile GracefulStop gracefulStop;
+    private volatile boolean endedByRun;
+    private volatile int requestsFinishing;
+
+    private void stop(int code) {
+        endedByRun = true;
+        exitCode.set(code);
+        Main m = main;
+        if (m != null) {
+            m.completed();
+        }
+    }
+
+    /** Hands the checked settings to the routes, and switches route files and the HTTP server on or off. */
+    private void routeSettings(Main main) {
+        camelProperties(settings).forEach(main::addOverrideProperty);
+    }
+
+    /**
+     * The Camel properties a run overrides from the settings: folder and path placeholders of the
+     * routes, the webhook server, and which optional route files are left out. Public so that the
+     * route tests boot Camel with exactly the properties a real run uses.
+     */
+    public static Map<String, String> camelProperties(Settings settings) {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("topup.inbox", settings.inbox().toAbsolutePath().toString());
+        // the folder the intake watches; an sftp:// inbox is relayed into it (env TOPUP_INBOX would win over topup.inbox)
+        p.put("topup.internal.inbox-folder", settings.inbox().toAbsolutePath().toString());
+        p.put("topup.webhook.path", settings.webhookPath());
+        p.put("topup.internal.intake-schedule", intakeSchedule(settings));
+        p.put("topup.internal.report-backstop", Long.toString(
+                org.topupbatch.report.ReportSchedule.backstopPeriod(settings.pendingTimeout()).toMillis()));
+        p.put("camel.server.enabled", Boolean.toString(settings.webhookEnabled()));
+        p.put("camel.server.port", Integer.toString(settings.webhookPort()));
+        p.put("camel.server.host", settings.webhookHost());
+        // a stop waits for the provider requests already sent: at most one response timeout
+        p.put("camel.main.shutdown-timeout", Long.toString(shutdownTimeout(settings).toSeconds()));
+        p.putAll(ManagementProperties.of(settings)); // dashboard, health and metrics
+        StringBuilder exclude = new StringBuilder();
+        if (!settings.webhookEnabled()) {
+            exclude.append("**/track-webhook.yaml");
+        }
+        if (!settings.managementEnabled()) {
+            exclude.append(exclude.length() > 0 ? "," : "").append("**/dashboard.yaml");
+        }
+        if (settings.mode() != Settings.Mode.ONCE) {
+            exclude.append(exclude.length() > 0 ? "," : "").append("**/run-once.yaml");
+        }
+        // SFTP hook: the relay route of a remote inbox, and its endpoint
+        if (!org.topupbatch.sftp.SftpWiring.relayRoute(settings)) {
+            exclude.append(exclude.length() > 0 ? "," : "").append(org.topupbatch.sftp.SftpWiring.ROUTE_FILE);
+        }
+        org.topupbatch.sftp.SftpWiring.camelProperties(settings, p);
+        if (exclude.length() > 0) {
+            p.put("camel.main.routes-exclude-pattern", exclude.toString());
+        }
+        return p;
+    }
+
+    /** How long a stop may wait for work in flight: a provider answer (connect plus response timeout) and a margin. */
+    public static java.time.Duration shutdownTimeout(Settings settings) {
+        return settings.connectTimeout().plus(settings.responseTimeout()).plusSeconds(5).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+    }
+
+    /** How the intake polls the inbox: continuously, or on the operator's cron schedule (never in once mode). */
+    private static String intakeSchedule(Settings settings) {
+        if (settings.schedule() != null && settings.mode() == Settings.Mode.WATCH) {
+            return "scheduler=quartz&scheduler.cron=" + settings.schedule().replace(' ', '+') + "&scheduler.triggerId=topup-intake";
+        }
+        return "delay=1000";
+    }
+}

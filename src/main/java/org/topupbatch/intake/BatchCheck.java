@@ -1,0 +1,59 @@
+package org.topupbatch.intake;
+
+import org.topupbatch.settings.BalancePolicy;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.topupbatch.journal.BatchWriter;
+
+/**
+ * The intake's checks on one file: read it, validate every row, apply the balance policy, and hand
+ * the verdicts to a {@link BatchWriter}, then commit it. The intake's writer records the batch in
+ * the journal; {@code plan}'s records nothing. One component for both, so that {@code plan} says
+ * exactly what the intake will do.
+ */
+public final class BatchCheck {
+
+    private final PriceCatalog catalog;
+    private final CustomerRules rules;
+    private final BalancePolicy policy;
+
+    public BatchCheck(PriceCatalog catalog, CustomerRules rules, BalancePolicy policy) {
+        this.catalog = catalog;
+        this.rules = rules;
+        this.policy = policy;
+    }
+
+    /**
+     * Where the verdicts go and the balance they must fit, asked once the header is read (the batch
+     * record wants its delimiter and extra columns; a file without a header costs no balance call).
+     */
+    @FunctionalInterface
+    public interface Target {
+        Opened open(char delimiter, List<String> extraHeaders);
+    }
+
+    /** The writer, and the balance available to this batch. */
+    public record Opened(BatchWriter writer, long balance) {
+    }
+
+    /**
+     * @throws UnreadableBatchException when the file is not a batch at all (nothing is committed)
+     * @throws IOException when the file cannot be read
+     */
+    public PlanSummary check(Path file, Target target, BatchPlanner.RowListener listener) throws IOException {
+        try (CsvBatchReader reader = CsvBatchReader.open(file)) {
+            Opened opened = target.open(reader.delimiter(), reader.extraHeaders());
+            try (BatchWriter writer = opened.writer()) {
+                return plan(reader, writer, opened.balance(), listener);
+            }
+        }
+    }
+
+    private PlanSummary plan(CsvBatchReader reader, BatchWriter writer, long balance, BatchPlanner.RowListener listener) {
+        PlanSummary summary = new BatchPlanner(new RowValidator(catalog, rules), policy).plan(reader, writer, balance, listener);
+        writer.commit();
+        return summary;
+    }
+}

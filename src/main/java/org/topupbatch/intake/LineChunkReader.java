@@ -1,0 +1,153 @@
+package org.topupbatch.intake;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.CharacterCodingException;
+
+/**
+ * The characters of a batch file as {@link CsvBatchReader} hands them to Commons CSV. Does no CSV
+ * parsing; it only
+ * <ul>
+ * <li>hands out at most one physical line per {@code read} call, so that the parser never holds
+ * text beyond the line it is on: after a malformed record a fresh parser can take over at the start
+ * of the next line ({@link #skipRestOfLine()});</li>
+ * <li>refuses NUL characters and invalid UTF-8 as {@link UnreadableBatchException}, naming the line;</li>
+ * <li>bounds memory: the parser asks for more only when it has used up what it was given, so once
+ * more than {@code maxRecordChars} characters were handed out since the last record ended
+ * ({@link #recordEnded()}), the record being read is longer than that and {@code read} throws
+ * {@link RecordTooLongException} instead of letting it grow.</li>
+ * </ul>
+ * CR, LF and CRLF each end one line.
+ */
+final class LineChunkReader extends Reader {
+
+    /** The record being read is over the limit; the parser cannot go on after it. */
+    static final class RecordTooLongException extends IOException {
+        RecordTooLongException() {
+            super("record too long");
+        }
+    }
+
+    private final Reader in;
+    private final int maxRecordChars;
+    private final char[] buf = new char[8192];
+    private final int maxChunk;
+    private int pos;
+    private int lim;
+    private boolean atEnd;
+    private long handedOut;
+    private long handedOutAtRecordEnd;
+    private long lineBreaks;
+    private boolean afterCr;
+    private boolean atLineStart = true;
+
+    LineChunkReader(Reader in, int maxRecordChars) {
+        this.in = in;
+        this.maxRecordChars = maxRecordChars;
+        // small limits (tests) need small chunks to be noticed before the input runs out
+        this.maxChunk = Math.max(1, Math.min(buf.length, maxRecordChars));
+    }
+
+    /** Line breaks handed out so far. */
+    long lineBreaks() {
+        return lineBreaks;
+    }
+
+    /** Whether the end of the input was reached and reported to the reader. */
+    boolean atEnd() {
+        return atEnd;
+    }
+
+    /** The parser has just returned a record: the next one starts no earlier than here. */
+    void recordEnded() {
+        handedOutAtRecordEnd = handedOut;
+    }
+
+    @Override
+    public int read(char[] cbuf, int off, int len) throws IOException {
+        if (len == 0) {
+            return 0;
+        }
+        // the parser has used up all but at most one (peeked) character of what it was given
+        if (handedOut - 1 - handedOutAtRecordEnd > maxRecordChars) {
+            throw new RecordTooLongException();
+        }
+        if (pos == lim && !fill()) {
+            return -1;
+        }
+        int stop = pos + Math.min(len, Math.min(lim - pos, maxChunk));
+        int end = pos;
+        atLineStart = false;
+        while (end < stop) {
+            char c = buf[end++];
+            if (c == '\0') {
+                // a NUL never occurs in text; it marks a binary file or UTF-16 read as UTF-8
+                throw new UnreadableBatchException("not text: a NUL byte on line " + (lineBreaks + 1));
+            }
+            if (c == '\n') {
+                if (!afterCr) {
+                    lineBreaks++;
+                }
+                afterCr = false;
+                atLineStart = true;
+                break;
+            }
+            if (c == '\r') {
+                lineBreaks++;
+                afterCr = true;
+                atLineStart = true;
+                if (end < stop && buf[end] == '\n') {
+                    continue; // CRLF: hand out the LF with its CR
+                }
+                break;
+            }
+            afterCr = false;
+        }
+        int n = end - pos;
+        System.arraycopy(buf, pos, cbuf, off, n);
+        pos = end;
+        handedOut += n;
+        return n;
+    }
+
+    /**
+     * Drops the rest of the current physical line (nothing when the last character handed out ended
+     * a line), so that what comes next starts a line.
+     */
+    void skipRestOfLine() throws IOException {
+        char[] scratch = new char[1024];
+        while (!atLineStart) {
+            recordEnded();
+            if (read(scratch, 0, scratch.length) < 0) {
+                return;
+            }
+        }
+        if (afterCr && (pos < lim || fill()) && buf[pos] == '\n') {
+            pos++; // the LF of a CRLF whose CR ended the last chunk
+            handedOut++;
+            afterCr = false;
+        }
+    }
+
+    private boolean fill() throws IOException {
+        int n;
+        try {
+            n = in.read(buf, 0, buf.length);
+        } catch (CharacterCodingException e) {
+            throw new UnreadableBatchException("not text: the file is not valid UTF-8 (near line "
+                    + (lineBreaks + 1) + ")", e);
+        }
+        if (n <= 0) {
+            atEnd = true;
+            return false;
+        }
+        pos = 0;
+        lim = n;
+        return true;
+    }
+
+    @Override
+    public void close() throws IOException {
+        in.close();
+    }
+}

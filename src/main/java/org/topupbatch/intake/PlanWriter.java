@@ -1,0 +1,80 @@
+package org.topupbatch.intake;
+
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+import org.topupbatch.journal.BatchWriter;
+import org.topupbatch.journal.NewRow;
+import org.topupbatch.journal.RowState;
+
+/**
+ * The {@link BatchWriter} of {@code plan}: records nothing in the journal. It remembers the ref_ids
+ * of the file being planned ({@link RefIdsSeen}: a repeat is rejected as intake would, in flat
+ * memory for a file of any size), and asks {@code ordersAmong} which ref_ids an earlier batch
+ * ordered (the journal, read only), a chunk of rows at a time.
+ */
+public final class PlanWriter implements BatchWriter {
+
+    private final Function<Collection<String>, Set<String>> ordersAmong;
+    private final RefIdsSeen seen = new RefIdsSeen();
+    /** The ref_ids last announced by {@link #expect}, and which of them earlier batches ordered. */
+    private Set<String> expected = Set.of();
+    private Set<String> orderedEarlier = Set.of();
+    private boolean allAcceptedRejected;
+
+    public PlanWriter(Function<Collection<String>, Set<String>> ordersAmong) {
+        this.ordersAmong = ordersAmong;
+    }
+
+    @Override
+    public void expect(Collection<String> refIds) {
+        expected = new HashSet<>(refIds);
+        orderedEarlier = ordersAmong.apply(expected);
+    }
+
+    @Override
+    public boolean refIdTaken(String refId) {
+        Long line = seen.firstLine(refId);
+        return (line != null && line > 0) || orderedEarlier(refId);
+    }
+
+    private boolean orderedEarlier(String refId) {
+        return expected.contains(refId) ? orderedEarlier.contains(refId) : !ordersAmong.apply(List.of(refId)).isEmpty();
+    }
+
+    @Override
+    public Long lineInThisBatch(String refId) {
+        Long line = seen.firstLine(refId);
+        return line == null ? null : Math.abs(line);
+    }
+
+    @Override
+    public void add(NewRow row) {
+        if (row.refId() != null && !row.refId().isEmpty()) {
+            seen.remember(row.refId(), row.state() == RowState.REJECTED ? -row.line() : row.line());
+        }
+    }
+
+    @Override
+    public void rejectAllAccepted(String message) {
+        allAcceptedRejected = true;
+    }
+
+    /** True when the all-or-nothing policy turned every accepted row down. */
+    public boolean allAcceptedRejected() {
+        return allAcceptedRejected;
+    }
+
+    /** Nothing to commit: a plan orders nothing and records nothing. */
+    @Override
+    public long commit() {
+        return 0;
+    }
+
+    @Override
+    public void close() {
+        seen.close();
+    }
+}

@@ -1,0 +1,8 @@
+package org.topupbatch.intake;
+
+/** No price list young enough to validate against: the provider could not be asked, or failed. */
+public class PriceListUnavailableException extends RuntimeException {
+    public PriceListUnavailableException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,44 @@
+package org.topupbatch.journal;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Test-only crash hook for the crash campaign (README, "Crash campaign and fault matrix"): with
+ * {@code -Dtopup.internal.crash-at=<point>:<n>} the process halts, as a SIGKILL would (no shutdown
+ * hooks, exit code 137), at the n-th pass of the named point. Without the property every call is a
+ * no-op. The points sit at the moments a crash is most likely to lose or double something, which
+ * a kill at a random time hits only by luck.
+ */
+public final class CrashPoints {
+
+    /** The journal has committed a batch's rows; the input file is still in the inbox. */
+    public static final String INTAKE_AFTER_COMMIT = "intake-after-commit";
+    /** A row is committed as SENDING; its request has not left. */
+    public static final String SUBMIT_AFTER_SENDING = "submit-after-sending";
+    /** The provider answered create-order; the answer is not yet in the journal. */
+    public static final String SUBMIT_AFTER_ANSWER = "submit-after-answer";
+    /** The provider answered a status check; the answer is not yet in the journal. */
+    public static final String TRACK_AFTER_ANSWER = "track-after-answer";
+    /** A report file is complete under its temporary name, not yet renamed into place. */
+    public static final String REPORT_BEFORE_RENAME = "report-before-rename";
+
+    private static final String POINT;
+    private static final int AT;
+    private static final AtomicInteger PASSES = new AtomicInteger();
+
+    static {
+        String spec = System.getProperty("topup.internal.crash-at", "");
+        int colon = spec.lastIndexOf(':');
+        POINT = colon < 0 ? spec : spec.substring(0, colon);
+        AT = colon < 0 ? 1 : Integer.parseInt(spec.substring(colon + 1));
+    }
+
+    private CrashPoints() {
+    }
+
+    public static void pass(String point) {
+        if (!POINT.isEmpty() && POINT.equals(point) && PASSES.incrementAndGet() == AT) {
+            Runtime.getRuntime().halt(137);
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package org.topupbatch.run;
+
+import java.util.EnumSet;
+import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.RowState;
+import org.topupbatch.submit.OrderSubmitter;
+
+/**
+ * A stop without loss: no new row is taken and no new provider request starts; requests on the
+ * wire finish and their outcomes are journaled.
+ */
+public final class GracefulStop {
+
+    private final OrderSubmitter submitter;
+    private final StoppableGate gate;
+    private final Journal journal;
+
+    public GracefulStop(OrderSubmitter submitter, StoppableGate gate, Journal journal) {
+        this.submitter = submitter;
+        this.gate = gate;
+        this.journal = journal;
+    }
+
+    /** Stops taking work; returns how many requests were on the wire. */
+    public int stopTaking() {
+        submitter.refuseNewRows();
+        return gate.stop();
+    }
+
+    /** Undoes {@link #stopTaking()} for a node that stepped down and now leads again. */
+    public void resumeTaking() {
+        gate.resume();
+        submitter.acceptNewRows();
+    }
+
+    /** After a stop: how it ended, in one line for the operator. */
+    public String summary(int requestsFinishing) {
+        int onWire = gate.inFlight();
+        int sending = journal.rowsInState(EnumSet.of(RowState.SENDING), 100_000).size();
+        String finished = requestsFinishing + (requestsFinishing == 1 ? " request" : " requests") + " finished";
+        if (onWire == 0 && sending == 0) {
+            return finished + ", nothing left in flight";
+        }
+        return finished + ", " + sending + " orders left in SENDING (the next start looks them up at the provider)";
+    }
+}

@@ -1,0 +1,148 @@
+package org.topupbatch.run;
+
+import org.topupbatch.report.TimeSpan;
+import org.topupbatch.report.Rupiah;
+
+import org.topupbatch.journal.BatchState;
+import org.topupbatch.settings.Settings;
+
+import java.text.ParseException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.Date;
+import java.util.HashMap;
+import java.util.Map;
+import org.quartz.CronExpression;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.topupbatch.provider.AccountLimits;
+import org.topupbatch.journal.BatchProgress;
+import org.topupbatch.journal.BatchRecord;
+import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.RowState;
+import org.topupbatch.provider.RateBudget;
+
+/**
+ * What an operator watching the log needs while the service runs, driven by the timer of
+ * {@code routes/progress.yaml}: once, that the service is ready and what it watches; then, at a
+ * steady pace, one line per active batch: orders done of total, orders per minute, spent so far,
+ * time left, and why it waits when it waits. Reads only the journal and the rate budget.
+ */
+public final class ProgressLog {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ProgressLog.class);
+    private static final int BATCHES_LOOKED_AT = 50;
+
+    private final Settings settings;
+    private final Journal journal;
+    private final RateBudget budget;
+    private final Clock clock;
+    private final Map<Long, Sample> last = new HashMap<>();
+    private boolean readySaid;
+
+    /** Orders sent of a batch at one moment: the pace is the difference between two samples. */
+    private record Sample(long sent, Instant at) {
+    }
+
+    public ProgressLog(Settings settings, Journal journal, RateBudget budget, Clock clock) {
+        this.settings = settings;
+        this.journal = journal;
+        this.budget = budget;
+        this.clock = clock;
+    }
+
+    /** Called by the timer: the ready line on the first call (routes start only once the checks passed). */
+    public synchronized void tick() {
+        if (!readySaid) {
+            readySaid = true;
+            LOG.info("{}", readyLine());
+        }
+        for (BatchRecord batch : journal.recentBatches(BATCHES_LOOKED_AT)) {
+            BatchProgress progress = journal.progress(batch.id());
+            String state = BatchState.of(batch, progress);
+            if (BatchState.active(state)) {
+                LOG.info("{}", batchLine(batch, progress, state));
+            } else {
+                last.remove(batch.id());
+            }
+        }
+    }
+
+    String readyLine() {
+        boolean once = settings.mode() == Settings.Mode.ONCE;
+        StringBuilder line = new StringBuilder(once ? "Ready: taking the batches in " : "Ready: watching inbox ")
+                .append(settings.inboxShown()).append(once ? " now" : "")
+                .append(" (mode ").append(settings.mode().name().toLowerCase(java.util.Locale.ROOT)).append(")");
+        if (settings.schedule() != null && !once) {
+            line.append(", next pick-up ").append(nextPickUp(settings.schedule(), clock.instant()));
+        }
+        line.append(settings.webhookEnabled() ? ", webhooks at " + webhookAddress()
+                : ", webhooks off (orders are tracked by polling)");
+        return line.toString();
+    }
+
+    /** An address one can post to: a wildcard listen address is no host name, so it shows as loopback. */
+    private String webhookAddress() {
+        String host = settings.webhookHost();
+        boolean everywhere = host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]");
+        String shown = everywhere ? "127.0.0.1" : host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
+        return "http://" + shown + ":" + settings.webhookPort() + settings.webhookPath()
+                + (everywhere ? " (listening on all addresses)" : "");
+    }
+
+    /** The cron runs in the JVM's time zone (Quartz's default), so the time is shown in it, named. */
+    static String nextPickUp(String quartzCron, Instant now) {
+        try {
+            Date next = new CronExpression(quartzCron).getNextValidTimeAfter(Date.from(now));
+            ZoneId zone = ZoneId.systemDefault();
+            return next == null ? "never (the schedule has no future time)"
+                    : next.toInstant().atZone(zone).toLocalDateTime().withNano(0) + " " + zone.getId()
+                    + " (schedule '" + quartzCron + "')";
+        } catch (ParseException e) {
+            return "unknown (schedule '" + quartzCron + "': " + e.getMessage() + ")";
+        }
+    }
+
+    private String batchLine(BatchRecord batch, BatchProgress p, String state) {
+        long orders = p.rows() - p.count(RowState.REJECTED);
+        long queued = p.count(RowState.ACCEPTED);
+        long sent = orders - queued;
+        long done = sent - p.count(RowState.SENDING) - p.count(RowState.PENDING) - p.count(RowState.UNKNOWN);
+        Instant now = clock.instant();
+        Sample before = last.put(batch.id(), new Sample(sent, now));
+        double perMinute = before == null || !now.isAfter(before.at()) ? Double.NaN
+                : (sent - before.sent()) * 60_000.0 / Duration.between(before.at(), now).toMillis();
+        StringBuilder line = new StringBuilder("Batch ").append(batch.id()).append(" (").append(batch.fileName())
+                .append("): ").append(state).append(", ").append(done).append('/').append(orders).append(" done, ")
+                .append(sent).append(" sent");
+        if (!Double.isNaN(perMinute)) {
+            line.append(", ").append(Math.round(perMinute)).append(" orders/min");
+        }
+        line.append(", spent ").append(Rupiah.format(journal.charged(batch.id())));
+        if (queued > 0 && !Double.isNaN(perMinute) && perMinute >= 1) {
+            line.append(", about ").append(TimeSpan.minutes(Duration.ofSeconds(Math.round(queued * 60 / perMinute))))
+                    .append(" left");
+        }
+        String waiting = waitingFor(queued);
+        if (waiting != null) {
+            line.append(", waiting: ").append(waiting);
+        }
+        return line.toString();
+    }
+
+    private String waitingFor(long queued) {
+        if (queued == 0) {
+            return null;
+        }
+        AccountLimits limits = budget.limits();
+        if (limits.usedToday() >= limits.perDay()) {
+            return "the daily limit of " + limits.perDay() + " requests is used up; sending resumes tomorrow";
+        }
+        if (budget.inWindow() >= limits.perMinute()) {
+            return "the rate limit (" + limits.perMinute() + " requests per minute)";
+        }
+        return null;
+    }
+}

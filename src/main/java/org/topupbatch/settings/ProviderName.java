@@ -1,0 +1,23 @@
+package org.topupbatch.settings;
+
+import java.net.URI;
+
+/**
+ * The provider as a report names it ({@code provider} in summary.json): {@code sandbox} when the
+ * embedded sandbox serves the run, otherwise the host of {@code topup.base-url}.
+ */
+public final class ProviderName {
+
+    public static final String SANDBOX = "sandbox";
+
+    private ProviderName() {
+    }
+
+    public static String of(Settings settings) {
+        if (settings.embeddedSandbox()) {
+            return SANDBOX;
+        }
+        String host = URI.create(settings.baseUrl()).getHost();
+        return host == null ? settings.baseUrl() : host;
+    }
+}

@@ -1,0 +1,250 @@
+package org.topupbatch.settings;
+
+import java.net.URI;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.function.Function;
+import org.quartz.CronExpression;
+import org.topupbatch.settings.BalancePolicy;
+import org.topupbatch.settings.PostgresUrlHint;
+
+/**
+ * Every {@code topup.*} setting, read once and checked at start-up, so that a bad value stops
+ * the product with one line naming the setting instead of failing later in the middle of a batch.
+ *
+ * <p>Values come from a lookup that already applies the precedence README "Settings" documents
+ * (environment over system property over application.properties).
+ */
+public record Settings(
+        String baseUrl, String apiKey, String apiSecret,
+        Path inbox, Path reports, Path data,
+        Mode mode, String schedule,
+        String webhookHost, int webhookPort, String webhookPath, String webhookSecret,
+        Duration pendingTimeout, BalancePolicy balancePolicy,
+        String dbUrl, String dbUser, String dbPassword,
+        Duration connectTimeout, Duration responseTimeout,
+        int submitConcurrency, String customerRules,
+        String managementHost, int managementPort,
+        // inbox and reports on an SFTP server: then inbox and reports above are local folders under data
+        org.topupbatch.settings.SftpSettings sftp) {
+
+    public enum Mode { WATCH, ONCE }
+
+    /** The secrets (api, webhook) and the database password are never shown. */
+    @Override
+    public String toString() {
+        return "Settings[baseUrl=" + (embeddedSandbox() ? "(embedded sandbox)" : baseUrl) + ", apiKey=" + apiKey
+                + ", inbox=" + inboxShown() + ", reports=" + reportsShown() + ", data=" + data + ", mode=" + mode
+                + ", schedule=" + (schedule == null ? "" : schedule) + ", webhook=" + webhookHost + ":" + webhookPort
+                + webhookPath + ", pendingTimeout=" + pendingTimeout + ", balancePolicy=" + balancePolicy
+                + ", db=" + (dbUrl == null ? "(embedded H2)" : dbUrl)
+                + ", management=" + (managementEnabled() ? managementHost + ":" + managementPort : "off") + "]";
+    }
+
+    /** The inbox as the operator gave it: the SFTP folder (without secrets) or the local path. */
+    public String inboxShown() {
+        return sftp.inbox() != null ? sftp.inbox().toString() : inbox.toAbsolutePath().toString();
+    }
+
+    /** The reports folder as the operator gave it: the SFTP folder (without secrets) or the local path. */
+    public String reportsShown() {
+        return sftp.reports() != null ? sftp.reports().toString() : reports.toAbsolutePath().toString();
+    }
+
+    public boolean embeddedSandbox() {
+        return baseUrl == null;
+    }
+
+    public boolean webhookEnabled() {
+        return webhookPort != 0;
+    }
+
+    /** The dashboard, /observe/health and /observe/metrics (README, "Dashboard, health and metrics"). */
+    public boolean managementEnabled() {
+        return managementPort != 0;
+    }
+
+    /** Reads and checks every setting; throws {@link SettingsException} naming the first bad one. */
+    public static Settings load(Function<String, String> lookup) {
+        Reader r = new Reader(lookup);
+        String baseUrl = r.optional("topup.base-url");
+        if (baseUrl != null) {
+            baseUrl = checkUrl("topup.base-url", baseUrl);
+        }
+        ProviderChoice provider = ProviderChoice.of(baseUrl, r.optional("topup.api-key"), r.optional("topup.api-secret"));
+        org.topupbatch.settings.SftpSettings sftp = org.topupbatch.settings.SftpSettings.load(r::optional);
+        Path data = r.path("topup.data", "data");
+        return new Settings(
+                provider.baseUrl(),
+                provider.apiKey(),
+                provider.apiSecret(),
+                sftp.inbox() != null ? org.topupbatch.settings.SftpSettings.localInbox(data) : r.path("topup.inbox", "inbox"),
+                sftp.reports() != null ? org.topupbatch.settings.SftpSettings.reportsOutbox(data) : r.path("topup.reports", "reports"),
+                data,
+                r.mode(),
+                r.schedule(),
+                r.text("topup.webhook.host", "0.0.0.0"),
+                r.port("topup.webhook.port", 8085),
+                r.webhookPath(),
+                r.optional("topup.webhook.secret"),
+                r.duration("topup.pending-timeout", "30m", Duration.ofSeconds(1)),
+                r.balancePolicy(),
+                r.dbUrl(),
+                r.optional("topup.db.user"),
+                r.optional("topup.db.password"),
+                r.duration("topup.http.connect-timeout", "5s", Duration.ofMillis(100)),
+                r.duration("topup.http.response-timeout", "30s", Duration.ofMillis(100)),
+                r.integer("topup.submit.concurrency", 16, 1, 256),
+                r.optional("topup.customer-rules"),
+                r.text("topup.management.host", "127.0.0.1"),
+                r.managementPort(),
+                sftp);
+    }
+
+    private static String checkUrl(String key, String value) {
+        try {
+            URI uri = URI.create(value);
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null) {
+                throw new SettingsException(key + ": '" + value + "' is not an http:// or https:// address");
+            }
+        } catch (IllegalArgumentException e) {
+            throw new SettingsException(key + ": '" + value + "' is not an http:// or https:// address");
+        }
+        return value.endsWith("/") ? value.substring(0, value.length() - 1) : value;
+    }
+
+    /**
+     * Turns a five-field Unix cron into Quartz's form, which has seconds, a '?' day field and
+     * numbers its weekdays from 1 = Sunday (Unix: 0 or 7 = Sunday).
+     */
+    static String toQuartzCron(String cron) {
+        String[] f = cron.trim().split("\\s+");
+        if (f.length == 5) {
+            String dom = f[2];
+            String dow = java.util.regex.Pattern.compile("(?<!/)\\d+").matcher(f[4])
+                    .replaceAll(m -> Integer.toString(Integer.parseInt(m.group()) % 7 + 1));
+            if (dow.equals("*")) {
+                dow = "?";
+            } else if (dom.equals("*")) {
+                dom = "?";
+            }
+            return String.join(" ", "0", f[0], f[1], dom, f[3], dow);
+        }
+        return String.join(" ", f);
+    }
+
+    /** Reads raw values and turns each bad one into a {@link SettingsException} naming it. */
+    private static final class Reader {
+        private final Function<String, String> lookup;
+
+        Reader(Function<String, String> lookup) {
+            this.lookup = lookup;
+        }
+
+        String optional(String key) {
+            String v = lookup.apply(key);
+            return v == null || v.isBlank() ? null : v.trim();
+        }
+
+        String text(String key, String dflt) {
+            String v = optional(key);
+            return v == null ? dflt : v;
+        }
+
+        Path path(String key, String dflt) {
+            String v = text(key, dflt);
+            try {
+                return Path.of(v);
+            } catch (InvalidPathException e) {
+                throw new SettingsException(key + ": '" + v + "' is not a usable folder name");
+            }
+        }
+
+        int integer(String key, int dflt, int min, int max) {
+            String v = optional(key);
+            if (v == null) {
+                return dflt;
+            }
+            try {
+                int n = Integer.parseInt(v);
+                if (n < min || n > max) {
+                    throw new SettingsException(key + ": " + n + " is outside " + min + ".." + max);
+                }
+                return n;
+            } catch (NumberFormatException e) {
+                throw new SettingsException(key + ": '" + v + "' is not a whole number");
+            }
+        }
+
+        int port(String key, int dflt) {
+            return integer(key, dflt, 0, 65535);
+        }
+
+        /** Its own port: Camel's management server and the webhook server cannot share one. */
+        int managementPort() {
+            int port = port("topup.management.port", 8086);
+            if (port != 0 && port == port("topup.webhook.port", 8085)) {
+                throw new SettingsException("topup.management.port: " + port + " is also topup.webhook.port;"
+                        + " give the dashboard its own port (or 0 to turn it off)");
+            }
+            return port;
+        }
+
+        Duration duration(String key, String dflt, Duration min) {
+            String raw = text(key, dflt);
+            Duration d = DurationSetting.parse(key, raw);
+            if (d.compareTo(min) < 0) {
+                throw new SettingsException(key + ": '" + raw + "' is too short (at least " + min.toMillis() + "ms)");
+            }
+            return d;
+        }
+
+        Mode mode() {
+            String v = text("topup.mode", "watch");
+            return switch (v.toLowerCase(Locale.ROOT)) {
+                case "watch" -> Mode.WATCH;
+                case "once" -> Mode.ONCE;
+                default -> throw new SettingsException("topup.mode: '" + v + "' is neither watch nor once");
+            };
+        }
+
+        String schedule() {
+            String v = optional("topup.schedule");
+            if (v == null) {
+                return null;
+            }
+            String quartz = toQuartzCron(v);
+            if (!CronExpression.isValidExpression(quartz)) {
+                throw new SettingsException("topup.schedule: '" + v
+                        + "' is not a cron expression (e.g. '0 2 * * *' for 02:00 every night)");
+            }
+            return quartz;
+        }
+
+        String webhookPath() {
+            String v = text("topup.webhook.path", "/webhook");
+            if (!v.matches("/[A-Za-z0-9._~/-]*")) {
+                throw new SettingsException("topup.webhook.path: '" + v + "' must start with / and hold only letters, digits and - . _ ~ /");
+            }
+            return v;
+        }
+
+        /** A libpq {@code postgres://} URL is a common slip: say which JDBC URL to give instead. */
+        String dbUrl() {
+            String v = optional("topup.db.url");
+            PostgresUrlHint.forUrl("topup.db.url", v).ifPresent(hint -> {
+                throw new SettingsException(hint);
+            });
+            return v;
+        }
+
+        BalancePolicy balancePolicy() {
+            String v = text("topup.balance-policy", "best-effort");
+            return BalancePolicy.parse(v).orElseThrow(() -> new SettingsException(
+                    "topup.balance-policy: '" + v + "' is neither best-effort nor all-or-nothing"));
+        }
+    }
+}

@@ -1,0 +1,126 @@
+package org.topupbatch.submit;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.camel.Exchange;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.topupbatch.journal.CrashPoints;
+import org.topupbatch.journal.BatchRecord;
+import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.RowRecord;
+import org.topupbatch.provider.OrderRequest;
+import org.topupbatch.provider.ProviderException;
+import org.topupbatch.provider.ProviderRequest;
+
+/**
+ * Which ACCEPTED rows go to the provider now, as the submit route's steps: the due rows, whether a
+ * row may start (its batch not halted, its balance_before read), and ACCEPTED -> SENDING committed
+ * right before its request leaves. Also what stops submission: a halted batch, credentials the
+ * provider refused (nothing more this run), a run that is stopping.
+ */
+public class OrderQueue {
+
+    /** Exchange property set once the row is committed as SENDING: from then on its request may have left. */
+    public static final String SENDING = "TopupSending";
+
+    private static final Logger LOG = LoggerFactory.getLogger(OrderQueue.class);
+
+    private final Journal journal;
+    private final BalanceBefore balanceBefore;
+    private final Clock clock;
+    private final Set<Long> halted = ConcurrentHashMap.newKeySet();
+    private final AtomicReference<String> fatal = new AtomicReference<>();
+    private volatile boolean refusing;
+
+    OrderQueue(Journal journal, BalanceBefore balanceBefore, Clock clock) {
+        this.journal = journal;
+        this.balanceBefore = balanceBefore;
+        this.clock = clock;
+    }
+
+    /** The next rows to submit, oldest batch first and in file order. */
+    public List<RowRecord> due(int limit) {
+        if (stoppedAll()) {
+            return List.of();
+        }
+        return journal.nextToSubmit(limit);
+    }
+
+    /** Whether the row may start waiting for the rate budget: its batch goes on and its balance_before is known. */
+    public boolean mayStart(RowRecord row) {
+        if (stopped(row)) {
+            return false;
+        }
+        try {
+            balanceBefore.ensureRecorded(row.batchId());
+            return true;
+        } catch (ProviderException e) {
+            if (e.stopsSubmission()) {
+                stopAll("the provider refused the credentials (" + e.code() + ")");
+            }
+            return false;
+        }
+    }
+
+    /**
+     * ACCEPTED -> SENDING, committed, right before the request leaves; false (the row is dropped)
+     * when submission stopped meanwhile or the row is no longer ACCEPTED.
+     */
+    public boolean markSending(RowRecord row, Exchange exchange) {
+        if (stopped(row) || !journal.markSending(row.id(), clock.instant())) {
+            return false;
+        }
+        exchange.setProperty(SENDING, true);
+        CrashPoints.pass(CrashPoints.SUBMIT_AFTER_SENDING);
+        return true;
+    }
+
+    /** The row as the provider's create-order request. */
+    public ProviderRequest createOrder(RowRecord row) {
+        return ProviderRequest.createOrder(new OrderRequest(row.refId(), row.productSku(), row.customerNo(),
+                row.customerNoZone()));
+    }
+
+    /** The run is stopping: rows not yet marked SENDING stay ACCEPTED for the next run. */
+    public void refuseNewRows() {
+        refusing = true;
+    }
+
+    /** A node that stepped down and leads again takes rows again. */
+    public void acceptNewRows() {
+        refusing = false;
+    }
+
+    /** Set when the provider refused the credentials: nothing more is submitted by this process. */
+    public String fatalProblem() {
+        return fatal.get();
+    }
+
+    boolean refusing() {
+        return refusing;
+    }
+
+    void stopAll(String reason) {
+        fatal.compareAndSet(null, reason);
+    }
+
+    /** Stops submission of the row's batch (its ACCEPTED rows stay as they are). */
+    void halt(long batchId, String reason) {
+        if (halted.add(batchId)) {
+            journal.haltBatch(batchId, reason);
+            LOG.error("Batch {} stopped: {}", journal.batch(batchId).map(BatchRecord::fileName).orElse("#" + batchId), reason);
+        }
+    }
+
+    private boolean stoppedAll() {
+        return refusing || fatal.get() != null;
+    }
+
+    private boolean stopped(RowRecord row) {
+        return stoppedAll() || halted.contains(row.batchId());
+    }
+}

@@ -1,0 +1,80 @@
+package org.topupbatch.command;
+
+import org.topupbatch.testing.OperatorJournal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.topupbatch.intake.BatchRow;
+import org.topupbatch.intake.CsvBatchReader;
+import org.topupbatch.journal.JdbcJournal;
+
+/** {@code retry-failed BATCH} against a real H2 journal; the file it writes is read back by the intake's reader. */
+class RetryFailedCommandTest {
+
+    @TempDir
+    Path dir;
+
+    int retry(OperatorJournal j, String... args) throws Exception {
+        return new RetryFailedCommand(j.settings(), j.outStream(), j.errStream()).run(List.of(args));
+    }
+
+    @Test
+    void the_failed_and_refused_rows_go_to_the_inbox_under_new_ref_ids_with_their_extras() throws Exception {
+        OperatorJournal j = new OperatorJournal(dir);
+        long id;
+        try (JdbcJournal journal = j.open()) {
+            id = OperatorJournal.fiveRowBatch(journal, "daily.csv", "D-");
+        }
+        assertThat(retry(j, "daily.csv")).as(j.err()).isZero();
+        Path written = dir.resolve("inbox").resolve("daily.retry-" + id + ".csv");
+        assertThat(j.out()).startsWith("Wrote " + written + ": 2 failed rows of batch " + id + " (daily.csv) under new"
+                + " ref_ids (D-2 -> D-2-R1, D-3 -> D-3-R1)");
+        try (Stream rows = new Stream(written)) {
+            assertThat(rows.reader.delimiter()).isEqualTo(';');
+            assertThat(rows.reader.extraHeaders()).containsExactly("customer_name");
+            assertThat(rows.list).extracting(BatchRow::refId).containsExactly("D-2-R1", "D-3-R1");
+            assertThat(rows.list).extracting(BatchRow::customerNo).containsExactly("081234567892", "081234567893");
+            assertThat(rows.list).extracting(r -> r.extras().get(0)).containsExactly("Customer; 2", "Customer; 3");
+        }
+        try (var files = Files.list(dir.resolve("inbox"))) {
+            assertThat(files).as("no .part file left behind").containsExactly(written);
+        }
+        assertThat(retry(j, Long.toString(id))).isEqualTo(1);
+        assertThat(j.err()).contains("is already in the inbox");
+    }
+
+    @Test
+    void a_batch_without_failed_rows_or_unknown_is_refused_with_one_line() throws Exception {
+        OperatorJournal j = new OperatorJournal(dir);
+        try (JdbcJournal journal = j.open()) {
+            ReportCommandTest.batch(journal, "good.csv", "G-1", 100_000L);
+        }
+        assertThat(retry(j, "good.csv")).isEqualTo(1);
+        assertThat(j.err()).matches("topup-batch: batch \\d+ \\(good.csv\\) has no failed row; nothing to retry\\R");
+        assertThat(retry(j, "nope")).isEqualTo(1);
+        assertThat(j.err()).contains("no batch 'nope' in the journal");
+        assertThat(dir.resolve("inbox")).isEmptyDirectory();
+    }
+
+    /** The rows of a batch file as the intake reads them. */
+    private static final class Stream implements AutoCloseable {
+        final CsvBatchReader reader;
+        final List<BatchRow> list = new ArrayList<>();
+
+        Stream(Path file) throws Exception {
+            reader = CsvBatchReader.open(file);
+            reader.forEach(list::add);
+        }
+
+        @Override
+        public void close() {
+            reader.close();
+        }
+    }
+}

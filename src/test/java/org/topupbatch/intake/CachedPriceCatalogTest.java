@@ -1,0 +1,125 @@
+package org.topupbatch.intake;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.topupbatch.provider.Product;
+
+class CachedPriceCatalogTest {
+
+    static final class FakeClock extends Clock {
+        Instant now = Instant.parse("2026-01-01T00:00:00Z");
+
+        void advance(Duration d) {
+            now = now.plus(d);
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+
+        @Override
+        public ZoneOffset getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+    }
+
+    final FakeClock clock = new FakeClock();
+    final AtomicInteger calls = new AtomicInteger();
+    volatile long price = 1000;
+    volatile boolean failing;
+
+    final Supplier<List<Product>> loader = () -> {
+        calls.incrementAndGet();
+        if (failing) {
+            throw new IllegalStateException("provider down");
+        }
+        return List.of(TestCatalog.product("A", "TELKOMSEL", "pulsa", price, true));
+    };
+
+    CachedPriceCatalog catalog() {
+        return new CachedPriceCatalog(loader, Duration.ofMinutes(5), Duration.ofMinutes(30), Duration.ofSeconds(30), clock);
+    }
+
+    @Test
+    void fetchesOncePerTtl() {
+        CachedPriceCatalog catalog = catalog();
+        assertThat(catalog.find("A").orElseThrow().price()).isEqualTo(1000);
+        price = 2000;
+        clock.advance(Duration.ofMinutes(4).plusSeconds(59));
+        assertThat(catalog.find("A").orElseThrow().price()).isEqualTo(1000);
+        assertThat(catalog.find("B")).isEmpty();
+        assertThat(calls).hasValue(1);
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(catalog.find("A").orElseThrow().price()).isEqualTo(2000);
+        assertThat(calls).hasValue(2);
+    }
+
+    @Test
+    void failedRefreshServesTheLastListUntilMaxAgeWithoutHammeringTheProvider() {
+        CachedPriceCatalog catalog = catalog();
+        catalog.find("A");
+        failing = true;
+        clock.advance(Duration.ofMinutes(6));
+        assertThat(catalog.find("A")).isPresent();
+        assertThat(catalog.find("A")).isPresent();
+        assertThat(calls).hasValue(2); // one failed attempt, then a pause
+        clock.advance(Duration.ofSeconds(30));
+        assertThat(catalog.find("A")).isPresent();
+        assertThat(calls).hasValue(3);
+        clock.advance(Duration.ofMinutes(24));
+        assertThatThrownBy(() -> catalog.find("A"))
+                .isInstanceOf(PriceListUnavailableException.class)
+                .hasMessageContaining("older than PT30M").hasMessageContaining("provider down");
+        failing = false;
+        clock.advance(Duration.ofSeconds(30));
+        assertThat(catalog.find("A")).isPresent();
+    }
+
+    @Test
+    void noListAtAllThrows() {
+        failing = true;
+        assertThatThrownBy(() -> catalog().find("A"))
+                .isInstanceOf(PriceListUnavailableException.class)
+                .hasMessage("the price list could not be fetched: provider down");
+    }
+
+    @Test
+    void ttlMustBeFiveToTenMinutes() {
+        assertThatThrownBy(() -> new CachedPriceCatalog(loader, Duration.ofMinutes(1), Duration.ofMinutes(30), Duration.ofSeconds(1), clock))
+                .isInstanceOf(IllegalArgumentException.class);
+        new CachedPriceCatalog(loader, Duration.ofMinutes(10), Duration.ofMinutes(10), Duration.ofSeconds(1), clock);
+    }
+
+    @Test
+    void concurrentReadersShareOneFetch() throws InterruptedException {
+        CachedPriceCatalog catalog = catalog();
+        Thread[] threads = new Thread[8];
+        for (int i = 0; i < threads.length; i++) {
+            threads[i] = new Thread(() -> {
+                for (int j = 0; j < 1000; j++) {
+                    catalog.find("A").orElseThrow();
+                }
+            });
+            threads[i].start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        assertThat(calls).hasValue(1);
+    }
+}

@@ -1,0 +1,178 @@
+package org.topupbatch.settings;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.topupbatch.settings.BalancePolicy;
+import org.topupbatch.sandbox.SandboxConfig;
+
+class SettingsTest {
+
+    private final Map<String, String> env = new HashMap<>();
+    private final Properties system = new Properties();
+
+    private Settings load() {
+        return Settings.load(new SettingsLookup(fileOf(), env, system));
+    }
+
+    private static Properties fileOf() {
+        Properties p = new Properties();
+        try (var in = SettingsTest.class.getResourceAsStream("/application.properties")) {
+            p.load(in);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return p;
+    }
+
+    @Test
+    void every_setting_has_its_contract_default() {
+        Settings s = load();
+        assertThat(s.embeddedSandbox()).isTrue();
+        assertThat(s.apiKey()).isEqualTo("RSL-7F3A9C21");
+        assertThat(s.inbox()).hasToString("inbox");
+        assertThat(s.reports()).hasToString("reports");
+        assertThat(s.data()).hasToString("data");
+        assertThat(s.mode()).isEqualTo(Settings.Mode.WATCH);
+        assertThat(s.schedule()).isNull();
+        assertThat(s.webhookPort()).isEqualTo(8085);
+        assertThat(s.webhookPath()).isEqualTo("/webhook");
+        assertThat(s.pendingTimeout()).isEqualTo(Duration.ofMinutes(30));
+        assertThat(s.balancePolicy()).isEqualTo(BalancePolicy.BEST_EFFORT);
+        assertThat(s.managementPort()).isEqualTo(8086);
+        assertThat(s.managementHost()).isEqualTo("127.0.0.1");
+    }
+
+    @Test
+    void the_dashboard_turns_off_with_port_0_and_cannot_share_the_webhook_port() {
+        env.put("TOPUP_MANAGEMENT_PORT", "0");
+        assertThat(load().managementEnabled()).isFalse();
+        env.put("TOPUP_MANAGEMENT_PORT", "9000");
+        env.put("TOPUP_WEBHOOK_PORT", "9000");
+        assertThatThrownBy(this::load).isInstanceOf(SettingsException.class)
+                .hasMessage("topup.management.port: 9000 is also topup.webhook.port; give the dashboard its own port (or 0 to turn it off)");
+    }
+
+    @Test
+    void environment_overrides_the_file_and_system_properties_override_both() {
+        env.put("TOPUP_MODE", "once");
+        env.put("TOPUP_PENDING_TIMEOUT", "90s");
+        env.put("TOPUP_BALANCE_POLICY", "all-or-nothing");
+        env.put("TOPUP_WEBHOOK_PORT", "0");
+        assertThat(load().mode()).isEqualTo(Settings.Mode.ONCE);
+        assertThat(load().pendingTimeout()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(load().balancePolicy()).isEqualTo(BalancePolicy.ALL_OR_NOTHING);
+        assertThat(load().webhookEnabled()).isFalse();
+        system.setProperty("topup.mode", "watch");
+        assertThat(load().mode()).isEqualTo(Settings.Mode.WATCH);
+    }
+
+    @Test
+    void the_secret_is_never_shown() {
+        env.put("TOPUP_BASE_URL", "https://p.example");
+        env.put("TOPUP_API_KEY", "RSL-1");
+        env.put("TOPUP_API_SECRET", "very-secret-value");
+        env.put("TOPUP_DB_PASSWORD", "db-secret-value");
+        assertThat(load().toString()).doesNotContain("very-secret-value").doesNotContain("db-secret-value");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "TOPUP_MODE|sometimes|topup.mode",
+        "TOPUP_PENDING_TIMEOUT|soon|topup.pending-timeout",
+        "TOPUP_PENDING_TIMEOUT|30x|topup.pending-timeout",
+        "TOPUP_WEBHOOK_PORT|70000|topup.webhook.port",
+        "TOPUP_WEBHOOK_PORT|http|topup.webhook.port",
+        "TOPUP_WEBHOOK_PATH|webhook|topup.webhook.path",
+        "TOPUP_MANAGEMENT_PORT|-1|topup.management.port",
+        "TOPUP_MANAGEMENT_PORT|dash|topup.management.port",
+        "TOPUP_BALANCE_POLICY|greedy|topup.balance-policy",
+        "TOPUP_SCHEDULE|every night|topup.schedule",
+        "TOPUP_BASE_URL|ftp://provider|topup.base-url",
+        "TOPUP_SUBMIT_CONCURRENCY|0|topup.submit.concurrency",
+        "TOPUP_HTTP_RESPONSE_TIMEOUT|5|topup.http.response-timeout",
+    })
+    void a_bad_value_names_its_setting(String variable, String value, String key) {
+        env.put(variable, value);
+        assertThatThrownBy(this::load).isInstanceOf(SettingsException.class)
+                .hasMessageStartingWith(key + ":").hasMessageContaining(value);
+    }
+
+    @Test
+    void with_no_provider_settings_the_embedded_sandbox_runs_with_its_demo_account() {
+        env.put("TOPUP_API_KEY", " ");
+        Settings s = load();
+        assertThat(s.embeddedSandbox()).isTrue();
+        assertThat(ProviderName.of(s)).isEqualTo("sandbox");
+        assertThat(s.apiKey()).isEqualTo(SandboxConfig.defaults().apiKey());
+        assertThat(s.apiSecret()).isEqualTo(SandboxConfig.defaults().apiSecret());
+    }
+
+    @Test
+    void the_credentials_have_no_default() {
+        assertThat(fileOf().getProperty("topup.api-key")).isBlank();
+        assertThat(fileOf().getProperty("topup.api-secret")).isBlank();
+    }
+
+    @Test
+    void a_full_provider_configuration_orders_from_that_provider() {
+        env.put("TOPUP_BASE_URL", "https://api.example-topup.co.id/");
+        env.put("TOPUP_API_KEY", "RSL-REAL");
+        env.put("TOPUP_API_SECRET", "real-secret");
+        Settings s = load();
+        assertThat(s.embeddedSandbox()).isFalse();
+        assertThat(s.baseUrl()).isEqualTo("https://api.example-topup.co.id");
+        assertThat(s.apiKey()).isEqualTo("RSL-REAL");
+        assertThat(ProviderName.of(s)).isEqualTo("api.example-topup.co.id");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "https://p.example||"
+            + "|topup.base-url is set but topup.api-key and topup.api-secret are not (set TOPUP_API_KEY and TOPUP_API_SECRET)",
+        "https://p.example|RSL-1|"
+            + "|topup.base-url and topup.api-key are set but topup.api-secret is not (set TOPUP_API_SECRET)",
+        "https://p.example||sec"
+            + "|topup.base-url and topup.api-secret are set but topup.api-key is not (set TOPUP_API_KEY)",
+        "|RSL-1|sec"
+            + "|topup.api-key and topup.api-secret are set but topup.base-url is not (set TOPUP_BASE_URL)",
+        "|RSL-1|"
+            + "|topup.api-key is set but topup.base-url and topup.api-secret are not (set TOPUP_BASE_URL and TOPUP_API_SECRET)",
+    })
+    void half_a_provider_configuration_says_exactly_what_is_missing(String baseUrl, String key, String secret,
+                                                                    String message) {
+        env.put("TOPUP_BASE_URL", baseUrl == null ? "" : baseUrl);
+        env.put("TOPUP_API_KEY", key == null ? "" : key);
+        env.put("TOPUP_API_SECRET", secret == null ? "" : secret);
+        assertThatThrownBy(this::load).isInstanceOf(SettingsException.class).hasMessage(message)
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("RSL-1"));
+    }
+
+    @Test
+    void unix_cron_becomes_quartz_cron() {
+        env.put("TOPUP_SCHEDULE", "0 2 * * *");
+        assertThat(load().schedule()).isEqualTo("0 0 2 * * ?");
+        assertThat(Settings.toQuartzCron("30 1 * * 1-5")).isEqualTo("0 30 1 ? * 2-6");
+        assertThat(Settings.toQuartzCron("0 3 * * 0,6")).isEqualTo("0 0 3 ? * 1,7");
+        assertThat(Settings.toQuartzCron("0 3 * * MON-FRI")).isEqualTo("0 0 3 ? * MON-FRI");
+        env.put("TOPUP_SCHEDULE", "0 0 2 * * ?");
+        assertThat(load().schedule()).isEqualTo("0 0 2 * * ?");
+    }
+
+    @Test
+    void sizes_of_time() {
+        assertThat(DurationSetting.parse("k", "90s")).isEqualTo(Duration.ofSeconds(90));
+        assertThat(DurationSetting.parse("k", "30m")).isEqualTo(Duration.ofMinutes(30));
+        assertThat(DurationSetting.parse("k", "2h")).isEqualTo(Duration.ofHours(2));
+        assertThat(DurationSetting.parse("k", "250ms")).isEqualTo(Duration.ofMillis(250));
+        assertThat(SettingsLookup.environmentName("topup.webhook.port")).isEqualTo("TOPUP_WEBHOOK_PORT");
+        assertThat(SettingsLookup.environmentName("topup.base-url")).isEqualTo("TOPUP_BASE_URL");
+    }
+}

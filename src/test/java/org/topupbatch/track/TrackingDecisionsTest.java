@@ -1,0 +1,197 @@
+package org.topupbatch.track;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.apache.camel.CamelContext;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.topupbatch.journal.BatchWriter;
+import org.topupbatch.journal.JdbcJournal;
+import org.topupbatch.journal.NewRow;
+import org.topupbatch.journal.RowRecord;
+import org.topupbatch.journal.RowState;
+import org.topupbatch.provider.HttpProviderClient;
+import org.topupbatch.provider.InMemoryCallLog;
+import org.topupbatch.provider.OrderRequest;
+import org.topupbatch.provider.ProviderEndpoint;
+import org.topupbatch.provider.ProviderGateway;
+import org.topupbatch.provider.RateBudget;
+import org.topupbatch.provider.Signer;
+import org.topupbatch.sandbox.DurationRange;
+import org.topupbatch.sandbox.LedgerEntry;
+import org.topupbatch.sandbox.SandboxConfig;
+import org.topupbatch.sandbox.SandboxProvider;
+import org.topupbatch.testing.MutableClock;
+
+/**
+ * The track decisions: which orders are due and how they are grouped, what reconciling an unknown
+ * order and polling a pending one write to the journal. Real H2 journal, the sandbox over HTTP
+ * (orders stay pending there for 10 minutes), and a hand-moved clock for the journal's schedule.
+ */
+class TrackingDecisionsTest {
+
+    static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
+
+    @TempDir
+    Path dir;
+
+    final MutableClock clock = new MutableClock(T0);
+    SandboxProvider sandbox;
+    CamelContext camel;
+    HttpProviderClient client;
+    ProviderGateway gateway;
+    JdbcJournal journal;
+
+    @BeforeEach
+    void start() {
+        sandbox = SandboxProvider.start(SandboxConfig.defaults()
+                .setSettleDelay(DurationRange.of(Duration.ofMinutes(10), Duration.ofMinutes(10))), 0);
+        camel = new DefaultCamelContext();
+        camel.start();
+        // the rate budget on the real clock: the sandbox counts real time
+        RateBudget budget = new RateBudget(java.time.Clock.systemUTC(), new InMemoryCallLog(), Duration.ofSeconds(40),
+                RateBudget.Waiter.REAL, 600, 100_000);
+        client = HttpProviderClient.standalone(ProviderEndpoint.of(sandbox.baseUrl(),
+                new Signer(sandbox.config().apiKey(), sandbox.config().apiSecret())), budget);
+        gateway = new ProviderGateway(client, budget, d -> { });
+        journal = JdbcJournal.open(dir, "", null, null, clock);
+    }
+
+    @AfterEach
+    void stop() {
+        journal.close();
+        client.close();
+        camel.stop();
+        sandbox.close();
+    }
+
+    void batch(NewRow... rows) {
+        try (BatchWriter writer = journal.openBatch("t.csv", ',', List.of(), "archive/t.csv")) {
+            for (NewRow row : rows) {
+                writer.add(row);
+            }
+            writer.commit();
+        }
+    }
+
+    static NewRow order(int seq, String refId, String sku, String customer) {
+        return new NewRow(seq, seq + 2L, refId, sku, customer, "2345", null, List.of(), RowState.ACCEPTED, 20_000L, null);
+    }
+
+    /** A product the sandbox leaves pending (settle delay 10 minutes). */
+    static NewRow slowOrder(int seq, String refId) {
+        return new NewRow(seq, seq + 2L, refId, "GI60", "812345678", "asia", null, List.of(), RowState.ACCEPTED, 20_000L, null);
+    }
+
+    static OrderRequest slowRequest(String refId) {
+        return new OrderRequest(refId, "GI60", "812345678", "asia");
+    }
+
+    RowRecord row(String refId) {
+        return journal.findOrder(refId).orElseThrow();
+    }
+
+    void sentWith(String refId, RowState outcome) {
+        journal.markSending(row(refId).id(), clock.instant());
+        journal.recordOutcome(row(refId).id(), outcome, null, null, outcome.name());
+    }
+
+    long ordersAtProvider(String refId) {
+        return sandbox.ledger().stream().map(LedgerEntry::refId).filter(refId::equals).count();
+    }
+
+    UnknownOrderReconciliation reconciliation() {
+        TrackedOrders tracked = new TrackedOrders(journal, clock, false);
+        return new UnknownOrderReconciliation(gateway, new OrderHistorySearch(gateway, tracked, clock), tracked);
+    }
+
+    @Test
+    void due_orders_come_as_unknown_ones_and_pending_ones_grouped_by_product() {
+        batch(order(0, "D-1", "ML86", "123456789"), order(1, "D-2", "ML86", "123456780"),
+                order(2, "D-3", "GI60", "812345678"), order(3, "D-4", "ML86", "123456781"));
+        sentWith("D-1", RowState.PENDING);
+        sentWith("D-2", RowState.UNKNOWN);
+        sentWith("D-3", RowState.PENDING);
+        sentWith("D-4", RowState.PENDING);
+
+        DueOrders.Round round = new DueOrders(journal, clock, false).take(300);
+
+        assertThat(round.unknown()).extracting(RowRecord::refId).containsExactly("D-2");
+        assertThat(round.pendingByProduct()).extracting(g -> g.stream().map(RowRecord::refId).toList())
+                .containsExactlyInAnyOrder(List.of("D-1", "D-4"), List.of("D-3"));
+    }
+
+    @Test
+    void a_fresh_pending_order_waits_for_its_signed_webhook_before_it_is_looked_up() {
+        batch(order(0, "W-1", "ML86", "123456789"));
+        sentWith("W-1", RowState.PENDING);
+        DueOrders due = new DueOrders(journal, clock, true);
+
+        assertThat(due.take(300).isEmpty()).isTrue();
+        assertThat(row("W-1").nextCheckAt()).isEqualTo(T0.plus(CheckSchedule.WEBHOOK_WAIT));
+
+        clock.advance(CheckSchedule.WEBHOOK_WAIT);
+        assertThat(due.take(300).pendingByProduct()).extracting(g -> g.get(0).refId()).containsExactly("W-1");
+    }
+
+    @Test
+    void an_unknown_order_that_never_reached_the_provider_is_sent_again_under_the_same_ref_id() {
+        batch(slowOrder(0, "U-1"));
+        sentWith("U-1", RowState.UNKNOWN);
+
+        reconciliation().reconcile(row("U-1"));
+
+        assertThat(ordersAtProvider("U-1")).isEqualTo(1);
+        RowRecord after = row("U-1");
+        assertThat(after.state()).isEqualTo(RowState.PENDING);
+        assertThat(after.nextCheckAt()).isAfter(T0);
+    }
+
+    @Test
+    void an_unknown_order_the_provider_already_holds_is_adopted_not_sent_twice() {
+        batch(slowOrder(0, "U-2"));
+        sentWith("U-2", RowState.UNKNOWN);
+        gateway.createOrder(slowRequest("U-2"));
+
+        reconciliation().reconcile(row("U-2"));
+
+        assertThat(ordersAtProvider("U-2")).isEqualTo(1);
+        assertThat(row("U-2").state()).isEqualTo(RowState.PENDING);
+    }
+
+    @Test
+    void an_unknown_order_whose_ref_id_holds_another_customers_order_is_refused_as_not_ours() {
+        batch(order(0, "U-3", "ML86", "123456789"));
+        sentWith("U-3", RowState.UNKNOWN);
+        gateway.createOrder(new OrderRequest("U-3", "ML86", "999999999", "2345"));
+
+        reconciliation().reconcile(row("U-3"));
+
+        RowRecord after = row("U-3");
+        assertThat(after.state()).isEqualTo(RowState.REFUSED);
+        assertThat(after.message()).contains("another order under this ref_id");
+        assertThat(ordersAtProvider("U-3")).isEqualTo(1);
+    }
+
+    @Test
+    void a_pending_order_still_pending_at_the_provider_is_looked_at_again_backing_off() {
+        batch(slowOrder(0, "P-1"));
+        gateway.createOrder(slowRequest("P-1"));
+        sentWith("P-1", RowState.PENDING);
+        TrackedOrders tracked = new TrackedOrders(journal, clock, false);
+
+        new PendingOrderPolling(gateway, new OrderHistorySearch(gateway, tracked, clock), tracked).poll(List.of(row("P-1")));
+
+        RowRecord after = row("P-1");
+        assertThat(after.state()).isEqualTo(RowState.PENDING);
+        assertThat(after.checks()).isEqualTo(1);
+        assertThat(after.nextCheckAt()).isEqualTo(CheckSchedule.next(T0, 1, false));
+    }
+}
