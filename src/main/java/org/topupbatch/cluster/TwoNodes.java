@@ -6,7 +6,8 @@ import org.apache.camel.CamelContext;
 
 /**
  * Active/passive on a shared PostgreSQL journal (README, "Two nodes"): wires the journal-lock
- * cluster service and the leader-only route policy into Camel, and binds {@code nodeRole}.
+ * cluster service and the leader-only route policy into Camel for this node (bound as {@code nodeRole}
+ * by the cluster's configuration class).
  *
  * <p>The hooks the application calls: {@link #install} before the routes are configured, then
  * {@link #begin} once Camel is started (instead of the single node's start-up checks and
@@ -34,10 +35,9 @@ public final class TwoNodes {
         return jdbcUrl != null && jdbcUrl.trim().startsWith("jdbc:postgresql:");
     }
 
-    /** Before Camel configures its routes: the cluster service, the route policy and the nodeRole bean. */
-    public static TwoNodes install(CamelContext camel, String nodeName, String url, String user, String password,
+    /** Before Camel configures its routes: the cluster service and the route policy, for {@code node}. */
+    public static TwoNodes install(CamelContext camel, NodeRole node, String url, String user, String password,
                                    LeaderDuties duties) {
-        NodeRole node = new NodeRole(nodeName, Clock.systemUTC());
         JournalLockClusterService service = new JournalLockClusterService(url.trim(), user, password, node, duties, POLL);
         try {
             camel.addService(service, true, true);
@@ -45,15 +45,7 @@ public final class TwoNodes {
             throw new IllegalStateException("cannot register " + service, e);
         }
         camel.addRoutePolicyFactory(new LeaderRoutePolicyFactory(service, NAMESPACE));
-        camel.getRegistry().bind(NODE_ROLE, node);
         return new TwoNodes(service, node);
-    }
-
-    /** On a journal no other process shares (embedded H2): the node is single, and named all the same. */
-    public static NodeRole single(CamelContext camel, String nodeName) {
-        NodeRole node = NodeRole.single(nodeName, Clock.systemUTC());
-        camel.getRegistry().bind(NODE_ROLE, node);
-        return node;
     }
 
     /** Once Camel is started: the routes of every node start, and this node asks for the lock. */

@@ -78,14 +78,15 @@ public final class TopupBatchMain {
     }
 
     private static void runService() {
+        SettingsLookup lookup = SettingsLookup.standard();
         Settings settings;
         try {
-            settings = Settings.load(SettingsLookup.standard());
+            settings = Settings.load(lookup);
         } catch (SettingsException e) {
             System.err.println("topup-batch: bad setting: " + e.getMessage());
             System.exit(1);
             return;
         }
-        System.exit(new TopupApplication(settings).run());
+        System.exit(new TopupApplication(settings, lookup).run());
     }
 }

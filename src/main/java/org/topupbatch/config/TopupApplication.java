@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import org.apache.camel.CamelContext;
 import org.apache.camel.main.BaseMainSupport;
 import org.apache.camel.main.Main;
@@ -24,7 +25,7 @@ import org.topupbatch.observe.ManagementProperties;
 
 /**
  * One run of the product: Camel Main with the routes of {@code routes/}, the beans they call
- * (bound by {@link TopupConfiguration}), and the start-up checks. Routes start only after the checks passed and the journal was
+ * (bound by the areas' configuration classes, {@link TopupWiring}), and the start-up checks. Routes start only after the checks passed and the journal was
  * recovered, so nothing moves before the product knows where it stands.
  */
 public final class TopupApplication {
@@ -33,10 +34,13 @@ public final class TopupApplication {
     private static final String WEBHOOK_ROUTE = "track-webhook";
 
     private final Settings settings;
+    private final Function<String, String> lookup;
     private final AtomicInteger exitCode = new AtomicInteger(0);
 
-    public TopupApplication(Settings settings) {
+    /** @param lookup where the settings were read from */
+    public TopupApplication(Settings settings, Function<String, String> lookup) {
         this.settings = settings;
+        this.lookup = lookup;
     }
 
     /** Runs until stopped (watch) or done (once); returns the process exit code. */
@@ -57,17 +61,23 @@ public final class TopupApplication {
             LOG.error("topup-batch cannot start: {}", e.getMessage());
             return 1;
         }
-        // No package scan: the routes are the YAML files and the beans come from TopupConfiguration.
+        // No package scan: the routes are the YAML files and the beans come from the areas' configuration classes.
         Main main = new Main();
         routeSettings(main);
-        TopupConfiguration beans = new TopupConfiguration(settings, Clock.systemUTC(), this::stop);
+        TopupWiring beans;
+        try {
+            beans = new TopupWiring(settings, lookup, Clock.systemUTC(), this::stop);
+        } catch (SettingsException e) {
+            LOG.error("topup-batch cannot start: {}", e.getMessage());
+            return 1;
+        }
         beans.openJournalEarly();
-        main.configure().addConfiguration(beans);
+        beans.addTo(main.configure());
         main.addMainListener(new MainListenerSupport() {
             @Override
             public void beforeConfigure(BaseMainSupport m) {
                 // before the routes exist: on a PostgreSQL journal they run under the leader's route policy
-                twoNodes = installTwoNodes(m.getCamelContext(), beans);
+                twoNodes = beans.installTwoNodes(m.getCamelContext(), TopupApplication.this::stop);
             }
 
             @Override
@@ -164,7 +174,7 @@ public final class TopupApplication {
     }
 
     /**
-     * The error itself, not the wrappers Camel adds when a bean method of {@link TopupConfiguration}
+     * The error itself, not the wrappers Camel adds when a bean method of a configuration class
      * throws (their message is only the wrapped class's name).
      */
     private static Throwable unwrapped(Throwable e) {
@@ -186,33 +196,8 @@ public final class TopupApplication {
         return null;
     }
 
-    // --- two nodes (org.topupbatch.cluster): on a PostgreSQL journal one node leads, the others stand by
+    /** On a PostgreSQL journal one node leads, the others stand by (org.topupbatch.cluster). */
     private volatile org.topupbatch.cluster.TwoNodes twoNodes;
-
-    private org.topupbatch.cluster.TwoNodes installTwoNodes(CamelContext camel, TopupConfiguration beans) {
-        String node = org.topupbatch.cluster.NodeName.resolve(SettingsLookup.standard());
-        if (!org.topupbatch.cluster.TwoNodes.sharedJournal(settings.dbUrl())) {
-            org.topupbatch.cluster.TwoNodes.single(camel, node); // named in health and metrics all the same
-            return null;
-        }
-        return org.topupbatch.cluster.TwoNodes.install(camel, node, settings.dbUrl(), settings.dbUser(),
-                settings.dbPassword(), new org.topupbatch.cluster.LeaderDuties() {
-                    @Override
-                    public String takeOver() {
-                        return beans.takeLeadership();
-                    }
-
-                    @Override
-                    public void stepDown() {
-                        beans.stepDown();
-                    }
-
-                    @Override
-                    public void exit(int code) {
-                        stop(code);
-                    }
-                });
-    }
 
     private volatile Main main;
     /** Null while the beans are not bound (a start refused before that has nothing to stop). */

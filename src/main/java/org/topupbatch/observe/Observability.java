@@ -5,74 +5,64 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import org.apache.camel.CamelContext;
 import org.apache.camel.health.HealthCheckRegistry;
-import org.topupbatch.settings.Settings;
-import org.topupbatch.cluster.NodeName;
 import org.topupbatch.cluster.NodeRole;
-import org.topupbatch.cluster.TwoNodes;
 import org.topupbatch.journal.Journal;
 import org.topupbatch.provider.RateBudget;
 import org.topupbatch.provider.RequestGate;
 
 /**
- * The dashboard, health and metrics parts of one run, bound into Camel by name: the
- * {@code management-http} component, the {@code dashboardView} bean, the readiness checks, and
- * the meter registry camel-micrometer-prometheus serves at /observe/metrics.
+ * The dashboard, health and metrics parts of one run: the meter registry camel-micrometer-prometheus
+ * serves at /observe/metrics, the dashboard's view, the readiness checks, and the provider's
+ * verdict on the credentials. The observe area's configuration class binds them.
  */
 public final class Observability {
 
     /** The name camel-micrometer-prometheus looks its registry up by (it creates one when absent). */
-    static final String METRICS_REGISTRY = "metricsRegistry";
+    public static final String METRICS_REGISTRY = "metricsRegistry";
 
     private final PrometheusMeterRegistry registry;
     private final ProviderAccess access;
+    private final RunReadings readings;
+    private final DashboardView dashboard;
+    private final NodeRole node;
 
-    private Observability(PrometheusMeterRegistry registry, Clock clock) {
+    public Observability(PrometheusMeterRegistry registry, Journal journal, RateBudget budget, NodeRole node,
+                         Clock clock, String provider) {
         this.registry = registry;
+        this.node = node;
         this.access = new ProviderAccess(clock);
-    }
-
-    public static Observability bind(CamelContext camel, Settings settings, Journal journal, RateBudget budget,
-                                     Clock clock, String provider) {
-        Observability o = new Observability(meterRegistry(camel), clock);
-        NodeRole node = nodeRole(camel, clock);
-        TopupMetrics metrics = new TopupMetrics(o.registry, clock.instant());
-        RunReadings readings = new RunReadings(journal, clock, metrics::batchesRead);
-        metrics.gauges(o.registry, readings, budget);
-        metrics.node(o.registry, node);
-        camel.getRegistry().bind("dashboardView", new DashboardView(readings, budget, provider, node));
-        if (settings.managementEnabled()) {
-            camel.addComponent(ManagementHttp.COMPONENT, ManagementHttp.onPort(settings.managementPort()));
-            if (settings.webhookEnabled()) {
-                camel.addComponent("platform-http", ManagementHttp.onPort(settings.webhookPort()));
-            }
-        }
-        HealthCheckRegistry health = HealthCheckRegistry.get(camel);
-        if (health != null) {
-            health.register(new JournalHealthCheck(journal));
-            health.register(new ProviderAccessHealthCheck(o.access, node));
-            health.register(new NodeHealthCheck(node));
-        }
-        return o;
+        TopupMetrics metrics = new TopupMetrics(registry, clock.instant());
+        this.readings = new RunReadings(journal, clock, metrics::batchesRead);
+        metrics.gauges(registry, readings, budget);
+        metrics.node(registry, node);
+        this.dashboard = new DashboardView(readings, budget, provider, node);
     }
 
     /**
      * The registry /observe/metrics serves: Camel's when its metrics service started first (it then
-     * made its own and keeps serving that one), else a new one it will find by name.
+     * made its own and keeps serving that one), else a new one Camel finds under {@link #METRICS_REGISTRY}.
      */
-    private static PrometheusMeterRegistry meterRegistry(CamelContext camel) {
+    public static PrometheusMeterRegistry meterRegistry(CamelContext camel) {
         PrometheusMeterRegistry bound = camel.getRegistry().lookupByNameAndType(METRICS_REGISTRY, PrometheusMeterRegistry.class);
-        if (bound != null) {
-            return bound;
+        return bound != null ? bound : new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    }
+
+    /** The readiness checks of /observe/health: the journal, the provider's credentials, this node. */
+    public void registerHealthChecks(CamelContext camel, Journal journal) {
+        HealthCheckRegistry health = HealthCheckRegistry.get(camel);
+        if (health != null) {
+            health.register(new JournalHealthCheck(journal));
+            health.register(new ProviderAccessHealthCheck(access, node));
+            health.register(new NodeHealthCheck(node));
         }
-        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        camel.getRegistry().bind(METRICS_REGISTRY, registry);
+    }
+
+    public PrometheusMeterRegistry registry() {
         return registry;
     }
 
-    /** The node as the application bound it; a single node named after the host where nothing was bound (route tests). */
-    private static NodeRole nodeRole(CamelContext camel, Clock clock) {
-        NodeRole node = camel.getRegistry().lookupByNameAndType(TwoNodes.NODE_ROLE, NodeRole.class);
-        return node != null ? node : NodeRole.single(NodeName.resolve(setting -> null), clock);
+    public DashboardView dashboard() {
+        return dashboard;
     }
 
     /** The gate every provider request passes, counted and timed. */

@@ -34,7 +34,7 @@ public final class HttpProviderClient implements ProviderClient, AutoCloseable {
     private final AutoCloseable owned;
     private final AtomicBoolean checkOrderSupported = new AtomicBoolean(true);
 
-    /** A client of the provider route in {@code camel} (bound with {@link ProviderRouteBeans#bind}). */
+    /** A client of the provider route in {@code camel} (its beans bound by {@link ProviderRouteConfiguration}). */
     public HttpProviderClient(CamelContext camel, ProviderEndpoint endpoint) {
         this(camel, endpoint, null);
     }
@@ -51,19 +51,22 @@ public final class HttpProviderClient implements ProviderClient, AutoCloseable {
      */
     public static HttpProviderClient standalone(ProviderEndpoint endpoint, RequestGate gate) {
         DefaultCamelContext camel = new DefaultCamelContext();
-        var pool = ProviderRouteBeans.bind(camel, endpoint, gate);
+        ProviderRouteConfiguration beans = new ProviderRouteConfiguration(() -> endpoint, () -> gate);
         try {
+            // the same binding a run's Camel Main does: the @BindToRegistry methods, then configure
+            PluginHelper.getBeanPostProcessor(camel).postProcessBeforeInitialization(beans, "providerRoute");
+            beans.configure(camel);
             PluginHelper.getRoutesLoader(camel).loadRoutes(
                     PluginHelper.getResourceLoader(camel).resolveResource("classpath:routes/provider.yaml"));
             camel.start();
         } catch (Exception e) {
             camel.stop();
-            pool.close();
+            beans.close();
             throw new IllegalStateException("cannot start the provider route: " + e.getMessage(), e);
         }
         return new HttpProviderClient(camel, endpoint, () -> {
             camel.close();
-            pool.close();
+            beans.close();
         });
     }
 

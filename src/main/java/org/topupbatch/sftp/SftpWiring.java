@@ -31,11 +31,8 @@ public final class SftpWiring {
         }
     }
 
-    /** Binds the relay for its route and returns how reports reach their folder. */
-    public static ReportDelivery bind(Settings settings, CamelContext camel) {
-        if (relayRoute(settings)) {
-            camel.getRegistry().bind("inboxRelay", relay(settings));
-        }
+    /** How reports reach their folder: as written locally, or uploaded to the server by a service closed with the context. */
+    public static ReportDelivery reportDelivery(Settings settings, CamelContext camel) {
         if (settings.sftp().reports() == null) {
             return ReportDelivery.LOCAL;
         }
@@ -61,7 +58,7 @@ public final class SftpWiring {
         return relay(settings).fetchPresent();
     }
 
-    private static InboxRelay relay(Settings settings) {
+    public static InboxRelay relay(Settings settings) {
         return new InboxRelay(settings.sftp().inbox(), settings.sftp().login(), settings.inbox(),
                 settings.data().resolve("sftp-work"));
     }

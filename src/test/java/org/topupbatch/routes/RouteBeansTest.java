@@ -13,11 +13,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.topupbatch.config.TopupApplication;
-import org.topupbatch.config.TopupConfiguration;
+import org.topupbatch.config.TopupWiring;
 
 /**
  * Every bean a route file names ({@code ref: name} or {@code #name}) is bound by
- * {@link TopupConfiguration}, so a route never meets a missing bean while running.
+ * the configuration classes ({@link TopupWiring}), so a route never meets a missing bean while running.
  */
 class RouteBeansTest extends RouteTestSupport {
 

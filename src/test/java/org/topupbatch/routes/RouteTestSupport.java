@@ -33,7 +33,7 @@ import org.topupbatch.settings.Settings;
 import org.topupbatch.settings.SettingsLookup;
 import org.topupbatch.run.StartupChecks;
 import org.topupbatch.config.TopupApplication;
-import org.topupbatch.config.TopupConfiguration;
+import org.topupbatch.config.TopupWiring;
 import org.topupbatch.journal.BatchRecord;
 import org.topupbatch.journal.Journal;
 import org.topupbatch.journal.RowRecord;
@@ -43,7 +43,8 @@ import org.topupbatch.sandbox.SandboxProvider;
 /**
  * Boots the real Camel Main configuration (application.properties, classpath:routes/*.yaml) the way
  * {@link TopupApplication} does: the Camel properties a run derives from its settings, the beans
- * bound by {@link TopupConfiguration}, its start-up checks, then the routes. The provider is an
+ * bound by the areas' configuration classes exactly as a run assembles them ({@link TopupWiring}),
+ * its start-up checks, then the routes. The provider is an
  * in-process sandbox on 127.0.0.1; inbox, reports and data live in a temporary folder.
  *
  * <p>A test starts only the routes it names: the route under test and the ones that feed it, so
@@ -58,7 +59,7 @@ abstract class RouteTestSupport extends CamelMainTestSupport {
 
     SandboxProvider sandbox;
     Settings settings;
-    TopupConfiguration beans;
+    TopupWiring beans;
     /** What the run-once route handed to the exit consumer instead of ending the process. */
     final List<Integer> exitCodes = new CopyOnWriteArrayList<>();
 
@@ -93,7 +94,8 @@ abstract class RouteTestSupport extends CamelMainTestSupport {
         env.put("TOPUP_WEBHOOK_PORT", "0");
         env.put("TOPUP_MANAGEMENT_PORT", "0"); // no dashboard in route tests
         environment(env);
-        settings = Settings.load(new SettingsLookup(applicationProperties(), env, new Properties()));
+        SettingsLookup lookup = new SettingsLookup(applicationProperties(), env, new Properties());
+        settings = Settings.load(lookup);
         Files.createDirectories(settings.inbox());
         Files.createDirectories(settings.reports());
         Files.createDirectories(settings.data());
@@ -102,13 +104,13 @@ abstract class RouteTestSupport extends CamelMainTestSupport {
         Properties overrides = new Properties();
         overrides.putAll(TopupApplication.camelProperties(settings));
         camelContextConfiguration().withUseOverridePropertiesWithPropertiesComponent(overrides);
-        beans = new TopupConfiguration(settings, Clock.systemUTC(), exitCodes::add);
+        beans = new TopupWiring(settings, lookup, Clock.systemUTC(), exitCodes::add);
         return super.createCamelContext();
     }
 
     @Override
     protected void configure(MainConfigurationProperties configuration) {
-        configuration.addConfiguration(beans);
+        beans.addTo(configuration);
     }
 
     @BeforeEach

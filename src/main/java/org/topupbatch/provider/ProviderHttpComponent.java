@@ -9,25 +9,22 @@ import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
 
 /**
- * What routes/provider.yaml calls, bound by name (rateBudget, providerSigner, providerEndpoint,
- * providerAnswers), and the one configured {@code http} component its requests leave through.
+ * The one configured {@code http} component every request of routes/provider.yaml leaves through:
+ * timeouts, a pool of connections checked before reuse, and none of HttpClient's own retries.
  */
-public final class ProviderRouteBeans {
+public final class ProviderHttpComponent {
 
     private static final int MAX_CONNECTIONS = 64;
 
-    private ProviderRouteBeans() {
+    private ProviderHttpComponent() {
     }
 
     /**
-     * Binds the route's beans and configures Camel's http component for {@code endpoint}; returns
-     * the connection pool, which the caller closes after Camel has stopped.
+     * Configures Camel's http component for {@code endpoint}; returns the connection pool, which
+     * the caller closes after Camel has stopped. (The route's beans are bound by the provider's
+     * configuration class.)
      */
-    public static PoolingHttpClientConnectionManager bind(CamelContext camel, ProviderEndpoint endpoint, RequestGate gate) {
-        camel.getRegistry().bind("rateBudget", new RateBudgetStep(gate));
-        camel.getRegistry().bind("providerSigner", new RequestSigning(endpoint.signer()));
-        camel.getRegistry().bind("providerEndpoint", endpoint);
-        camel.getRegistry().bind("providerAnswers", new ProviderAnswers());
+    public static PoolingHttpClientConnectionManager configure(CamelContext camel, ProviderEndpoint endpoint) {
         PoolingHttpClientConnectionManager pool = pool(endpoint);
         HttpComponent http = camel.getComponent("http", HttpComponent.class);
         http.setClientConnectionManager(pool);

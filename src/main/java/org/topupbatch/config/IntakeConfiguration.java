@@ -1,0 +1,57 @@
+package org.topupbatch.config;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import org.apache.camel.BindToRegistry;
+import org.topupbatch.intake.BatchIntake;
+import org.topupbatch.intake.CachedPriceCatalog;
+import org.topupbatch.intake.CustomerRules;
+import org.topupbatch.run.InboxSnapshot;
+import org.topupbatch.settings.ProviderName;
+import org.topupbatch.settings.Settings;
+import org.topupbatch.settings.SettingsException;
+
+/** Intake (routes/intake.yaml): which inbox files are taken, and reading, checking and recording a batch. */
+public final class IntakeConfiguration extends AreaConfiguration {
+
+    private final Settings settings;
+    private final Clock clock;
+    private final JournalConfiguration journal;
+    private final ProviderConfiguration provider;
+    private InboxSnapshot snapshot;
+
+    public IntakeConfiguration(Settings settings, Clock clock, JournalConfiguration journal, ProviderConfiguration provider) {
+        this.settings = settings;
+        this.clock = clock;
+        this.journal = journal;
+        this.provider = provider;
+    }
+
+    /** The intake's file filter: in once mode only the batches present at start. */
+    @BindToRegistry("inboxSnapshot")
+    public synchronized InboxSnapshot inboxSnapshot() {
+        if (snapshot == null) {
+            snapshot = settings.mode() == Settings.Mode.ONCE
+                    ? InboxSnapshot.takenNow(settings.inbox()) : InboxSnapshot.everything(settings.inbox());
+        }
+        return snapshot;
+    }
+
+    @BindToRegistry("batchIntake")
+    public BatchIntake batchIntake() {
+        return new BatchIntake(journal.journal(), provider.gateway(), new CachedPriceCatalog(provider.gateway()::priceList),
+                customerRules(), settings.balancePolicy(), settings.data().resolve("archive"), clock, ProviderName.of(settings));
+    }
+
+    /** A bad rules file stops the start with one line naming the setting. */
+    private CustomerRules customerRules() {
+        if (settings.customerRules() == null) {
+            return CustomerRules.loadDefault();
+        }
+        try {
+            return CustomerRules.load(Path.of(settings.customerRules()));
+        } catch (RuntimeException e) {
+            throw new SettingsException("topup.customer-rules: " + e.getMessage());
+        }
+    }
+}

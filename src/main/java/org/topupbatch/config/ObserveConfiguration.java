@@ -1,0 +1,67 @@
+package org.topupbatch.config;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Clock;
+import org.apache.camel.BindToRegistry;
+import org.apache.camel.CamelContext;
+import org.topupbatch.observe.DashboardView;
+import org.topupbatch.observe.ManagementHttp;
+import org.topupbatch.observe.Observability;
+import org.topupbatch.settings.ProviderName;
+import org.topupbatch.settings.Settings;
+
+/**
+ * Dashboard, health and metrics on the management port (README, "Dashboard, health and metrics"):
+ * the meter registry and the dashboard's view as beans, the readiness checks, and the HTTP servers
+ * of the management and webhook ports.
+ */
+public final class ObserveConfiguration extends AreaConfiguration {
+
+    private final Settings settings;
+    private final Clock clock;
+    private final JournalConfiguration journal;
+    private final ProviderConfiguration provider;
+    private final ClusterConfiguration cluster;
+    private Observability observability;
+
+    public ObserveConfiguration(Settings settings, Clock clock, JournalConfiguration journal, ProviderConfiguration provider,
+                                ClusterConfiguration cluster) {
+        this.settings = settings;
+        this.clock = clock;
+        this.journal = journal;
+        this.provider = provider;
+        this.cluster = cluster;
+        provider.meterWith(gate -> observability().meter(gate));
+    }
+
+    /** Bound under the name camel-micrometer-prometheus looks for, so /observe/metrics serves the topup_ meters. */
+    @BindToRegistry(Observability.METRICS_REGISTRY)
+    public PrometheusMeterRegistry metricsRegistry() {
+        return observability().registry();
+    }
+
+    @BindToRegistry("dashboardView")
+    public DashboardView dashboardView() {
+        return observability().dashboard();
+    }
+
+    @Override
+    public void configure(CamelContext camelContext) {
+        camel = camelContext;
+        if (settings.managementEnabled()) {
+            camelContext.addComponent(ManagementHttp.COMPONENT, ManagementHttp.onPort(settings.managementPort()));
+            if (settings.webhookEnabled()) {
+                camelContext.addComponent("platform-http", ManagementHttp.onPort(settings.webhookPort()));
+            }
+        }
+        observability().registerHealthChecks(camelContext, journal.journal());
+    }
+
+    public synchronized Observability observability() {
+        if (observability == null) {
+            observability = new Observability(Observability.meterRegistry(camel), journal.journal(), provider.budget(),
+                    cluster.node(), clock, ProviderName.of(settings));
+        }
+        return observability;
+    }
+}

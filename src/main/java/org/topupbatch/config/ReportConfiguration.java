@@ -1,0 +1,47 @@
+package org.topupbatch.config;
+
+import java.time.Clock;
+import org.apache.camel.BindToRegistry;
+import org.apache.camel.CamelContext;
+import org.topupbatch.report.BatchReporter;
+import org.topupbatch.report.ReportWriter;
+import org.topupbatch.report.RowFinalEvents;
+import org.topupbatch.settings.Settings;
+
+/**
+ * Reporting (routes/report.yaml): the journal's row-final events feed the report route, which
+ * writes a batch's report when it is due, into the reports folder or onto the SFTP server.
+ */
+public final class ReportConfiguration extends AreaConfiguration {
+
+    private final Settings settings;
+    private final Clock clock;
+    private final JournalConfiguration journal;
+    private final ProviderConfiguration provider;
+    private final SftpConfiguration sftp;
+    private BatchReporter reporter;
+
+    public ReportConfiguration(Settings settings, Clock clock, JournalConfiguration journal, ProviderConfiguration provider,
+                               SftpConfiguration sftp) {
+        this.settings = settings;
+        this.clock = clock;
+        this.journal = journal;
+        this.provider = provider;
+        this.sftp = sftp;
+    }
+
+    /** Before any route runs: a row turning final is an event the report route aggregates per batch. */
+    @Override
+    public void configure(CamelContext camelContext) {
+        journal.onRowsFinal(new RowFinalEvents(camelContext));
+    }
+
+    @BindToRegistry("batchReporter")
+    public synchronized BatchReporter batchReporter() {
+        if (reporter == null) {
+            reporter = new BatchReporter(journal.journal(), provider.gateway(),
+                    new ReportWriter(settings.reports(), sftp.reportDelivery()), clock, settings.pendingTimeout());
+        }
+        return reporter;
+    }
+}

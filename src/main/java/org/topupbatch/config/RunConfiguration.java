@@ -1,0 +1,88 @@
+package org.topupbatch.config;
+
+import java.time.Clock;
+import java.util.function.IntConsumer;
+import org.apache.camel.BindToRegistry;
+import org.topupbatch.run.GracefulStop;
+import org.topupbatch.run.ProgressLog;
+import org.topupbatch.run.RunMonitor;
+import org.topupbatch.run.StartupChecks;
+import org.topupbatch.settings.Settings;
+
+/**
+ * The run's lifecycle: the start-up checks, the progress line (routes/progress.yaml), once mode's
+ * end of the run (routes/run-once.yaml), the clean stop, and what taking over and stepping down
+ * mean on two nodes.
+ */
+public final class RunConfiguration extends AreaConfiguration {
+
+    private final Settings settings;
+    private final Clock clock;
+    private final IntConsumer exit;
+    private final JournalConfiguration journal;
+    private final ProviderConfiguration provider;
+    private final ObserveConfiguration observe;
+    private final IntakeConfiguration intake;
+    private final SubmitConfiguration submit;
+    private final ReportConfiguration report;
+    private StartupChecks startupChecks;
+    private GracefulStop gracefulStop;
+
+    /** @param exit how the run-once route ends the run with an exit code */
+    public RunConfiguration(Settings settings, Clock clock, IntConsumer exit, JournalConfiguration journal,
+                            ProviderConfiguration provider, ObserveConfiguration observe, IntakeConfiguration intake,
+                            SubmitConfiguration submit, ReportConfiguration report) {
+        this.settings = settings;
+        this.clock = clock;
+        this.exit = exit;
+        this.journal = journal;
+        this.provider = provider;
+        this.observe = observe;
+        this.intake = intake;
+        this.submit = submit;
+        this.report = report;
+    }
+
+    /** One log line per active batch at a steady pace. */
+    @BindToRegistry("progressLog")
+    public ProgressLog progressLog() {
+        return new ProgressLog(settings, journal.journal(), provider.budget(), clock);
+    }
+
+    @BindToRegistry("runMonitor")
+    public RunMonitor runMonitor() {
+        return new RunMonitor(intake.inboxSnapshot(), journal.journal(), submit.orderSubmitter(), report.batchReporter(), exit);
+    }
+
+    @BindToRegistry("startupChecks")
+    public synchronized StartupChecks startupChecks() {
+        if (startupChecks == null) {
+            startupChecks = new StartupChecks(provider.accountLimits(), journal.journal(), provider.baseUrl(), clock,
+                    observe.observability().providerAccess(), camel);
+        }
+        return startupChecks;
+    }
+
+    @BindToRegistry("gracefulStop")
+    public synchronized GracefulStop gracefulStop() {
+        if (gracefulStop == null) {
+            gracefulStop = new GracefulStop(submit.orderSubmitter(), provider.gate(), journal.journal());
+        }
+        return gracefulStop;
+    }
+
+    /**
+     * A standby becoming leader: the rate budget judged again from the shared call record (the
+     * old leader's calls count), then the start-up checks. Returns a fatal problem, or null.
+     */
+    public String takeLeadership() {
+        gracefulStop().resumeTaking(); // a node that stepped down before (journal database restarted) leads again
+        provider.budget().restoreFromJournal();
+        return startupChecks().problem();
+    }
+
+    /** Leadership lost: no new provider request starts (requests on the wire finish). */
+    public void stepDown() {
+        gracefulStop().stopTaking();
+    }
+}

@@ -1,0 +1,64 @@
+package org.topupbatch.config;
+
+import java.time.Clock;
+import java.util.concurrent.ExecutorService;
+import org.apache.camel.BindToRegistry;
+import org.topupbatch.settings.Settings;
+import org.topupbatch.submit.OrderQueue;
+import org.topupbatch.submit.OrderSubmitter;
+import org.topupbatch.submit.SubmitOutcomes;
+
+/** Submitting (routes/submit.yaml): which rows are due, marking them SENDING, and what each answer means. */
+public final class SubmitConfiguration extends AreaConfiguration implements AutoCloseable {
+
+    private final Settings settings;
+    private final Clock clock;
+    private final JournalConfiguration journal;
+    private final ProviderConfiguration provider;
+    private OrderSubmitter submitter;
+    private ExecutorService workers;
+
+    public SubmitConfiguration(Settings settings, Clock clock, JournalConfiguration journal, ProviderConfiguration provider) {
+        this.settings = settings;
+        this.clock = clock;
+        this.journal = journal;
+        this.provider = provider;
+    }
+
+    @BindToRegistry("orderSubmitter")
+    public synchronized OrderSubmitter orderSubmitter() {
+        if (submitter == null) {
+            submitter = new OrderSubmitter(journal.journal(), provider.gateway(), clock);
+        }
+        return submitter;
+    }
+
+    /** The submit route's steps: which rows are due, marking them SENDING, the create-order request. */
+    @BindToRegistry("orderQueue")
+    public OrderQueue orderQueue() {
+        return orderSubmitter().queue();
+    }
+
+    /** The submit route's last step: what the provider's answer (or its absence) means for the row. */
+    @BindToRegistry("submitOutcomes")
+    public SubmitOutcomes submitOutcomes() {
+        return orderSubmitter().outcomes();
+    }
+
+    /** The split's worker threads: enough requests in flight that latency never caps the rate. */
+    @BindToRegistry("submitWorkers")
+    public synchronized ExecutorService submitWorkers() {
+        if (workers == null) {
+            workers = camel.getExecutorServiceManager().newFixedThreadPool(this, "submit", settings.submitConcurrency());
+        }
+        return workers;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (workers != null) {
+            workers.shutdownNow();
+            workers = null;
+        }
+    }
+}

@@ -1,0 +1,146 @@
+package org.topupbatch.config;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.IntConsumer;
+import org.apache.camel.CamelConfiguration;
+import org.apache.camel.CamelContext;
+import org.apache.camel.main.MainConfigurationProperties;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.topupbatch.cluster.LeaderDuties;
+import org.topupbatch.cluster.TwoNodes;
+import org.topupbatch.journal.Journal;
+import org.topupbatch.run.GracefulStop;
+import org.topupbatch.run.StartupChecks;
+import org.topupbatch.settings.Settings;
+
+/**
+ * The product's configuration classes, one per area, made in the order they depend on each other
+ * and handed to Camel Main, which binds every bean of theirs by name before the routes of
+ * {@code routes/} are configured. Each bean is bound once, by one {@code @BindToRegistry} method;
+ * nothing else binds beans. The run ({@link TopupApplication}) and the route tests use this one
+ * assembly, so both start the same way.
+ */
+public final class TopupWiring implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TopupWiring.class);
+    static final String SANDBOX_WARNING = "EMBEDDED SANDBOX IN USE: no real order will be placed. To order from your"
+            + " provider set TOPUP_BASE_URL, TOPUP_API_KEY and TOPUP_API_SECRET.";
+
+    private final Settings settings;
+    private final JournalConfiguration journal;
+    private final ProviderConfiguration provider;
+    private final ClusterConfiguration cluster;
+    private final ObserveConfiguration observe;
+    private final SftpConfiguration sftp;
+    private final IntakeConfiguration intake;
+    private final SubmitConfiguration submit;
+    private final TrackConfiguration track;
+    private final ReportConfiguration report;
+    private final RunConfiguration run;
+
+    /**
+     * @param lookup where the settings were read from (the embedded sandbox and the node name read theirs there too)
+     * @param exit how the run-once route ends the run with an exit code
+     */
+    public TopupWiring(Settings settings, Function<String, String> lookup, Clock clock, IntConsumer exit) {
+        this.settings = settings;
+        if (settings.embeddedSandbox()) {
+            // the first line of a sandbox run, before anything the sandbox or Camel says
+            LOG.warn(SANDBOX_WARNING);
+        }
+        journal = new JournalConfiguration(settings);
+        provider = new ProviderConfiguration(settings, lookup, clock, journal);
+        cluster = new ClusterConfiguration(settings, lookup, clock);
+        observe = new ObserveConfiguration(settings, clock, journal, provider, cluster);
+        sftp = new SftpConfiguration(settings);
+        intake = new IntakeConfiguration(settings, clock, journal, provider);
+        submit = new SubmitConfiguration(settings, clock, journal, provider);
+        track = new TrackConfiguration(settings, clock, journal, provider);
+        report = new ReportConfiguration(settings, clock, journal, provider, sftp);
+        run = new RunConfiguration(settings, clock, exit, journal, provider, observe, intake, submit, report);
+    }
+
+    /** In the order Camel Main is to take them. */
+    public List<CamelConfiguration> configurations() {
+        return List.of(new CamelHandover(), journal, provider, provider.routeConfiguration(), cluster, observe, sftp, intake,
+                submit, track, report, run, new Announcement());
+    }
+
+    public void addTo(MainConfigurationProperties main) {
+        configurations().forEach(main::addConfiguration);
+    }
+
+    /** Opens the journal beside Camel Main's own start (see {@link JournalConfiguration#openEarly}). */
+    public void openJournalEarly() {
+        journal.openEarly();
+    }
+
+    /**
+     * Before the routes exist: on a shared journal the cluster service and the leader's route policy,
+     * whose duties are the run's. Null on a journal no other process shares.
+     */
+    public TwoNodes installTwoNodes(CamelContext camel, IntConsumer exit) {
+        return cluster.install(camel, new LeaderDuties() {
+            @Override
+            public String takeOver() {
+                return run.takeLeadership();
+            }
+
+            @Override
+            public void stepDown() {
+                run.stepDown();
+            }
+
+            @Override
+            public void exit(int code) {
+                exit.accept(code);
+            }
+        });
+    }
+
+    public Journal journal() {
+        return journal.journal();
+    }
+
+    public StartupChecks startupChecks() {
+        return run.startupChecks();
+    }
+
+    public GracefulStop gracefulStop() {
+        return run.gracefulStop();
+    }
+
+    /** Workers first, then the provider client and the embedded sandbox, then the journal. */
+    @Override
+    public void close() {
+        submit.close();
+        provider.close();
+        journal.close();
+    }
+
+    /**
+     * Camel Main hands each configuration class its context just before binding that class's beans;
+     * a bean built on first use may reach into an area whose turn has not come yet (the provider's
+     * gate is metered by the observe area), so every area gets the context from the first class.
+     */
+    private final class CamelHandover extends AreaConfiguration {
+        @Override
+        public void setCamelContext(CamelContext camelContext) {
+            super.setCamelContext(camelContext);
+            for (AreaConfiguration area : List.of(journal, provider, cluster, observe, sftp, intake, submit, track, report, run)) {
+                area.setCamelContext(camelContext);
+            }
+        }
+    }
+
+    /** The run's settings (no secrets) and where orders go, once every bean is bound. */
+    private final class Announcement extends AreaConfiguration {
+        @Override
+        public void configure(CamelContext camelContext) {
+            LOG.info("topup-batch {} on {}", settings, provider.shown());
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package org.topupbatch.config;
+
+import java.time.Clock;
+import org.apache.camel.BindToRegistry;
+import org.topupbatch.settings.Settings;
+import org.topupbatch.track.DueOrders;
+import org.topupbatch.track.OrderHistorySearch;
+import org.topupbatch.track.PendingOrderPolling;
+import org.topupbatch.track.TrackedOrders;
+import org.topupbatch.track.UnknownOrderReconciliation;
+import org.topupbatch.track.WebhookAuthenticator;
+import org.topupbatch.track.WebhookReceiver;
+
+/**
+ * Tracking (routes/track.yaml, routes/track-webhook.yaml): which orders are due for a look-up,
+ * reconciling unknown ones, polling pending ones, and the webhook receiver.
+ */
+public final class TrackConfiguration extends AreaConfiguration {
+
+    private final Settings settings;
+    private final Clock clock;
+    private final JournalConfiguration journal;
+    private final ProviderConfiguration provider;
+    private WebhookAuthenticator webhooks;
+    private TrackedOrders trackedOrders;
+    private OrderHistorySearch historySearch;
+
+    public TrackConfiguration(Settings settings, Clock clock, JournalConfiguration journal, ProviderConfiguration provider) {
+        this.settings = settings;
+        this.clock = clock;
+        this.journal = journal;
+        this.provider = provider;
+    }
+
+    @BindToRegistry("dueOrders")
+    public DueOrders dueOrders() {
+        return new DueOrders(journal.journal(), clock, webhooksSettle());
+    }
+
+    @BindToRegistry("unknownOrderReconciliation")
+    public UnknownOrderReconciliation unknownOrderReconciliation() {
+        return new UnknownOrderReconciliation(provider.gateway(), historySearch(), trackedOrders());
+    }
+
+    @BindToRegistry("pendingOrderPolling")
+    public PendingOrderPolling pendingOrderPolling() {
+        return new PendingOrderPolling(provider.gateway(), historySearch(), trackedOrders());
+    }
+
+    @BindToRegistry("webhookReceiver")
+    public WebhookReceiver webhookReceiver() throws Exception {
+        WebhookReceiver receiver = new WebhookReceiver(journal.journal(), webhookAuthenticator(), clock);
+        camel.addService(receiver, true, true); // its last log summary at shutdown
+        return receiver;
+    }
+
+    /** A signed webhook settles an order, so a pending order's first look-up can wait for it. */
+    private boolean webhooksSettle() {
+        return settings.webhookEnabled() && webhookAuthenticator().verifies();
+    }
+
+    private synchronized WebhookAuthenticator webhookAuthenticator() {
+        if (webhooks == null) {
+            webhooks = new WebhookAuthenticator(provider.webhookSecret());
+        }
+        return webhooks;
+    }
+
+    private synchronized TrackedOrders trackedOrders() {
+        if (trackedOrders == null) {
+            trackedOrders = new TrackedOrders(journal.journal(), clock, webhooksSettle());
+        }
+        return trackedOrders;
+    }
+
+    private synchronized OrderHistorySearch historySearch() {
+        if (historySearch == null) {
+            historySearch = new OrderHistorySearch(provider.gateway(), trackedOrders(), clock);
+        }
+        return historySearch;
+    }
+}
