@@ -1,5 +1,7 @@
 package org.topupbatch.command;
 
+import org.topupbatch.run.ExitCode;
+
 import org.topupbatch.settings.Settings;
 
 import java.io.PrintStream;
@@ -16,7 +18,7 @@ import org.topupbatch.journal.JournalInUseException;
  * needs nothing: PostgreSQL reuses its space itself. Exit 0 when done (or nothing to do), 1 with one
  * line when the journal is in use or cannot be compacted.
  */
-public final class CompactJournalCommand {
+public final class CompactJournalCommand implements Command {
 
     private final Function<String, String> lookup;
     private final PrintStream out;
@@ -28,31 +30,32 @@ public final class CompactJournalCommand {
         this.err = err;
     }
 
+    @Override
     public int run(List<String> args) {
         if (!args.isEmpty()) {
             err.println("topup-batch: usage: java -jar topup-batch.jar compact-journal (the journal of topup.data)");
-            return 1;
+            return ExitCode.FAILED.code();
         }
         Settings settings = BatchArgument.settings(lookup, err).orElse(null);
         if (settings == null) {
-            return 1;
+            return ExitCode.FAILED.code();
         }
         if (settings.dbUrl() != null && !settings.dbUrl().isBlank()) {
             out.println("The journal is in the database of topup.db.url, which reuses its space itself; nothing to do.");
-            return 0;
+            return ExitCode.OK.code();
         }
         try {
             H2JournalCompaction.Sizes sizes = H2JournalCompaction.compact(settings.data());
             out.printf(Locale.ROOT, "Journal in %s compacted: %,.1f MB before, %,.1f MB now.%n",
                     settings.data().resolve("journal"), sizes.before() / 1e6, sizes.after() / 1e6);
-            return 0;
+            return ExitCode.OK.code();
         } catch (JournalInUseException e) {
             err.println("topup-batch: the journal in " + settings.data().resolve("journal")
                     + " is in use by a running topup-batch: stop it first, then compact");
-            return 1;
+            return ExitCode.FAILED.code();
         } catch (JournalException e) {
             err.println("topup-batch: " + e.getMessage());
-            return 1;
+            return ExitCode.FAILED.code();
         }
     }
 }

@@ -1,5 +1,7 @@
 package org.topupbatch.command;
 
+import org.topupbatch.run.ExitCode;
+
 import org.topupbatch.settings.SettingsLookup;
 
 import com.zaxxer.hikari.HikariDataSource;
@@ -21,7 +23,7 @@ import org.topupbatch.settings.PostgresUrlHint;
  * H2 journal to PostgreSQL"). The password comes from an environment variable, never from the
  * command line, where other users of the machine could read it.
  */
-public final class MigrateJournalCommand {
+public final class MigrateJournalCommand implements Command {
 
     static final String USAGE = "usage: java -jar topup-batch.jar migrate-journal --to jdbc:postgresql://HOST:5432/DB"
             + " [--user USER] [--password-env VAR (default: topup.db.password)] [--data DIR (default topup.data)]";
@@ -36,9 +38,10 @@ public final class MigrateJournalCommand {
         this.out = out;
     }
 
-    /** The jar's entry: returns the exit code, 0 when the journal was moved and verified. */
-    public static int run(String[] args) {
-        return new MigrateJournalCommand(SettingsLookup.standard(), System.getenv(), System.out).execute(List.of(args));
+    /** Returns the exit code, 0 when the journal was moved and verified. */
+    @Override
+    public int run(List<String> args) {
+        return execute(args);
     }
 
     int execute(List<String> args) {
@@ -47,13 +50,13 @@ public final class MigrateJournalCommand {
             options = Options.parse(args, settings, env);
         } catch (IllegalArgumentException e) {
             out.println("topup-batch migrate-journal: " + e.getMessage() + "\n" + USAGE);
-            return 1;
+            return ExitCode.FAILED.code();
         }
         Path h2File = options.data().toAbsolutePath().normalize().resolve("journal").resolve("journal.mv.db");
         if (!Files.isRegularFile(h2File)) {
             out.println("topup-batch migrate-journal: no H2 journal at " + h2File
                     + " (set --data or topup.data to the data folder the product used)");
-            return 1;
+            return ExitCode.FAILED.code();
         }
         try (HikariDataSource from = JournalDataSource.open(options.data(), null, null, null);
              HikariDataSource to = JournalDataSource.open(options.data(), options.to(), options.user(), options.password())) {
@@ -64,11 +67,11 @@ public final class MigrateJournalCommand {
             out.println("topup-batch migrate-journal: the journal in " + h2File + " was moved to " + options.to()
                     + " and verified; start the product with TOPUP_DB_URL=" + options.to()
                     + " (the H2 files are unchanged: keep them as a backup)");
-            return 0;
+            return ExitCode.OK.code();
         } catch (JournalException e) {
             out.println("topup-batch migrate-journal: " + e.getMessage()
                     + (e.getMessage().contains("already in use") ? " (stop topup-batch before moving its journal)" : ""));
-            return 1;
+            return ExitCode.FAILED.code();
         }
     }
 

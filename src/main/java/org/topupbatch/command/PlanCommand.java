@@ -1,5 +1,7 @@
 package org.topupbatch.command;
 
+import org.topupbatch.run.ExitCode;
+
 import org.topupbatch.report.TimeSpan;
 
 import org.topupbatch.report.Rupiah;
@@ -40,7 +42,7 @@ import org.topupbatch.sandbox.SandboxStateException;
  * balance against the balance policy, and the time at the account's rate and daily limit.
  * Exit 0 when every row is acceptable, 2 when some are rejected, 1 with one line when it cannot plan.
  */
-public final class PlanCommand {
+public final class PlanCommand implements Command {
 
     /** Share of the rate budget a batch leaves to status checks, balance and price list reads. */
     static final double OVERHEAD_SHARE = 0.10;
@@ -57,19 +59,20 @@ public final class PlanCommand {
         this.clock = clock;
     }
 
+    @Override
     public int run(List<String> args) {
         if (args.size() != 1 || args.get(0).isBlank()) {
             err.println("topup-batch: usage: java -jar topup-batch.jar plan FILE.csv");
-            return 1;
+            return ExitCode.FAILED.code();
         }
         Path file = Path.of(args.get(0));
         if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
             err.println("topup-batch: cannot read " + file + ": " + (Files.exists(file) ? "not a readable file" : "no such file"));
-            return 1;
+            return ExitCode.FAILED.code();
         }
         Settings settings = BatchArgument.settings(lookup, err).orElse(null);
         if (settings == null) {
-            return 1;
+            return ExitCode.FAILED.code();
         }
         CustomerRules rules;
         try {
@@ -77,7 +80,7 @@ public final class PlanCommand {
                     : CustomerRules.load(Path.of(settings.customerRules()));
         } catch (RuntimeException e) {
             err.println("topup-batch: bad setting: topup.customer-rules: " + e.getMessage());
-            return 1;
+            return ExitCode.FAILED.code();
         }
         try (Journal journal = JdbcJournal.openForReading(settings.data(), settings.dbUrl(), settings.dbUser(),
                 settings.dbPassword());
@@ -85,20 +88,20 @@ public final class PlanCommand {
             return plan(file, settings, rules, journal, provider);
         } catch (JournalException e) {
             err.println("topup-batch: " + e.getMessage());
-            return 1;
+            return ExitCode.FAILED.code();
         } catch (ProviderException | PriceListUnavailableException e) {
             err.println("topup-batch: the provider could not be asked: " + (e instanceof ProviderException p
                     && p.stopsSubmission() ? "it refused the credentials (" + p.code() + ")" : e.getMessage()));
-            return 1;
+            return ExitCode.FAILED.code();
         } catch (UnreadableBatchException e) {
             err.println("topup-batch: " + file + " cannot be read as a batch: " + e.getMessage());
-            return 1;
+            return ExitCode.FAILED.code();
         } catch (IOException e) {
             err.println("topup-batch: cannot read " + file + ": " + e.getMessage());
-            return 1;
+            return ExitCode.FAILED.code();
         } catch (SandboxStateException e) {
             err.println("topup-batch: " + e.getMessage());
-            return 1;
+            return ExitCode.FAILED.code();
         }
     }
 
@@ -133,7 +136,7 @@ public final class PlanCommand {
                 + " is held for rows of running batches" : "") + "; " + coverage(settings.balancePolicy(), summary,
                 balance, allOrNothingRefused));
         out.println("Time:     " + duration(summary.accepted(), limits));
-        return summary.rejected() > 0 ? 2 : 0;
+        return (summary.rejected() > 0 ? ExitCode.ATTENTION : ExitCode.OK).code();
     }
 
     private static String shown(BatchRow row) {

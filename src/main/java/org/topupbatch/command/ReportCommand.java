@@ -1,5 +1,7 @@
 package org.topupbatch.command;
 
+import org.topupbatch.run.ExitCode;
+
 import org.topupbatch.settings.Settings;
 
 import java.io.IOException;
@@ -24,7 +26,7 @@ import org.topupbatch.report.ReportWriter;
  * are those of the batch's last report (the latest balance the journal knows, and now, for a batch
  * never reported). Exit 0 when written, 1 with one line on stderr otherwise.
  */
-public final class ReportCommand {
+public final class ReportCommand implements Command {
 
     private final Function<String, String> lookup;
     private final PrintStream out;
@@ -38,25 +40,26 @@ public final class ReportCommand {
         this.clock = clock;
     }
 
+    @Override
     public int run(List<String> args) {
         if (args.size() != 1 || args.get(0).isBlank()) {
             err.println("topup-batch: usage: java -jar topup-batch.jar report BATCH (a batch id, or an input file name)");
-            return 1;
+            return ExitCode.FAILED.code();
         }
         String wanted = args.get(0).trim();
         Settings settings = BatchArgument.settings(lookup, err).orElse(null);
         if (settings == null) {
-            return 1;
+            return ExitCode.FAILED.code();
         }
         try (Journal journal = JdbcJournal.openForReading(settings.data(), settings.dbUrl(), settings.dbUser(), settings.dbPassword())) {
             Optional<BatchRecord> batch = BatchArgument.one(journal, wanted, err);
             if (batch.isEmpty()) {
-                return 1;
+                return ExitCode.FAILED.code();
             }
             return write(journal, batch.get(), settings);
         } catch (JournalException e) {
             err.println("topup-batch: " + e.getMessage());
-            return 1;
+            return ExitCode.FAILED.code();
         }
     }
 
@@ -68,11 +71,11 @@ public final class ReportCommand {
                     .write(batch, rows -> journal.forEachRow(batch.id(), rows), balanceAfter, finishedAt);
             out.println("Report of batch " + batch.id() + " (" + batch.fileName() + ") written: "
                     + (files.resultCsv() == null ? "" : files.resultCsv() + ", ") + files.summaryJson());
-            return 0;
+            return ExitCode.OK.code();
         } catch (IOException | RuntimeException e) {
             err.println("topup-batch: cannot write the report of batch " + batch.id() + " into " + settings.reports()
                     + ": " + e.getMessage());
-            return 1;
+            return ExitCode.FAILED.code();
         }
     }
 

@@ -1,5 +1,7 @@
 package org.topupbatch.command;
 
+import org.topupbatch.run.ExitCode;
+
 import org.topupbatch.settings.Settings;
 
 import java.io.IOException;
@@ -35,7 +37,7 @@ import org.topupbatch.journal.RowState;
  * Exit 0 when written; 1 with one line when the batch is unknown, has no failed row, or the file
  * cannot be written.
  */
-public final class RetryFailedCommand {
+public final class RetryFailedCommand implements Command {
 
     private static final int EXAMPLES = 3;
 
@@ -49,26 +51,27 @@ public final class RetryFailedCommand {
         this.err = err;
     }
 
+    @Override
     public int run(List<String> args) {
         if (args.size() != 1 || args.get(0).isBlank()) {
             err.println("topup-batch: usage: java -jar topup-batch.jar retry-failed BATCH (a batch id, or an input file name)");
-            return 1;
+            return ExitCode.FAILED.code();
         }
         String wanted = args.get(0).trim();
         Settings settings = BatchArgument.settings(lookup, err).orElse(null);
         if (settings == null) {
-            return 1;
+            return ExitCode.FAILED.code();
         }
         try (Journal journal = JdbcJournal.openForReading(settings.data(), settings.dbUrl(), settings.dbUser(),
                 settings.dbPassword())) {
             Optional<BatchRecord> batch = BatchArgument.one(journal, wanted, err);
             if (batch.isEmpty()) {
-                return 1;
+                return ExitCode.FAILED.code();
             }
             return write(journal, batch.get(), settings.inbox());
         } catch (JournalException e) {
             err.println("topup-batch: " + e.getMessage());
-            return 1;
+            return ExitCode.FAILED.code();
         }
     }
 
@@ -77,7 +80,7 @@ public final class RetryFailedCommand {
         if (Files.exists(target)) {
             err.println("topup-batch: " + target + " is already in the inbox; the failed rows of batch " + batch.id()
                     + " wait there to be taken");
-            return 1;
+            return ExitCode.FAILED.code();
         }
         Path part = inbox.resolve(target.getFileName() + ".part");
         long[] written = {0};
@@ -106,19 +109,19 @@ public final class RetryFailedCommand {
                 Files.delete(part);
                 err.println("topup-batch: batch " + batch.id() + " (" + batch.fileName() + ") has no failed row; nothing"
                         + " to retry");
-                return 1;
+                return ExitCode.FAILED.code();
             }
             Files.move(part, target, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException | java.io.UncheckedIOException e) {
             deleteQuietly(part);
             err.println("topup-batch: cannot write " + target + ": " + e.getMessage());
-            return 1;
+            return ExitCode.FAILED.code();
         }
         out.println("Wrote " + target + ": " + written[0] + " failed " + (written[0] == 1 ? "row" : "rows") + " of batch "
                 + batch.id() + " (" + batch.fileName() + ") under new ref_ids (" + String.join(", ", examples)
                 + (written[0] > examples.size() ? ", ..." : "") + "). The running service takes it like any batch;"
                 + " a ref_id already used is rejected, so a row is never ordered twice.");
-        return 0;
+        return ExitCode.OK.code();
     }
 
     private static void print(CSVPrinter csv, RowRecord row, String refId, int extraColumns) {

@@ -1,5 +1,7 @@
 package org.topupbatch.command;
 
+import org.topupbatch.run.ExitCode;
+
 import org.topupbatch.report.Rupiah;
 import org.topupbatch.journal.BatchState;
 import org.topupbatch.settings.Settings;
@@ -31,7 +33,7 @@ import org.topupbatch.journal.RowState;
  * input file name), that batch and its orders still waiting for an outcome, with their age.
  * Exit 0, or 1 with one line on stderr.
  */
-public final class StatusCommand {
+public final class StatusCommand implements Command {
 
     static final int BATCHES_SHOWN = 30;
     static final int ORDERS_SHOWN = 200;
@@ -49,14 +51,15 @@ public final class StatusCommand {
         this.clock = clock;
     }
 
+    @Override
     public int run(List<String> args) {
         if (args.size() > 1 || (args.size() == 1 && args.get(0).isBlank())) {
             err.println("topup-batch: usage: java -jar topup-batch.jar status [BATCH] (a batch id, or an input file name)");
-            return 1;
+            return ExitCode.FAILED.code();
         }
         Settings settings = BatchArgument.settings(lookup, err).orElse(null);
         if (settings == null) {
-            return 1;
+            return ExitCode.FAILED.code();
         }
         try (Journal journal = JdbcJournal.openForReading(settings.data(), settings.dbUrl(), settings.dbUser(),
                 settings.dbPassword())) {
@@ -69,7 +72,7 @@ public final class StatusCommand {
             String wanted = args.get(0).trim();
             List<BatchRecord> matches = BatchArgument.some(journal, wanted, err);
             if (matches.isEmpty()) {
-                return 1;
+                return ExitCode.FAILED.code();
             }
             if (matches.size() > 1) {
                 out.println("'" + wanted + "' names " + matches.size() + " batches; the latest first:");
@@ -77,10 +80,10 @@ public final class StatusCommand {
             for (int i = matches.size() - 1; i >= 0; i--) {
                 showBatch(journal, matches.get(i));
             }
-            return 0;
+            return ExitCode.OK.code();
         } catch (JournalException e) {
             err.println("topup-batch: " + e.getMessage());
-            return 1;
+            return ExitCode.FAILED.code();
         }
     }
 
@@ -88,7 +91,7 @@ public final class StatusCommand {
         List<BatchRecord> batches = journal.recentBatches(BATCHES_SHOWN);
         if (batches.isEmpty()) {
             out.println("No batch in the journal yet.");
-            return 0;
+            return ExitCode.OK.code();
         }
         out.println(header());
         for (BatchRecord batch : batches) {
@@ -97,7 +100,7 @@ public final class StatusCommand {
         if (batches.size() == BATCHES_SHOWN) {
             out.println("(the latest " + BATCHES_SHOWN + " batches; 'status BATCH' shows any one)");
         }
-        return 0;
+        return ExitCode.OK.code();
     }
 
     private void showBatch(Journal journal, BatchRecord batch) {

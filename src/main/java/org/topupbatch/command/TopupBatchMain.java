@@ -9,7 +9,10 @@ import org.topupbatch.settings.Settings;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
+import org.topupbatch.run.ExitCode;
 import org.topupbatch.sandbox.SandboxMain;
 
 /**
@@ -36,44 +39,42 @@ public final class TopupBatchMain {
             "the service orders from its embedded sandbox (nothing real is ordered).");
 
     private static final Set<String> HELP = Set.of("help", "--help", "-h");
-    /** Commands whose output is stdout: their log lines go to stderr, warnings and errors only. */
-    private static final Set<String> COMMANDS = Set.of("plan", "status", "report", "retry-failed", "migrate-journal",
-            "compact-journal");
+
+    /**
+     * The dispatch table: each operator command by name. Their output is stdout, so their log
+     * lines go to stderr, warnings and errors only.
+     */
+    private static final Map<String, Supplier<Command>> COMMANDS = Map.of(
+            "plan", () -> new PlanCommand(SettingsLookup.standard(), System.out, System.err, Clock.systemUTC()),
+            "status", () -> new StatusCommand(SettingsLookup.standard(), System.out, System.err, Clock.systemUTC()),
+            "report", () -> new ReportCommand(SettingsLookup.standard(), System.out, System.err, Clock.systemUTC()),
+            "retry-failed", () -> new RetryFailedCommand(SettingsLookup.standard(), System.out, System.err),
+            "migrate-journal", () -> new MigrateJournalCommand(SettingsLookup.standard(), System.getenv(), System.out),
+            "compact-journal", () -> new CompactJournalCommand(SettingsLookup.standard(), System.out, System.err));
 
     private TopupBatchMain() {
     }
 
     public static void main(String[] args) {
-        String command = args.length == 0 ? null : args[0];
-        if (command != null && COMMANDS.contains(command)) {
+        String name = args.length == 0 ? null : args[0];
+        List<String> rest = args.length == 0 ? List.of() : Arrays.asList(args).subList(1, args.length);
+        Supplier<Command> command = name == null ? null : COMMANDS.get(name);
+        if (name == null) {
+            runService();
+        } else if (command != null) {
             // before the first logger exists: logback.xml reads both when it configures itself
             System.setProperty("topup.log.target", "System.err");
             System.setProperty("topup.log.level", "WARN");
-        }
-        List<String> rest = args.length == 0 ? List.of() : Arrays.asList(args).subList(1, args.length);
-        if (command == null) {
-            runService();
-        } else if (HELP.contains(command)) {
+            System.exit(command.get().run(rest));
+        } else if (HELP.contains(name)) {
             System.out.println(USAGE);
-            System.exit(0);
-        } else if (command.equals("sandbox")) {
+            System.exit(ExitCode.OK.code());
+        } else if (name.equals("sandbox")) {
             SandboxMain.main(rest.toArray(String[]::new));
-        } else if (command.equals("report")) {
-            System.exit(new ReportCommand(SettingsLookup.standard(), System.out, System.err, Clock.systemUTC()).run(rest));
-        } else if (command.equals("plan")) { // operators
-            System.exit(new PlanCommand(SettingsLookup.standard(), System.out, System.err, Clock.systemUTC()).run(rest));
-        } else if (command.equals("status")) { // operators (README, "For integrators")
-            System.exit(new StatusCommand(SettingsLookup.standard(), System.out, System.err, Clock.systemUTC()).run(rest));
-        } else if (command.equals("retry-failed")) { // operators
-            System.exit(new RetryFailedCommand(SettingsLookup.standard(), System.out, System.err).run(rest));
-        } else if (command.equals("compact-journal")) { // operators (README, "Journal size")
-            System.exit(new CompactJournalCommand(SettingsLookup.standard(), System.out, System.err).run(rest));
-        } else if (command.equals("migrate-journal")) {
-            System.exit(MigrateJournalCommand.run(rest.toArray(String[]::new)));
         } else {
-            System.err.println("topup-batch: unknown argument '" + command + "'");
+            System.err.println("topup-batch: unknown argument '" + name + "'");
             System.err.println(USAGE);
-            System.exit(1);
+            System.exit(ExitCode.FAILED.code());
         }
     }
 
@@ -84,7 +85,7 @@ public final class TopupBatchMain {
             settings = Settings.load(lookup);
         } catch (SettingsException e) {
             System.err.println("topup-batch: bad setting: " + e.getMessage());
-            System.exit(1);
+            System.exit(ExitCode.FAILED.code());
             return;
         }
         System.exit(new TopupApplication(settings, lookup).run());

@@ -1,5 +1,7 @@
 package org.topupbatch.config;
 
+import org.topupbatch.run.ExitCode;
+
 import org.topupbatch.run.GracefulStop;
 import org.topupbatch.settings.SettingsException;
 import org.topupbatch.settings.SettingsLookup;
@@ -49,7 +51,7 @@ public final class TopupApplication {
             StartupPreflight.check(settings);
         } catch (StartupRefusal e) {
             LOG.error("topup-batch cannot start: {}", e.getMessage());
-            return 1;
+            return ExitCode.FAILED.code();
         }
         // SFTP hook: in once mode the batches on the server now are brought in before the inbox snapshot
         try {
@@ -59,7 +61,7 @@ public final class TopupApplication {
             }
         } catch (org.topupbatch.sftp.SftpUnavailableException e) {
             LOG.error("topup-batch cannot start: {}", e.getMessage());
-            return 1;
+            return ExitCode.FAILED.code();
         }
         // No package scan: the routes are the YAML files and the beans come from the areas' configuration classes.
         Main main = new Main();
@@ -69,7 +71,7 @@ public final class TopupApplication {
             beans = new TopupWiring(settings, lookup, Clock.systemUTC(), this::stop);
         } catch (SettingsException e) {
             LOG.error("topup-batch cannot start: {}", e.getMessage());
-            return 1;
+            return ExitCode.FAILED.code();
         }
         beans.openJournalEarly();
         beans.addTo(main.configure());
@@ -96,7 +98,7 @@ public final class TopupApplication {
                     }
                 } catch (Exception e) {
                     LOG.error("topup-batch cannot start: the webhook receiver did not start: {}", e.getMessage());
-                    stop(1);
+                    stop(ExitCode.FAILED.code());
                     return;
                 }
                 if (twoNodes != null) {
@@ -105,21 +107,21 @@ public final class TopupApplication {
                         twoNodes.begin(camel);
                     } catch (Exception e) {
                         LOG.error("topup-batch cannot start: {}", e.getMessage());
-                        stop(1);
+                        stop(ExitCode.FAILED.code());
                     }
                     return;
                 }
                 String fatal = beans.startupChecks().problem();
                 if (fatal != null) {
                     LOG.error("topup-batch cannot start: {}", fatal);
-                    stop(1);
+                    stop(ExitCode.FAILED.code());
                     return;
                 }
                 try {
                     camel.getRouteController().startAllRoutes();
                 } catch (Exception e) {
                     LOG.error("topup-batch cannot start its routes: {}", e.getMessage());
-                    stop(1);
+                    stop(ExitCode.FAILED.code());
                 }
             }
 
@@ -151,7 +153,7 @@ public final class TopupApplication {
                 LOG.error("topup-batch stopped on an error: {}", unwrapped(e).getMessage());
             }
             beans.close();
-            return 1;
+            return ExitCode.FAILED.code();
         } finally {
             finished.countDown();
         }

@@ -40,7 +40,7 @@ public class RunMonitor {
             return;
         }
         if (submitter.fatalProblem() != null) {
-            end(1, "stopping: " + submitter.fatalProblem());
+            end(ExitCode.FAILED, "stopping: " + submitter.fatalProblem());
             return;
         }
         if (!snapshot.allTaken() || !queue.nextToSubmit(1).isEmpty()
@@ -48,19 +48,19 @@ public class RunMonitor {
             return;
         }
         switch (reporter.outstanding()) {
-            case NONE -> end(0, "every batch is processed and every order is final");
-            case ONLY_TIMED_OUT -> end(3, "every batch is processed; some orders were still pending at the pending timeout");
+            case NONE -> end(ExitCode.OK, "every batch is processed and every order is final");
+            case ONLY_TIMED_OUT -> end(ExitCode.PENDING_AT_TIMEOUT, "every batch is processed; some orders were still pending at the pending timeout");
             default -> { }
         }
     }
 
-    private void end(int code, String why) {
+    private void end(ExitCode code, String why) {
         ended = true;
-        if (code == 1) {
-            LOG.error("Run ends (exit {}): {}", code, why);
+        if (code == ExitCode.FAILED) {
+            LOG.error("Run ends (exit {}): {}", code.code(), why);
         } else {
-            LOG.info("Run ends (exit {}): {}", code, why);
+            LOG.info("Run ends (exit {}): {}", code.code(), why);
         }
-        exit.accept(code);
+        exit.accept(code.code());
     }
 }
