@@ -84,7 +84,7 @@ public final class PlanCommand implements Command {
         }
         try (Journal journal = JdbcJournal.openForReading(settings.data(), settings.dbUrl(), settings.dbUser(),
                 settings.dbPassword());
-             ProviderSession provider = new ProviderSession(settings, journal, clock)) {
+             ProviderSession provider = new ProviderSession(settings, lookup, journal, clock)) {
             return plan(file, settings, rules, journal, provider);
         } catch (JournalException e) {
             err.println("topup-batch: " + e.getMessage());

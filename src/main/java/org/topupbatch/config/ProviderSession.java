@@ -1,7 +1,6 @@
 package org.topupbatch.config;
 
 import org.topupbatch.settings.Settings;
-import org.topupbatch.settings.SettingsLookup;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -34,10 +33,11 @@ public final class ProviderSession implements AutoCloseable {
     private final RateBudget budget;
     public final ProviderGateway gateway;
 
-    public ProviderSession(Settings settings, Journal journal, Clock clock) {
+    /** @param lookup where the settings were read from (the embedded sandbox's own settings are read there too) */
+    public ProviderSession(Settings settings, java.util.function.Function<String, String> lookup, Journal journal, Clock clock) {
         String baseUrl = settings.baseUrl();
         if (settings.embeddedSandbox()) {
-            SandboxConfig config = SandboxConfig.fromLookup(SettingsLookup.standard())
+            SandboxConfig config = SandboxConfig.fromLookup(lookup)
                     .setApiKey(settings.apiKey()).setApiSecret(settings.apiSecret())
                     .setWebhookUrl(""); // the service's receiver hears only from the sandbox it runs
             if (config.stateFile() == null) {
