@@ -25,7 +25,8 @@ import java.util.stream.Stream;
  * java -cp "target/test-classes:target/topup-batch.jar:$(cat target/bench.classpath)" org.topupbatch.bench.Benchmark all
  * </pre>
  *
- * Figures: {@code intake} (and journal scale, measured in the same child process), {@code plan}, {@code rate},
+ * Figures: {@code intake} (and journal scale, measured in the same child process; and the user path, see
+ * {@link UserPathIntake}), {@code userpath} (that alone), {@code plan}, {@code rate},
  * {@code restart}, {@code overhead}, {@code settle}, {@code start}; {@code all} runs each in turn.
  * The machine's load (uptime) is printed beside each figure, since the figures move with it.
  */
@@ -42,6 +43,7 @@ public final class Benchmark {
         for (String figure : figures) {
             switch (figure) {
                 case "intake", "journal" -> intake();
+                case "userpath" -> userPath();
                 case "plan" -> PlanScale.run();
                 case "rate", "cpu" -> OrderFigures.rate();
                 case "restart" -> OrderFigures.restart();
@@ -59,7 +61,7 @@ public final class Benchmark {
                 }
                 default -> {
                     System.err.println("unknown figure '" + figure
-                            + "'; one of: all, intake, journal, plan, rate, cpu, restart, overhead, settle, start");
+                            + "'; one of: all, intake, journal, userpath, plan, rate, cpu, restart, overhead, settle, start");
                     System.exit(2);
                 }
             }
@@ -87,6 +89,7 @@ public final class Benchmark {
             Map<String, String> out = child(csv, h2, "-");
             long bytes = folderSize(h2.resolve("journal"));
             report("H2", out, bytes);
+            UserPathIntake.run(csv, INTAKE_ROWS); // the same file, dropped into the running jar's inbox
             long t0 = System.nanoTime();
             org.topupbatch.journal.H2JournalCompaction.Sizes compacted = org.topupbatch.journal.H2JournalCompaction.compact(h2);
             System.out.printf(Locale.ROOT, "  H2         after `compact-journal` (product stopped): %5.0f journal bytes/row (%.1f s)   load %s%n",
@@ -113,6 +116,20 @@ public final class Benchmark {
                 Map<String, String> pgZero = child(empty, null, url, "postgres", "postgres");
                 journalScale("PostgreSQL", pgZero, pgOut);
             }
+        } finally {
+            deleteTree(home);
+        }
+    }
+
+    /** The intake figure's file dropped into the running jar's inbox, alone ({@link UserPathIntake}). */
+    static void userPath() throws Exception {
+        Path home = Files.createTempDirectory("topup-bench-userpath-file");
+        try {
+            Path csv = home.resolve("million.csv");
+            writeBigFile(csv, INTAKE_ROWS);
+            System.out.printf(Locale.ROOT, "%n== intake on the user's path: %,d rows (%.1f MB) ==%n", INTAKE_ROWS,
+                    Files.size(csv) / 1e6);
+            UserPathIntake.run(csv, INTAKE_ROWS);
         } finally {
             deleteTree(home);
         }
