@@ -132,6 +132,7 @@ public final class JournalDataSource {
         }
         if (embedded && instance) {
             try {
+                stateIsNotSelective(dataSource);
                 dataSource.server = H2JournalServer.start(folder, url.replace(H2_OPTIONS, ""));
             } catch (RuntimeException e) {
                 dataSource.close();
@@ -139,6 +140,21 @@ public final class JournalDataSource {
             }
         }
         return dataSource;
+    }
+
+    /**
+     * Tells H2 that a row's state has few values. Until H2 has analysed a journal it takes every
+     * column as selective and plans "UPDATE ... WHERE id = ? AND state = ?" through the
+     * (state, ...) indexes, scanning every row in that state instead of taking the primary key:
+     * markSending then cost up to 0.8 s a row during a big intake, and pooled connections kept the
+     * plan (BENCHMARKS.md, "Intake on the user's path"). PostgreSQL keeps statistics of its own.
+     */
+    private static void stateIsNotSelective(HikariDataSource dataSource) {
+        try (java.sql.Connection c = dataSource.getConnection(); java.sql.Statement s = c.createStatement()) {
+            s.execute("ALTER TABLE batch_row ALTER COLUMN state SELECTIVITY 1");
+        } catch (java.sql.SQLException e) {
+            throw new JournalException("cannot tune the journal database's query plans: " + e.getMessage(), e);
+        }
     }
 
     private static AutoCloseable lock(Path dataDir, String url, String user, String password, boolean embedded,
