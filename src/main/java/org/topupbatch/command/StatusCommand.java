@@ -1,7 +1,7 @@
 package org.topupbatch.command;
 
 import org.topupbatch.report.Rupiah;
-import org.topupbatch.journal.BatchState;
+import org.topupbatch.journal.BatchStatus;
 import org.topupbatch.settings.Settings;
 
 import java.io.PrintStream;
@@ -151,7 +151,7 @@ public final class StatusCommand {
                 p.count(RowState.SUCCESS), p.count(RowState.FAILED) + p.count(RowState.REFUSED),
                 p.count(RowState.PENDING) + p.count(RowState.UNKNOWN) + p.count(RowState.SENDING),
                 p.count(RowState.ACCEPTED), p.count(RowState.REJECTED), Rupiah.format(journal.charged(batch.id())),
-                BatchState.of(batch, p), TIME.format(batch.startedAt().atZone(ZoneId.systemDefault())));
+                BatchStatus.of(batch, p).word(), TIME.format(batch.startedAt().atZone(ZoneId.systemDefault())));
     }
 
     static String age(Duration d) {
