@@ -3,7 +3,7 @@ package org.topupbatch.command;
 import org.topupbatch.run.ExitCode;
 
 import org.topupbatch.report.Rupiah;
-import org.topupbatch.journal.BatchState;
+import org.topupbatch.journal.BatchStatus;
 import org.topupbatch.settings.Settings;
 
 import java.io.PrintStream;
@@ -154,7 +154,7 @@ public final class StatusCommand implements Command {
                 p.count(RowState.SUCCESS), p.count(RowState.FAILED) + p.count(RowState.REFUSED),
                 p.count(RowState.PENDING) + p.count(RowState.UNKNOWN) + p.count(RowState.SENDING),
                 p.count(RowState.ACCEPTED), p.count(RowState.REJECTED), Rupiah.format(journal.charged(batch.id())),
-                BatchState.of(batch, p), TIME.format(batch.startedAt().atZone(ZoneId.systemDefault())));
+                BatchStatus.of(batch, p).word(), TIME.format(batch.startedAt().atZone(ZoneId.systemDefault())));
     }
 
     static String age(Duration d) {

@@ -13,6 +13,8 @@ final class Mapping {
     static final String BATCH_COLUMNS = "id, file_name, delimiter, extra_headers, archived_as, error, halt_reason,"
             + " balance_before, started_at, submit_started_at, reported_at, report_complete, provider, balance_after";
 
+    static final String BATCH_BY_ID = "SELECT " + BATCH_COLUMNS + " FROM batch WHERE id = ?";
+
     private Mapping() {
     }
 

@@ -10,6 +10,7 @@ import org.topupbatch.provider.AccountLimits;
 import org.topupbatch.journal.BatchOverview;
 import org.topupbatch.journal.BatchProgress;
 import org.topupbatch.journal.BatchRecord;
+import org.topupbatch.journal.BatchStatus;
 import org.topupbatch.journal.RowState;
 import org.topupbatch.provider.RateBudget;
 
@@ -74,7 +75,7 @@ public final class DashboardView {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", b.id());
         m.put("file", b.fileName());
-        m.put("state", state(b));
+        m.put("state", BatchStatus.of(b, p).word());
         m.put("rows", p.rows());
         m.put("done", finalRows);
         m.put("counts", counts);
@@ -82,18 +83,5 @@ public final class DashboardView {
         m.put("startedAt", b.startedAt().toString());
         m.put("note", b.error() != null ? b.error() : b.haltReason());
         return m;
-    }
-
-    private static String state(BatchRecord b) {
-        if (b.error() != null) {
-            return "unreadable";
-        }
-        if (b.haltReason() != null) {
-            return "halted";
-        }
-        if (b.reportComplete()) {
-            return "done";
-        }
-        return b.reportedAt() != null ? "reported, orders pending" : "running";
     }
 }

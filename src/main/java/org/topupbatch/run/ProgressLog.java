@@ -3,7 +3,7 @@ package org.topupbatch.run;
 import org.topupbatch.report.TimeSpan;
 import org.topupbatch.report.Rupiah;
 
-import org.topupbatch.journal.BatchState;
+import org.topupbatch.journal.BatchStatus;
 import org.topupbatch.settings.Settings;
 
 import java.text.ParseException;
@@ -61,9 +61,9 @@ public final class ProgressLog {
         }
         for (BatchRecord batch : journal.recentBatches(BATCHES_LOOKED_AT)) {
             BatchProgress progress = journal.progress(batch.id());
-            String state = BatchState.of(batch, progress);
-            if (BatchState.active(state)) {
-                LOG.info("{}", batchLine(batch, progress, state));
+            BatchStatus status = BatchStatus.of(batch, progress);
+            if (status.active()) {
+                LOG.info("{}", batchLine(batch, progress, status));
             } else {
                 last.remove(batch.id());
             }
@@ -105,7 +105,7 @@ public final class ProgressLog {
         }
     }
 
-    private String batchLine(BatchRecord batch, BatchProgress p, String state) {
+    private String batchLine(BatchRecord batch, BatchProgress p, BatchStatus status) {
         long orders = p.rows() - p.count(RowState.REJECTED);
         long queued = p.count(RowState.ACCEPTED);
         long sent = orders - queued;
@@ -115,7 +115,7 @@ public final class ProgressLog {
         double perMinute = before == null || !now.isAfter(before.at()) ? Double.NaN
                 : (sent - before.sent()) * 60_000.0 / Duration.between(before.at(), now).toMillis();
         StringBuilder line = new StringBuilder("Batch ").append(batch.id()).append(" (").append(batch.fileName())
-                .append("): ").append(state).append(", ").append(done).append('/').append(orders).append(" done, ")
+                .append("): ").append(status.word()).append(", ").append(done).append('/').append(orders).append(" done, ")
                 .append(sent).append(" sent");
         if (!Double.isNaN(perMinute)) {
             line.append(", ").append(Math.round(perMinute)).append(" orders/min");

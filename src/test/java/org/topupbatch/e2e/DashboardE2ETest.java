@@ -72,7 +72,8 @@ class DashboardE2ETest {
                 });
         WebElement batch = wait.withMessage(() -> "no running batch on the dashboard; output:\n" + run.output())
                 .until(b -> b.findElements(By.cssSelector("tr.batch")).stream()
-                        .filter(r -> r.getText().contains("reseller-march.csv") && r.getText().contains("running"))
+                        .filter(r -> r.getText().contains("reseller-march.csv")
+                                && r.findElement(By.cssSelector("td.state")).getText().matches("queued|submitting|tracking"))
                         .filter(r -> !r.findElement(By.cssSelector("td.progress")).getText().startsWith("0 /"))
                         .findFirst().orElse(null));
         String progress = batch.findElement(By.cssSelector("td.progress")).getText();

@@ -258,6 +258,15 @@ class CsvBatchReaderTest {
     }
 
     @Test
+    void aParseErrorNamesTheFileAndTheLine(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("march.csv");
+        Files.writeString(file, "\n\"ref_id\"x,product_sku,customer_no\nR1,S,1\n");
+        assertThatThrownBy(() -> CsvBatchReader.open(file)).isInstanceOf(UnreadableBatchException.class)
+                .cause().isInstanceOf(CsvParseException.class)
+                .satisfies(e -> assertThat(((CsvParseException) e).where()).isEqualTo("march.csv, line 2"));
+    }
+
+    @Test
     void nulByteLineCountsQuotedLineBreaks() {
         byte[] text = "ref_id,product_sku,customer_no\nR1,S,\"1\r\n2\"\nR2,S,\0\n".getBytes(StandardCharsets.UTF_8);
         assertThatThrownBy(() -> rows(CsvBatchReader.open(new ByteArrayInputStream(text))))

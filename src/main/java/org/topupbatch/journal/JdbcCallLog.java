@@ -1,0 +1,93 @@
+package org.topupbatch.journal;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.topupbatch.provider.AccountLimits;
+import org.topupbatch.provider.CallLog;
+import org.topupbatch.provider.ProviderCall;
+
+/** The provider's {@link CallLog} kept in the journal: provider calls and the account's limits. */
+final class JdbcCallLog implements CallLog {
+
+    private static final String RESERVE_CALL = "INSERT INTO provider_call (reserved_at, operation) VALUES (?, ?)";
+    private static final String COMPLETE_CALL = "UPDATE provider_call SET answered_at = ?, http_status = ? WHERE id = ?";
+    private static final String CALLS_SINCE = "SELECT id, reserved_at, operation, answered_at, http_status"
+            + " FROM provider_call WHERE reserved_at >= ? ORDER BY reserved_at, id";
+    private static final String COUNT_CALLS_SINCE = "SELECT COUNT(*) AS n FROM provider_call WHERE reserved_at >= ?";
+    private static final String PRUNE_CALLS = "DELETE FROM provider_call WHERE reserved_at < ?";
+    private static final String UPDATE_LIMITS = "UPDATE account_limits SET per_minute = ?, per_day = ?, used_today = ?,"
+            + " learned_at = ? WHERE id = 1";
+    private static final String INSERT_LIMITS = "INSERT INTO account_limits (per_minute, per_day, used_today,"
+            + " learned_at, id) VALUES (?, ?, ?, ?, 1)";
+    private static final String LIMITS = "SELECT per_minute, per_day, used_today, learned_at FROM account_limits"
+            + " WHERE id = 1";
+
+    private final JdbcSupport jdbc;
+
+    JdbcCallLog(JdbcSupport jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    @Override
+    public long reserveCall(Instant reservedAt, String operation) {
+        return jdbc.insert(RESERVE_CALL, ps -> {
+            ps.setLong(1, reservedAt.toEpochMilli());
+            ps.setString(2, operation);
+        }, "a " + operation + " call");
+    }
+
+    @Override
+    public void completeCall(long callId, Instant answeredAt, int httpStatus) {
+        jdbc.update(COMPLETE_CALL, ps -> {
+            ps.setLong(1, answeredAt.toEpochMilli());
+            ps.setInt(2, httpStatus);
+            ps.setLong(3, callId);
+        });
+    }
+
+    @Override
+    public List<ProviderCall> callsSince(Instant since) {
+        List<ProviderCall> calls = new ArrayList<>();
+        jdbc.query(CALLS_SINCE, ps -> ps.setLong(1, since.toEpochMilli()), rs -> {
+            int status = rs.getInt("http_status");
+            Integer httpStatus = rs.wasNull() ? null : status;
+            calls.add(new ProviderCall(rs.getLong("id"), Columns.getInstant(rs, "reserved_at"),
+                    rs.getString("operation"), Columns.getInstant(rs, "answered_at"), httpStatus));
+        });
+        return calls;
+    }
+
+    @Override
+    public long countCallsSince(Instant since) {
+        return jdbc.single(COUNT_CALLS_SINCE, ps -> ps.setLong(1, since.toEpochMilli()), "n", 0);
+    }
+
+    @Override
+    public void pruneCalls(Instant before) {
+        jdbc.update(PRUNE_CALLS, ps -> ps.setLong(1, before.toEpochMilli()));
+    }
+
+    /** One row, id 1: update it, or insert it the first time (only the limits refresh writes here). */
+    @Override
+    public void rememberLimits(AccountLimits limits) {
+        JdbcSupport.Binder values = ps -> {
+            ps.setInt(1, limits.perMinute());
+            ps.setLong(2, limits.perDay());
+            ps.setLong(3, limits.usedToday());
+            ps.setLong(4, limits.learnedAt().toEpochMilli());
+        };
+        if (jdbc.update(UPDATE_LIMITS, values) == 0) {
+            jdbc.update(INSERT_LIMITS, values);
+        }
+    }
+
+    @Override
+    public Optional<AccountLimits> rememberedLimits() {
+        List<AccountLimits> limits = new ArrayList<>();
+        jdbc.query(LIMITS, JdbcSupport.NO_PARAMETERS, rs -> limits.add(new AccountLimits(rs.getInt("per_minute"),
+                rs.getLong("per_day"), rs.getLong("used_today"), Instant.ofEpochMilli(rs.getLong("learned_at")))));
+        return limits.stream().findFirst();
+    }
+}

@@ -1,0 +1,107 @@
+package org.topupbatch.journal;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * {@link OrderQueue} over JDBC. State changes are conditional UPDATEs ({@code WHERE state = ...}),
+ * so two threads or a late provider answer cannot undo one another: the database decides who wins.
+ */
+final class JdbcOrderQueue implements OrderQueue {
+
+    private static final String NEXT_TO_SUBMIT = "SELECT " + Mapping.ROW_COLUMNS
+            + " FROM batch_row r JOIN batch b ON b.id = r.batch_id"
+            + " WHERE r.state = 'ACCEPTED' AND b.halt_reason IS NULL AND b.error IS NULL"
+            + " ORDER BY r.batch_id, r.seq LIMIT ?";
+    private static final String MARK_SENDING = "UPDATE batch_row SET state = 'SENDING', sent_at = ?, updated_at = ?"
+            + " WHERE id = ? AND state = 'ACCEPTED'";
+    private static final String RETURN_TO_QUEUE = "UPDATE batch_row SET state = 'ACCEPTED', sent_at = NULL, updated_at = ?"
+            + " WHERE id = ? AND state = 'SENDING'";
+    private static final String HALT_BATCH = "UPDATE batch SET halt_reason = ? WHERE id = ? AND halt_reason IS NULL";
+    private static final String RECORD_SUBMIT_START = "UPDATE batch SET balance_before = ?, submit_started_at = ?"
+            + " WHERE id = ? AND submit_started_at IS NULL";
+
+    private final JdbcSupport jdbc;
+    private final Clock clock;
+    private final RowFinalRelay rowFinal;
+    private final RowOutcomes outcomes;
+
+    JdbcOrderQueue(JdbcSupport jdbc, Clock clock, RowFinalRelay rowFinal, RowOutcomes outcomes) {
+        this.jdbc = jdbc;
+        this.clock = clock;
+        this.rowFinal = rowFinal;
+        this.outcomes = outcomes;
+    }
+
+    @Override
+    public List<RowRecord> nextToSubmit(int limit) {
+        return jdbc.rows(NEXT_TO_SUBMIT, ps -> ps.setInt(1, limit));
+    }
+
+    @Override
+    public boolean markSending(long rowId, Instant at) {
+        return jdbc.update(MARK_SENDING, ps -> {
+            ps.setLong(1, at.toEpochMilli());
+            ps.setLong(2, at.toEpochMilli());
+            ps.setLong(3, rowId);
+        }) == 1;
+    }
+
+    @Override
+    public boolean returnToQueue(long rowId) {
+        return jdbc.update(RETURN_TO_QUEUE, ps -> {
+            ps.setLong(1, clock.millis());
+            ps.setLong(2, rowId);
+        }) == 1;
+    }
+
+    @Override
+    public boolean recordOutcome(long rowId, RowState state, String serialNumber, Long price, String message) {
+        return outcomes.recordOutcome(rowId, state, serialNumber, price, message);
+    }
+
+    @Override
+    public void scheduleCheck(long rowId, Instant nextCheckAt, int checks) {
+        outcomes.scheduleCheck(rowId, nextCheckAt, checks);
+    }
+
+    @Override
+    public void haltBatch(long batchId, String reason) {
+        int halted = jdbc.update(HALT_BATCH, ps -> {
+            ps.setString(1, reason);
+            ps.setLong(2, batchId);
+        });
+        if (halted == 1) {
+            rowFinal.current().rowsFinal(batchId);
+        }
+    }
+
+    @Override
+    public void recordSubmitStart(long batchId, long balanceBefore, Instant at) {
+        jdbc.update(RECORD_SUBMIT_START, ps -> {
+            ps.setLong(1, balanceBefore);
+            ps.setLong(2, at.toEpochMilli());
+            ps.setLong(3, batchId);
+        });
+    }
+
+    @Override
+    public Optional<BatchRecord> batch(long batchId) {
+        return jdbc.batches(Mapping.BATCH_BY_ID, ps -> ps.setLong(1, batchId)).stream().findFirst();
+    }
+
+    @Override
+    public List<RowRecord> rowsInState(Collection<RowState> states, int limit) {
+        if (states.isEmpty()) {
+            return List.of();
+        }
+        // the states are enum names, never input: safe to write into the statement
+        String in = states.stream().map(s -> "'" + s.name() + "'").distinct().collect(Collectors.joining(", "));
+        return jdbc.rows("SELECT " + Mapping.ROW_COLUMNS + " FROM batch_row r WHERE r.state IN (" + in + ")"
+                + " ORDER BY r.id LIMIT ?", ps -> ps.setInt(1, limit));
+    }
+}

@@ -1,0 +1,55 @@
+package org.topupbatch.journal;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/** {@link TrackingJournal} over JDBC: sent orders not yet final, when to look at them, and their outcome. */
+final class JdbcTrackingJournal implements TrackingJournal {
+
+    private static final String DUE_FOR_CHECK = "SELECT " + Mapping.ROW_COLUMNS + " FROM batch_row r"
+            + " WHERE r.state IN ('PENDING', 'UNKNOWN') AND (r.next_check_at IS NULL OR r.next_check_at <= ?)"
+            + " ORDER BY r.next_check_at NULLS FIRST, r.id LIMIT ?";
+    private static final String FIND_ORDER = "SELECT " + Mapping.ROW_COLUMNS + " FROM batch_row r WHERE r.order_ref_id = ?";
+    private static final String SENDING_TO_UNKNOWN = "UPDATE batch_row SET state = 'UNKNOWN', next_check_at = ?,"
+            + " updated_at = ? WHERE state = 'SENDING'";
+
+    private final JdbcSupport jdbc;
+    private final RowOutcomes outcomes;
+
+    JdbcTrackingJournal(JdbcSupport jdbc, RowOutcomes outcomes) {
+        this.jdbc = jdbc;
+        this.outcomes = outcomes;
+    }
+
+    @Override
+    public List<RowRecord> dueForCheck(Instant now, int limit) {
+        return jdbc.rows(DUE_FOR_CHECK, ps -> {
+            ps.setLong(1, now.toEpochMilli());
+            ps.setInt(2, limit);
+        });
+    }
+
+    @Override
+    public Optional<RowRecord> findOrder(String refId) {
+        return jdbc.rows(FIND_ORDER, ps -> ps.setString(1, refId)).stream().findFirst();
+    }
+
+    @Override
+    public int sendingToUnknown(Instant now) {
+        return jdbc.update(SENDING_TO_UNKNOWN, ps -> {
+            ps.setLong(1, now.toEpochMilli());
+            ps.setLong(2, now.toEpochMilli());
+        });
+    }
+
+    @Override
+    public boolean recordOutcome(long rowId, RowState state, String serialNumber, Long price, String message) {
+        return outcomes.recordOutcome(rowId, state, serialNumber, price, message);
+    }
+
+    @Override
+    public void scheduleCheck(long rowId, Instant nextCheckAt, int checks) {
+        outcomes.scheduleCheck(rowId, nextCheckAt, checks);
+    }
+}
