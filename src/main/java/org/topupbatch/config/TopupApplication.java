@@ -232,7 +232,7 @@ public final class TopupApplication {
         // the folder the intake watches; an sftp:// inbox is relayed into it (env TOPUP_INBOX would win over topup.inbox)
         p.put("topup.internal.inbox-folder", settings.inbox().toAbsolutePath().toString());
         p.put("topup.webhook.path", settings.webhookPath());
-        p.put("topup.internal.intake-schedule", intakeSchedule(settings));
+        intakeSchedule(settings, p);
         p.put("topup.internal.report-backstop", Long.toString(
                 org.topupbatch.report.ReportSchedule.backstopPeriod(settings.pendingTimeout()).toMillis()));
         p.put("camel.server.enabled", Boolean.toString(settings.webhookEnabled()));
@@ -267,11 +267,16 @@ public final class TopupApplication {
         return settings.connectTimeout().plus(settings.responseTimeout()).plusSeconds(5).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
     }
 
-    /** How the intake polls the inbox: continuously, or on the operator's cron schedule (never in once mode). */
-    private static String intakeSchedule(Settings settings) {
+    /**
+     * How the intake polls the inbox: continuously (intake.yaml's delay, nothing set here), or on the
+     * operator's cron schedule with quartz (never in once mode).
+     */
+    private static void intakeSchedule(Settings settings, Map<String, String> p) {
         if (settings.schedule() != null && settings.mode() == Settings.Mode.WATCH) {
-            return "scheduler=quartz&scheduler.cron=" + settings.schedule().replace(' ', '+') + "&scheduler.triggerId=topup-intake";
+            p.put("topup.internal.intake-scheduler", "quartz");
+            // a space in an endpoint address is written '+'
+            p.put("topup.internal.intake-cron", settings.schedule().replace(' ', '+'));
+            p.put("topup.internal.intake-trigger", "topup-intake");
         }
-        return "delay=1000";
     }
 }

@@ -10,8 +10,15 @@ public final class ProviderExchange {
     public static final String OPERATION = "TopupProviderOperation";
     /** The ref_id the call is about, for reading an order answer. */
     public static final String REF_ID = "TopupProviderRefId";
-    /** The rate budget's reservation a caller holds; the provider route then reserves no other. */
+    /** The rate budget's reservation of this call, from the throttle until it is completed. */
     public static final String TICKET = "TopupProviderTicket";
+    /**
+     * An endpoint the provider route calls after the throttle, right before the request leaves
+     * (the submit route: the row ACCEPTED -> SENDING, committed). Optional.
+     */
+    public static final String BEFORE_SENDING = "TopupBeforeSending";
+    /** Set to false by the {@link #BEFORE_SENDING} step when the request must not leave after all. */
+    public static final String GO_AHEAD = "TopupProviderGoAhead";
 
     private ProviderExchange() {
     }

@@ -5,8 +5,8 @@ import org.apache.camel.Exchange;
 /**
  * The rate budget as route steps: {@link #reserve} waits for a slot and holds it in the exchange
  * (journaled before it returns, see {@link RateBudget#enter}), {@link #complete} ends it with the
- * HTTP status the call got. A caller may reserve early (the submit route waits while its row is
- * still ACCEPTED); the provider route then uses that reservation instead of taking another.
+ * HTTP status the call got. Used by the provider route only, the one place a reservation is taken
+ * and completed (routes/provider.yaml).
  */
 public final class RateBudgetStep {
 
@@ -16,7 +16,7 @@ public final class RateBudgetStep {
         this.gate = java.util.Objects.requireNonNull(gate, "gate");
     }
 
-    /** Waits for room in the budget for the exchange's operation, unless a reservation is already held. */
+    /** Waits for room in the budget for the exchange's operation; never takes a second reservation for one exchange. */
     public void reserve(Exchange exchange) {
         if (exchange.getProperty(ProviderExchange.TICKET) != null) {
             return;

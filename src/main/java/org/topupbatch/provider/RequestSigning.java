@@ -19,7 +19,7 @@ public final class RequestSigning {
 
     /**
      * Replaces a {@link ProviderRequest} body with its signed JSON and notes the operation and
-     * ref_id on the exchange. A body that is already signed JSON (the caller signed it) is left as is.
+     * ref_id on the exchange. Any other body (already signed JSON) is left as is.
      */
     public void sign(Exchange exchange) {
         Object body = exchange.getMessage().getBody();

@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.camel.Exchange;
+import org.apache.camel.ExchangeProperty;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.topupbatch.journal.CrashPoints;
@@ -68,9 +69,10 @@ public class OrderQueue {
 
     /**
      * ACCEPTED -> SENDING, committed, right before the request leaves; false (the row is dropped)
-     * when submission stopped meanwhile or the row is no longer ACCEPTED.
+     * when submission stopped meanwhile or the row is no longer ACCEPTED. Called from inside the
+     * provider route (its body is the signed request by then), so the row comes from the exchange.
      */
-    public boolean markSending(RowRecord row, Exchange exchange) {
+    public boolean markSending(@ExchangeProperty(SubmitOutcomes.ROW) RowRecord row, Exchange exchange) {
         if (stopped(row) || !journal.markSending(row.id(), clock.instant())) {
             return false;
         }

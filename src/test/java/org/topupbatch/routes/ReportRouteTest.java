@@ -18,7 +18,7 @@ class ReportRouteTest extends RouteTestSupport {
 
     @Override
     List<String> routes() {
-        return List.of("intake", "submit", "report");
+        return List.of("intake", "submit", "submit-order", "mark-sending", "report");
     }
 
     @Test

@@ -11,11 +11,15 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import org.junit.jupiter.api.Test;
 
 /**
  * application.properties names every route file one by one (a wildcard costs a scan of the whole
  * jar at each start): a file added to routes/ without its name there would silently never run.
+ * And the product's stages are steps with ids of their names, which metrics and traces show.
  */
 class RouteFilesTest {
 
@@ -35,5 +39,25 @@ class RouteFilesTest {
         }
         assertThat(files).as("routes/*.yaml").isNotEmpty();
         assertThat(named).as("route files named in application.properties").isEqualTo(files);
+    }
+
+    @Test
+    void the_stages_are_steps_named_by_their_ids() throws IOException {
+        Set<String> ids = new TreeSet<>();
+        ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+        try (var list = Files.list(Path.of("routes"))) {
+            for (Path f : list.filter(f -> f.getFileName().toString().endsWith(".yaml")).toList()) {
+                collectIds(yaml.readTree(f.toFile()), ids);
+            }
+        }
+        assertThat(ids).contains("pick-up", "validate-and-record", "throttle", "sign", "submit-to-provider",
+                "record-outcome", "record-failure", "due-orders", "reconcile", "poll", "aggregate", "report-if-due");
+    }
+
+    private static void collectIds(JsonNode node, Set<String> ids) {
+        if (node.isObject() && node.path("id").isTextual()) {
+            ids.add(node.get("id").asText());
+        }
+        node.forEach(child -> collectIds(child, ids));
     }
 }

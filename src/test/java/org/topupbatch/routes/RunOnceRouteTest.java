@@ -23,7 +23,7 @@ class RunOnceRouteTest extends RouteTestSupport {
 
     @Override
     List<String> routes() {
-        return List.of("intake", "submit", "track", "report", "report-backstop", "run-once");
+        return List.of("intake", "submit", "submit-order", "mark-sending", "track", "report", "report-backstop", "run-once");
     }
 
     @Override

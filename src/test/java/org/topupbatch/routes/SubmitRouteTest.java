@@ -19,7 +19,7 @@ class SubmitRouteTest extends RouteTestSupport {
 
     @Override
     List<String> routes() {
-        return List.of("intake", "submit");
+        return List.of("intake", "submit", "submit-order", "mark-sending");
     }
 
     /** Slow answers: a round of rows outlasts the timer's period. */

@@ -25,7 +25,7 @@ class TrackRouteTest extends RouteTestSupport {
 
     @Override
     List<String> routes() {
-        return List.of("intake", "submit", "track");
+        return List.of("intake", "submit", "submit-order", "mark-sending", "track");
     }
 
     @Override

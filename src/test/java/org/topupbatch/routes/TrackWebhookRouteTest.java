@@ -34,7 +34,7 @@ class TrackWebhookRouteTest extends RouteTestSupport {
 
     @Override
     List<String> routes() {
-        return List.of("intake", "submit", "track-webhook");
+        return List.of("intake", "submit", "submit-order", "mark-sending", "track-webhook");
     }
 
     @Override

@@ -30,7 +30,7 @@ abstract class WebhookLookUpsSupport extends RouteTestSupport {
 
     @Override
     List<String> routes() {
-        return List.of("intake", "submit", "track", "track-webhook");
+        return List.of("intake", "submit", "submit-order", "mark-sending", "track", "track-webhook");
     }
 
     @Override
