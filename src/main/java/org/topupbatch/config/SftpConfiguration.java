@@ -8,7 +8,8 @@ import org.topupbatch.sftp.SftpWiring;
 
 /**
  * Inbox and reports on an SFTP server (README, "Inbox and reports on an SFTP server"): the relay
- * the sftp-inbox route calls, bound only when that route runs, and how reports reach their folder.
+ * the sftp-inbox routes call (the remote file filter and the delivery steps), bound only when
+ * those routes run, and how reports reach their folder.
  */
 public final class SftpConfiguration extends AreaConfiguration {
 

@@ -4,36 +4,39 @@ import org.topupbatch.settings.SftpFolder;
 import org.topupbatch.settings.SftpLogin;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Properties;
 import org.apache.camel.ConsumerTemplate;
 import org.apache.camel.Exchange;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.component.file.FileConstants;
 import org.apache.camel.component.file.GenericFile;
 import org.apache.camel.component.file.GenericFileFilter;
 import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.support.PluginHelper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Brings complete batches from the SFTP inbox into the local inbox the intake watches
  * (README, "Inbox and reports on an SFTP server"). camel-ftp decides when a remote file is complete
- * (its size and modification time unchanged over one check interval) and, once this class has put
- * the whole file into the local inbox under its own name, moves it on the server into
- * {@code .archive/}. A crash in between leaves the file on the server and it is brought again: the
+ * (its size and modification time unchanged over one check interval) and, once the delivery route
+ * ({@code routes/sftp-inbox-delivery.yaml}: Camel's file producer with a temporary name, no overwrite,
+ * and {@link #syncDownload} first) has put the whole file into the local inbox under its own name,
+ * moves it on the server into {@code .archive/}. A crash in between leaves the file on the server and it is brought again: the
  * journal then recognises every row as already taken.
  *
  * <p>Also the file filter of that endpoint: a remote batch whose name still waits in the local
  * inbox stays on the server until the intake has taken the local one, so that neither is lost.
  */
 public class InboxRelay implements GenericFileFilter<Object> {
+
+    /** The delivery route (also loaded by once mode's fetch) and its endpoint: the file endpoint is defined there only. */
+    static final String DELIVERY_ROUTE_FILE = "classpath:routes/sftp-inbox-delivery.yaml";
+    static final String DELIVERY_ENDPOINT = "direct:sftp-inbox-delivery";
 
     private static final Logger LOG = LoggerFactory.getLogger(InboxRelay.class);
 
@@ -69,42 +72,43 @@ public class InboxRelay implements GenericFileFilter<Object> {
         return file.isDirectory() || !Files.exists(localInbox.resolve(file.getFileName()));
     }
 
-    /** Puts the remote file of this exchange into the local inbox, whole or not at all. */
-    public void deliver(Exchange exchange) throws IOException {
+    /**
+     * First step of the delivery route ({@code routes/sftp-inbox-delivery.yaml}): forces camel-ftp's
+     * download of this exchange (in the local work folder) to disk. Camel's file producer then renames
+     * that very file to a dot name and to its own name in the local inbox, so the batch is on disk
+     * before the intake can see it, as when this class wrote and synced it itself; the file producer
+     * of Camel 4.14 never syncs (its forceWrites option is not used). A rename keeps that only within
+     * one file system, so a work folder elsewhere than the local inbox is refused (the batch stays on
+     * the server) rather than copied unsynced.
+     */
+    public void syncDownload(Exchange exchange) throws IOException {
         String name = exchange.getIn().getHeader(Exchange.FILE_NAME_ONLY, String.class);
+        String download = exchange.getIn().getHeader(FileConstants.FILE_LOCAL_WORK_PATH, String.class);
+        if (download == null || !Files.isRegularFile(Path.of(download))) {
+            throw new IOException("cannot bring " + name + " from " + folder + ": its download is not in the work folder "
+                    + work.toAbsolutePath());
+        }
+        Path file = Path.of(download);
         Files.createDirectories(localInbox);
-        Path target = localInbox.resolve(name);
-        // a dot name not ending in .csv: neither the intake nor a once-mode snapshot sees it
-        Path temp = localInbox.resolve("." + name + ".relay");
-        Files.deleteIfExists(temp);
-        try (InputStream in = exchange.getIn().getMandatoryBody(InputStream.class);
-             FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            OutputStream out = Channels.newOutputStream(channel);
-            in.transferTo(out);
-            out.flush();
+        if (!Files.getFileStore(file).equals(Files.getFileStore(localInbox))) {
+            throw new IOException("cannot bring " + name + " from " + folder + ": the work folder " + work.toAbsolutePath()
+                    + " and the local inbox " + localInbox.toAbsolutePath() + " are on different file systems");
+        }
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
             channel.force(true);
-        } catch (org.apache.camel.InvalidPayloadException e) {
-            throw new IOException("cannot read " + name + " from " + folder, e);
         }
-        try {
-            if (Files.exists(target)) {
-                throw new FileAlreadyExistsException(target + " (a batch of that name still waits to be taken;"
-                        + " this one follows later)");
-            }
-            try {
-                Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temp, target);
-            }
-        } finally {
-            Files.deleteIfExists(temp);
-        }
-        LOG.info("Batch {} fetched from {} (kept there in .archive/)", name, folder);
+    }
+
+    /** Last step of the delivery route: the batch is whole in the local inbox. */
+    public void delivered(Exchange exchange) {
+        LOG.info("Batch {} fetched from {} (kept there in .archive/)", exchange.getIn().getHeader(Exchange.FILE_NAME_ONLY),
+                folder);
     }
 
     /**
      * Once mode: brings every batch complete on the server now into the local inbox, before the run
-     * takes its snapshot of the local inbox. Returns how many.
+     * takes its snapshot of the local inbox, through the same delivery route as watch mode. Returns
+     * how many.
      *
      * @throws SftpUnavailableException when the server cannot be reached or read
      */
@@ -112,25 +116,36 @@ public class InboxRelay implements GenericFileFilter<Object> {
         int fetched = 0;
         try (DefaultCamelContext camel = new DefaultCamelContext()) {
             camel.getRegistry().bind("inboxRelay", this);
+            Properties properties = new Properties();
+            properties.setProperty("topup.internal.inbox-folder", localInbox.toAbsolutePath().toString());
+            camel.getPropertiesComponent().setOverrideProperties(properties);
+            PluginHelper.getRoutesLoader(camel).loadRoutes(
+                    PluginHelper.getResourceLoader(camel).resolveResource(DELIVERY_ROUTE_FILE));
             camel.start();
             ConsumerTemplate consumer = camel.createConsumerTemplate();
+            ProducerTemplate producer = camel.createProducerTemplate();
             String uri = endpointUri("throwExceptionOnConnectFailed=true");
             for (Exchange e = consumer.receiveNoWait(uri); e != null; e = consumer.receiveNoWait(uri)) {
-                try {
-                    deliver(e);
-                    fetched++;
-                } catch (IOException | RuntimeException failure) {
-                    e.setException(failure);
+                Exchange fetched1 = e;
+                // a new exchange through the route; this one's unit of work (the move into .archive/
+                // or, on failure, leaving the file) is done below, as in watch mode after the route
+                Exchange done = producer.send(DELIVERY_ENDPOINT, x -> {
+                    x.getIn().setHeaders(fetched1.getIn().getHeaders());
+                    x.getIn().setBody(fetched1.getIn().getBody());
+                });
+                if (done.getException() != null) {
+                    e.setException(done.getException());
                     consumer.doneUoW(e); // leaves the remote file where it is
                     throw new SftpUnavailableException("cannot bring "
                             + e.getIn().getHeader(Exchange.FILE_NAME_ONLY) + " from " + folder + ": "
-                            + login.masked(failure.getMessage()));
+                            + login.masked(rootMessage(done.getException())));
                 }
+                fetched++;
                 consumer.doneUoW(e); // moves the remote file into .archive/
             }
         } catch (SftpUnavailableException e) {
             throw e;
-        } catch (RuntimeException | IOException e) {
+        } catch (Exception e) {
             throw new SftpUnavailableException("the inbox " + folder + " cannot be read: " + login.masked(rootMessage(e)));
         }
         return fetched;

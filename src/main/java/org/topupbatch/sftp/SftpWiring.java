@@ -12,8 +12,11 @@ import org.topupbatch.report.ReportDelivery;
  */
 public final class SftpWiring {
 
-    /** The route file of the relay, left out unless a remote inbox is watched. */
-    public static final String ROUTE_FILE = "**/sftp-inbox.yaml";
+    /**
+     * The route files of the relay, left out unless a remote inbox is watched (once mode loads the
+     * delivery route into its own context for the fetch before the run, InboxRelay.fetchPresent).
+     */
+    public static final String ROUTE_FILE = "**/sftp-inbox.yaml,**/sftp-inbox-delivery.yaml";
     private static final String RELAY_SCHEDULE = "delay=5000&backoffErrorThreshold=3&backoffMultiplier=6";
 
     private SftpWiring() {
