@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.topupbatch.journal.RowRecord;
 import org.topupbatch.journal.RowState;
 import org.topupbatch.sandbox.LedgerEntry;
+import org.topupbatch.testing.Poll;
 
 /** submit.yaml: every accepted row becomes exactly one order at the provider, within its rate limit. */
 class SubmitRouteTest extends RouteTestSupport {

@@ -8,11 +8,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.topupbatch.testing.Poll;
 
 /** The account kept in a state file: what a restarted embedded sandbox still knows. */
 class SandboxStateFileTest {
@@ -22,14 +21,6 @@ class SandboxStateFileTest {
 
     private SandboxConfig config(Path stateFile, String settleDelay) {
         return SandboxConfig.defaults().setSeed(3L).setSettleDelay(DurationRange.parse(settleDelay)).setStateFile(stateFile);
-    }
-
-    private static void waitFor(BooleanSupplier condition) throws InterruptedException {
-        Instant deadline = Instant.now().plusSeconds(10);
-        while (!condition.getAsBoolean() && Instant.now().isBefore(deadline)) {
-            Thread.sleep(20);
-        }
-        assertThat(condition.getAsBoolean()).as("condition within 10 s").isTrue();
     }
 
     @Test
@@ -51,7 +42,8 @@ class SandboxStateFileTest {
             SandboxTestClient client = new SandboxTestClient(second.baseUrl());
             assertThat(second.balance()).isEqualTo(balanceAfterOrders);
             assertThat(client.checkOrder("K-2").data().get("status").textValue()).isEqualTo("success");
-            waitFor(() -> client.checkOrder("K-1").data().get("status").textValue().equals("success"));
+            Poll.until("K-1 settles to success", Duration.ofSeconds(10), () -> client.checkOrder("K-1").data().get("status").textValue(),
+                    "success"::equals);
             assertThat(client.checkOrder("K-1").data().get("serial_number").isTextual()).isTrue();
             List<WebhookReceiver.Delivery> got = receiver.await(d -> !d.isEmpty(), Duration.ofSeconds(10));
             assertThat(got).anySatisfy(d -> assertThat(new String(d.body(), StandardCharsets.UTF_8)).contains("\"ref_id\":\"K-1\""));

@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
+import org.topupbatch.testing.Poll;
 
 /** A tiny webhook endpoint for tests: records every delivery; answers 500 to the first {@code failFirst} ones. */
 final class WebhookReceiver implements AutoCloseable {
@@ -54,15 +55,8 @@ final class WebhookReceiver implements AutoCloseable {
     }
 
     /** Waits until the condition holds for the deliveries so far; returns them. */
-    List<Delivery> await(Predicate<List<Delivery>> condition, Duration timeout) throws InterruptedException {
-        Instant deadline = Instant.now().plus(timeout);
-        while (Instant.now().isBefore(deadline)) {
-            if (condition.test(deliveries())) {
-                return deliveries();
-            }
-            Thread.sleep(20);
-        }
-        return deliveries();
+    List<Delivery> await(Predicate<List<Delivery>> condition, Duration timeout) {
+        return Poll.atMost(timeout, this::deliveries, condition);
     }
 
     @Override
