@@ -18,7 +18,8 @@ import org.topupbatch.testing.Poll;
 /** A tiny webhook endpoint for tests: records every delivery; answers 500 to the first {@code failFirst} ones. */
 final class WebhookReceiver implements AutoCloseable {
 
-    record Delivery(String contentType, byte[] body, Instant at) {
+    /** One delivery as received, with the status this receiver answered it with. */
+    record Delivery(String contentType, byte[] body, Instant at, int answered) {
         String text() {
             return new String(body, StandardCharsets.UTF_8);
         }
@@ -38,8 +39,9 @@ final class WebhookReceiver implements AutoCloseable {
         }));
         server.createContext("/hook", exchange -> {
             byte[] body = exchange.getRequestBody().readAllBytes();
-            deliveries.add(new Delivery(exchange.getRequestHeaders().getFirst("Content-Type"), body, Instant.now()));
+            Instant at = Instant.now();
             int status = failuresLeft.getAndDecrement() > 0 ? 500 : 200;
+            deliveries.add(new Delivery(exchange.getRequestHeaders().getFirst("Content-Type"), body, at, status));
             exchange.sendResponseHeaders(status, -1);
             exchange.close();
         });
