@@ -8,9 +8,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.topupbatch.testing.MutableClock;
 import org.topupbatch.testing.Poll;
 
 /** The account kept in a state file: what a restarted embedded sandbox still knows. */
@@ -27,13 +29,17 @@ class SandboxStateFileTest {
     void aPendingOrderOutlivesTheSandboxAndSettlesAfterTheRestartWithItsWebhook() throws Exception {
         Path state = dir.resolve("sandbox/state.json");
         long balanceAfterOrders;
-        try (SandboxProvider first = SandboxProvider.start(config(state, "400ms"), 0)) {
+        // K-1 must still be pending when the first sandbox closes, however slow the machine: it settles a
+        // minute after creation, on a clock an hour behind, so that the restarted sandbox finds it due at once
+        try (SandboxProvider first = SandboxProvider.start(config(state, "1m"), 0)) {
+            first.setClock(new MutableClock(Instant.now().minus(Duration.ofHours(1))));
             SandboxTestClient client = new SandboxTestClient(first.baseUrl());
             JsonNode pending = client.createOrder("K-1", "GI60", "812345678", "asia").data();
             assertThat(pending.get("status").textValue()).isEqualTo("pending");
             assertThat(client.createOrder("K-2", "TSEL10", "081234567890", null).data().get("status").textValue())
                     .isEqualTo("success");
             balanceAfterOrders = first.balance();
+            assertThat(first.ledger().get(0).status()).as("K-1 when the first sandbox closes").isEqualTo("pending");
             assertThat(state).exists();
         } // closed while K-1 is pending, as by a SIGTERM or a crash: its settlement never ran here
 
