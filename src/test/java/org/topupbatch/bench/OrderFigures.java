@@ -27,6 +27,7 @@ import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.sandbox.SandboxStats;
 import org.topupbatch.sandbox.SandboxTier;
 import org.topupbatch.testing.FreePorts;
+import org.topupbatch.testing.Poll;
 
 /**
  * The figures that place orders: the built jar (target/topup-batch.jar) against a sandbox in this
@@ -136,20 +137,14 @@ final class OrderFigures {
             JarProcess jar = JarProcess.once(sandbox, false);
             jar.drop("restart.csv", instantRows("RESTART-", ORDERS));
             jar.start();
-            while (sandbox.ledger().size() < killAfter) {
-                Thread.sleep(20);
-            }
+            Poll.atMost(Duration.ofMinutes(10), () -> sandbox.ledger().size(), placed -> placed >= killAfter || !jar.alive());
             jar.kill();
             int before = sandbox.ledger().size();
             Instant restartedAt = Instant.now();
             jar.start();
-            Instant next = null;
-            while (next == null && jar.alive()) {
-                List<LedgerEntry> ledger = sandbox.ledger();
-                next = ledger.stream().map(LedgerEntry::createdAt).filter(t -> !t.isBefore(restartedAt))
-                        .min(Comparator.naturalOrder()).orElse(null);
-                Thread.sleep(20);
-            }
+            Instant next = Poll.atMost(Duration.ofMinutes(10), () -> sandbox.ledger().stream().map(LedgerEntry::createdAt)
+                    .filter(t -> !t.isBefore(restartedAt)).min(Comparator.naturalOrder()).orElse(null),
+                    first -> first != null || !jar.alive());
             jar.kill();
             List<Instant> creates = sandbox.ledger().stream().map(LedgerEntry::createdAt)
                     .filter(t -> t.isBefore(restartedAt)).sorted().toList();
@@ -238,7 +233,7 @@ final class OrderFigures {
             long t0 = System.nanoTime();
             jar.start();
             while (sandbox.stats().totalRequests() == 0 && jar.alive()) {
-                Thread.sleep(5);
+                Thread.sleep(5); // not Poll: this wait is the measurement, so it looks every 5 ms
             }
             double seconds = (System.nanoTime() - t0) / 1e9;
             jar.awaitExit(Duration.ofMinutes(2));
@@ -307,7 +302,7 @@ final class OrderFigures {
                         cpuSeconds = cpu;
                     }
                     try {
-                        Thread.sleep(100);
+                        Thread.sleep(100); // the sampling period
                     } catch (InterruptedException e) {
                         return;
                     }

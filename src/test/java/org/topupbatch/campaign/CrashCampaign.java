@@ -15,6 +15,7 @@ import org.topupbatch.sandbox.LostAnswerMode;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.sandbox.SandboxTier;
+import org.topupbatch.testing.Poll;
 
 /**
  * Runs the built jar again and again against a misbehaving sandbox (latency, async orders, lost
@@ -85,9 +86,7 @@ final class CrashCampaign {
                 if (!atPoint) {
                     // a random moment once the run talks to the provider: start-up alone is rarely interesting
                     long delay = Long.parseLong(moment.substring("random@".length(), moment.length() - 2));
-                    while (product.alive() && sandbox.stats().totalRequests() == requestsBefore) {
-                        Thread.sleep(20);
-                    }
+                    Poll.atMost(RUN_LIMIT, () -> sandbox.stats().totalRequests(), n -> n != requestsBefore || !product.alive());
                     product.waitOrKillAfter(Duration.ofMillis(delay));
                 }
                 int exit = product.await(RUN_LIMIT);

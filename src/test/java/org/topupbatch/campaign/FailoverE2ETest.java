@@ -22,6 +22,7 @@ import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.sandbox.SandboxTier;
 import org.topupbatch.testing.BuiltJar;
 import org.topupbatch.testing.FreePorts;
+import org.topupbatch.testing.Poll;
 
 /**
  * Two nodes on one PostgreSQL journal (README, "Two nodes"): the built jar runs twice in watch
@@ -182,16 +183,13 @@ class FailoverE2ETest {
     }
 
     /** Waits for a condition; fails with the node's output when the node dies or the wait overruns. */
-    private static void await(String what, ProductProcess node, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + STEP_LIMIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (!node.alive()) {
-                throw new AssertionError("node died while waiting for " + what + ":\n" + node.output());
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("no " + what + " within " + STEP_LIMIT + ":\n" + node.output());
-            }
-            Thread.sleep(10);
+    private static void await(String what, ProductProcess node, BooleanSupplier condition) {
+        if (Poll.atMost(STEP_LIMIT, condition::getAsBoolean, met -> met || !node.alive())) {
+            return;
         }
+        if (!node.alive()) {
+            throw new AssertionError("node died while waiting for " + what + ":\n" + node.output());
+        }
+        throw new AssertionError("no " + what + " within " + STEP_LIMIT + ":\n" + node.output());
     }
 }

@@ -20,6 +20,7 @@ import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.sandbox.SandboxTier;
+import org.topupbatch.testing.Poll;
 
 /**
  * The fault matrix (README, "Crash campaign and fault matrix"): one fault per case, injected while
@@ -50,7 +51,7 @@ abstract class FaultMatrix {
     void answers_slower_than_the_response_timeout() throws Exception {
         runCase("slow", journal("slow"), Map.of("TOPUP_HTTP_RESPONSE_TIMEOUT", "1s"), null, (sandbox, product, batch) -> {
             sandbox.config().set("latency", "1200ms-2000ms");
-            Thread.sleep(6000);
+            Thread.sleep(6000); // how long the fault lasts: pacing, not waiting for a condition
             sandbox.config().set("latency", "20ms-200ms");
         });
     }
@@ -59,7 +60,7 @@ abstract class FaultMatrix {
     void a_429_storm() throws Exception {
         runCase("storm", journal("storm"), Map.of(), null, (sandbox, product, batch) -> {
             sandbox.config().set("rate-limit-storm", "5s");
-            Thread.sleep(5000);
+            Thread.sleep(5000); // the storm's length: pacing, not waiting for a condition
         });
     }
 
@@ -67,7 +68,7 @@ abstract class FaultMatrix {
     void the_provider_down_and_back() throws Exception {
         runCase("outage", journal("outage"), Map.of(), null, (sandbox, product, batch) -> {
             sandbox.config().startOutage(OUTAGE);
-            Thread.sleep(OUTAGE.toMillis());
+            Thread.sleep(OUTAGE.toMillis()); // the outage's length: pacing, not waiting for a condition
         });
     }
 
@@ -75,7 +76,7 @@ abstract class FaultMatrix {
     void the_reports_folder_read_only_for_a_while() throws Exception {
         runCase("readonly", journal("readonly"), Map.of(), null, (sandbox, product, batch) -> {
             ReportsFolderBlock block = ReportsFolderBlock.block(product.reports);
-            Thread.sleep(6000);
+            Thread.sleep(6000); // how long the folder stays read-only: pacing
             block.release();
         });
     }
@@ -126,9 +127,7 @@ abstract class FaultMatrix {
             product.drop(batch.fileName(), batch.content());
 
             product.start(null);
-            while (product.alive() && sandbox.stats().requestsPerOperation().get("create-order") == 0) {
-                Thread.sleep(20);
-            }
+            Poll.atMost(RUN_LIMIT, () -> sandbox.stats().requestsPerOperation().get("create-order"), n -> n > 0 || !product.alive());
             fault.inject(sandbox, product, batch);
             int exit = product.await(RUN_LIMIT);
             if (relay != null) {
@@ -203,7 +202,7 @@ abstract class FaultMatrix {
                         // not listening yet: the next round tries again
                     }
                 }
-                Thread.sleep(300);
+                Thread.sleep(300); // paces the forged rounds, not waiting for a condition
             }
         }
 

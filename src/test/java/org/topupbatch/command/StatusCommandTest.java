@@ -69,12 +69,7 @@ class StatusCommandTest {
 
             a.close(); // the active node dies: its lock goes with its session, and the standby takes it
             // the server ends the closed session a moment later: a standby tries again, as it does every second
-            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-            boolean taken = b.tryHold();
-            while (!taken && System.nanoTime() < deadline) {
-                Thread.sleep(100);
-                taken = b.tryHold();
-            }
+            boolean taken = org.topupbatch.testing.Poll.atMost(java.time.Duration.ofSeconds(10), b::tryHold, Boolean.TRUE::equals);
             assertThat(taken).as("the standby holds the lock once the active session is gone").isTrue();
             j.out.reset();
             assertThat(status(j)).as(j.err()).isZero();

@@ -14,6 +14,7 @@ import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.sandbox.SandboxTier;
+import org.topupbatch.testing.Poll;
 import org.topupbatch.testing.PostgresServer;
 
 /**
@@ -58,10 +59,7 @@ class CrashE2ETest {
 
         run.env.put("TOPUP_MODE", "watch");
         run.start();
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (sandbox.ledger().size() < 25 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
+        Poll.atMost(Duration.ofSeconds(60), () -> sandbox.ledger().size(), placed -> placed >= 25);
         run.kill();
         int before = sandbox.ledger().size();
         assertThat(before).as("orders placed before the kill\n" + run.output()).isBetween(25, rows - 1);

@@ -14,6 +14,7 @@ import org.topupbatch.journal.RowState;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
+import org.topupbatch.testing.Poll;
 
 /**
  * SIGTERM in the middle of a batch (what systemd and docker send): the run lets the requests on
@@ -52,10 +53,7 @@ class GracefulStopE2ETest {
         run.drop("big.csv", BatchFlowE2ETest.plainFile("G-", rows));
 
         Process process = run.start();
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (sandbox.ledger().size() < 20 && process.isAlive() && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
+        Poll.atMost(Duration.ofSeconds(90), () -> sandbox.ledger().size(), placed -> placed >= 20 || !process.isAlive());
         assertThat(sandbox.ledger().size()).as("orders placed before the stop\n" + run.output()).isBetween(20, rows - 1);
 
         process.destroy(); // SIGTERM

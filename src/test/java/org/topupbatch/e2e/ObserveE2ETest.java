@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
+import org.topupbatch.testing.Poll;
 import org.topupbatch.testing.PostgresServer;
 
 /**
@@ -118,21 +119,21 @@ class ObserveE2ETest {
 
     private String await(String path, java.util.function.Predicate<String> done, String what) throws Exception {
         URI uri = URI.create("http://127.0.0.1:" + run.env.get("TOPUP_MANAGEMENT_PORT") + path);
-        String last = "(no answer)";
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        while (System.nanoTime() < deadline) {
+        String[] last = {"(no answer)"};
+        String body = Poll.atMost(Duration.ofSeconds(120), () -> {
             try {
                 HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).build(),
                         HttpResponse.BodyHandlers.ofString());
-                last = r.statusCode() + " " + r.body();
-                if (done.test(r.body())) {
-                    return r.body();
-                }
+                last[0] = r.statusCode() + " " + r.body();
+                return done.test(r.body()) ? r.body() : null;
             } catch (java.io.IOException notYet) {
-                last = "(no answer: " + notYet + ")";
+                last[0] = "(no answer: " + notYet + ")";
+                return null;
             }
-            Thread.sleep(300);
+        }, java.util.Objects::nonNull);
+        if (body != null) {
+            return body;
         }
-        throw new AssertionError("no " + what + " within 120 s; last answer: " + last + "\noutput:\n" + run.output());
+        throw new AssertionError("no " + what + " within 120 s; last answer: " + last[0] + "\noutput:\n" + run.output());
     }
 }

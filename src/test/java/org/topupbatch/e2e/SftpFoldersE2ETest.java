@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -22,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.sandbox.LedgerEntry;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
+import org.topupbatch.testing.Poll;
 import org.topupbatch.testing.SftpServer;
 
 /**
@@ -81,7 +81,7 @@ class SftpFoldersE2ETest {
         for (int i = 0; i < pieces; i++) {
             String piece = first.substring(first.length() * i / pieces, first.length() * (i + 1) / pieces);
             Files.writeString(growing, piece, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-            Thread.sleep(700);
+            Thread.sleep(700); // pacing the writer, not waiting for a condition
         }
 
         awaitFile(reports.resolve("daily.summary.json"), Duration.ofMinutes(2));
@@ -125,23 +125,16 @@ class SftpFoldersE2ETest {
         assertThat(watchLog + onceLog).doesNotContain(PASSWORD).doesNotContain("Kata");
     }
 
-    void awaitOutput(String text, Duration limit) throws InterruptedException {
-        Instant end = Instant.now().plus(limit);
-        while (!run.output().contains(text)) {
-            if (Instant.now().isAfter(end)) {
-                throw new AssertionError("'" + text + "' not logged within " + limit + "; the run's output:\n" + run.output());
-            }
-            Thread.sleep(200);
+    void awaitOutput(String text, Duration limit) {
+        String output = Poll.atMost(limit, run::output, o -> o.contains(text));
+        if (!output.contains(text)) {
+            throw new AssertionError("'" + text + "' not logged within " + limit + "; the run's output:\n" + output);
         }
     }
 
-    void awaitFile(Path file, Duration limit) throws InterruptedException {
-        Instant end = Instant.now().plus(limit);
-        while (!Files.exists(file)) {
-            if (Instant.now().isAfter(end)) {
-                throw new AssertionError(file + " did not appear within " + limit + "; the run's output:\n" + run.output() + "\nfiles of the test:\n" + tree());
-            }
-            Thread.sleep(200);
+    void awaitFile(Path file, Duration limit) {
+        if (!Poll.atMost(limit, () -> Files.exists(file), Boolean.TRUE::equals)) {
+            throw new AssertionError(file + " did not appear within " + limit + "; the run's output:\n" + run.output() + "\nfiles of the test:\n" + tree());
         }
     }
 

@@ -21,6 +21,7 @@ import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.testing.BuiltJar;
 import org.topupbatch.testing.FreePorts;
+import org.topupbatch.testing.Poll;
 
 /** How the jar starts: with no settings, as the standalone sandbox, and when the provider is away. */
 class StartE2ETest {
@@ -47,10 +48,7 @@ class StartE2ETest {
         run.drop("first.csv", "ref_id,product_sku,customer_no,customer_no_zone\nQ-1,ML86,123456789,2345\nQ-2,GI60,812345678,asia\n");
         process = run.start();
         Path summary = home.resolve("reports").resolve("first.summary.json");
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (!Files.exists(summary) && process.isAlive() && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-        }
+        Poll.atMost(Duration.ofSeconds(60), () -> Files.exists(summary), written -> written || !process.isAlive());
         assertThat(summary).as(run.output()).exists();
         assertThat(process.isAlive()).as("watch mode keeps running").isTrue();
         Report report = Report.read(home.resolve("reports"), "first", ',');
@@ -69,16 +67,14 @@ class StartE2ETest {
             URI webhook = URI.create("http://127.0.0.1:" + run.webhookPort() + "/webhook");
             String body = "{\"event\":\"order.updated\",\"data\":{\"ref_id\":\"W-1\",\"status\":\"success\"}}";
             HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-            HttpResponse<String> answer = null;
-            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (answer == null && process.isAlive() && System.nanoTime() < deadline) {
+            HttpResponse<String> answer = Poll.atMost(Duration.ofSeconds(60), () -> {
                 try {
-                    answer = http.send(HttpRequest.newBuilder(webhook).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                    return http.send(HttpRequest.newBuilder(webhook).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                             HttpResponse.BodyHandlers.ofString());
                 } catch (java.io.IOException notYetListening) {
-                    Thread.sleep(20);
+                    return null;
                 }
-            }
+            }, a -> a != null || !process.isAlive());
             String outputThen = run.output();
             assertThat(answer).as(run.output()).isNotNull();
             assertThat(answer.statusCode()).as("the first webhook after the port opens; output:%n%s", outputThen).isEqualTo(200);

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.topupbatch.testing.Poll;
 
 /**
  * Start-up fails closed: whatever the run cannot have (a provider half configured, the webhook
@@ -102,13 +103,10 @@ class StartupRefusalE2ETest {
         assertThat(List.of(output.split("\n"))).as(output).noneMatch(l -> l.startsWith("\tat ") || l.startsWith("Caused by"));
     }
 
-    static void awaitOutput(JarRun run, String text) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (!run.output().contains(text)) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the run never said '" + text + "'; its output:\n" + run.output());
-            }
-            Thread.sleep(50);
+    static void awaitOutput(JarRun run, String text) {
+        String output = Poll.atMost(Duration.ofSeconds(60), run::output, o -> o.contains(text));
+        if (!output.contains(text)) {
+            throw new AssertionError("the run never said '" + text + "'; its output:\n" + output);
         }
     }
 }

@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -20,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.testing.BuiltJar;
+import org.topupbatch.testing.Poll;
 
 /**
  * A new user's trial on the embedded sandbox, with the built jar: the sandbox's orders outlive a
@@ -58,10 +58,7 @@ class TrialRunE2ETest {
         run.drop("trial.csv", BATCH);
         Path state = run.data.resolve("sandbox/state.json");
         run.start();
-        Instant deadline = Instant.now().plusSeconds(60);
-        while (!(Files.exists(state) && Files.readString(state).contains("\"T-1\"")) && Instant.now().isBefore(deadline)) {
-            Thread.sleep(20);
-        }
+        Poll.atMost(Duration.ofSeconds(60), () -> Files.exists(state) && Files.readString(state).contains("\"T-1\""), Boolean.TRUE::equals);
         assertThat(state).as(run.output()).content().contains("\"T-1\"");
         run.kill();
         String first = run.output();

@@ -78,7 +78,7 @@ class WebhookE2ETest {
                     answered++;
                 }
             } catch (java.io.IOException notYetOrNoLonger) {
-                Thread.sleep(50);
+                Thread.sleep(50); // paces the next junk request while the port is not (or no longer) open
             }
         }
         return answered;

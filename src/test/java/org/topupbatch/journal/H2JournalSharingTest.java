@@ -68,6 +68,6 @@ class H2JournalSharingTest {
         journal.reserveCall(Instant.now(), "balance");
         System.out.println("holding");
         System.out.flush();
-        Thread.sleep(120_000);
+        Thread.sleep(120_000); // holds the journal until the test kills this process: no condition to wait for
     }
 }

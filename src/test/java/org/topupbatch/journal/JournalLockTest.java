@@ -108,12 +108,6 @@ class JournalLockTest {
 
     /** The server ends a closed session a moment later: a standby tries again, as it does every second. */
     private static boolean takenWithin(JournalLock lock, int seconds) throws Exception {
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(seconds);
-        boolean taken = lock.tryHold();
-        while (!taken && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-            taken = lock.tryHold();
-        }
-        return taken;
+        return org.topupbatch.testing.Poll.atMost(java.time.Duration.ofSeconds(seconds), lock::tryHold, Boolean.TRUE::equals);
     }
 }

@@ -19,6 +19,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.topupbatch.testing.Poll;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -64,16 +65,9 @@ class HttpProviderClientSandboxTest {
         return client.priceList(null, null).stream().filter(p -> p.sku().equals(sku)).findFirst().orElseThrow().price();
     }
 
-    private Order awaitFinal(String refId) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (System.nanoTime() < deadline) {
-            Order o = client.checkOrder(refId).orElseThrow();
-            if (o.status().isFinal()) {
-                return o;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("order " + refId + " did not settle");
+    private Order awaitFinal(String refId) {
+        return Poll.until("order " + refId + " settles", Duration.ofSeconds(10), () -> client.checkOrder(refId).orElseThrow(),
+                o -> o.status().isFinal());
     }
 
     private ProviderException failure(Runnable call) {

@@ -74,7 +74,7 @@ final class StubProvider implements AutoCloseable {
         Canned canned = answers.getOrDefault(path, Canned.json(404, "{\"success\":false,\"data\":null,\"message\":\"no such path\"}"));
         try {
             if (canned.delayMillis() > 0) {
-                Thread.sleep(canned.delayMillis());
+                Thread.sleep(canned.delayMillis()); // the canned answer's latency: pacing
             }
             byte[] bytes = canned.body().getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", canned.contentType());

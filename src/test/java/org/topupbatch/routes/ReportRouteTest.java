@@ -12,6 +12,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.topupbatch.sandbox.LedgerEntry;
+import org.topupbatch.testing.Poll;
 
 /** report.yaml: once every order of a batch is final, NAME.result.csv and NAME.summary.json are written. */
 class ReportRouteTest extends RouteTestSupport {

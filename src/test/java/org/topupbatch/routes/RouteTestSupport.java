@@ -71,6 +71,16 @@ abstract class RouteTestSupport extends CamelMainTestSupport {
         return SandboxConfig.defaults();
     }
 
+    /** The clock of the product's beans and of the sandbox (rate windows, timestamps); a test may run a faster one. */
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    /** Where the product sends its provider requests: the sandbox, or something a test puts in front of it. */
+    String providerBaseUrl() {
+        return sandbox.baseUrl();
+    }
+
     /** topup.* settings of this test, as environment variables over application.properties. */
     void environment(Map<String, String> env) {
     }
@@ -81,9 +91,11 @@ abstract class RouteTestSupport extends CamelMainTestSupport {
 
     @Override
     protected CamelContext createCamelContext() throws Exception {
+        Clock clock = clock();
         sandbox = SandboxProvider.start(sandboxConfig(), 0);
+        sandbox.setClock(clock);
         Map<String, String> env = new HashMap<>();
-        env.put("TOPUP_BASE_URL", sandbox.baseUrl());
+        env.put("TOPUP_BASE_URL", providerBaseUrl());
         env.put("TOPUP_API_KEY", sandbox.config().apiKey());
         env.put("TOPUP_API_SECRET", sandbox.config().apiSecret());
         env.put("TOPUP_INBOX", dir.resolve("inbox").toString());
@@ -104,7 +116,7 @@ abstract class RouteTestSupport extends CamelMainTestSupport {
         Properties overrides = new Properties();
         overrides.putAll(TopupApplication.camelProperties(settings));
         camelContextConfiguration().withUseOverridePropertiesWithPropertiesComponent(overrides);
-        beans = new TopupWiring(settings, lookup, Clock.systemUTC(), exitCodes::add);
+        beans = new TopupWiring(settings, lookup, clock, exitCodes::add);
         return super.createCamelContext();
     }
 

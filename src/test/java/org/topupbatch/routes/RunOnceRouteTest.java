@@ -13,6 +13,7 @@ import org.topupbatch.journal.RowRecord;
 import org.topupbatch.journal.RowState;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.SandboxConfig;
+import org.topupbatch.testing.Poll;
 
 /**
  * run-once.yaml: in once mode the run ends through the exit consumer with 0 once the batches

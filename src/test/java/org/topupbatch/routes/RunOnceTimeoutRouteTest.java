@@ -12,6 +12,7 @@ import org.topupbatch.journal.RowRecord;
 import org.topupbatch.journal.RowState;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.SandboxConfig;
+import org.topupbatch.testing.Poll;
 
 /** run-once.yaml: an order still pending at topup.pending-timeout ends the run with 3, after its report. */
 class RunOnceTimeoutRouteTest extends RouteTestSupport {

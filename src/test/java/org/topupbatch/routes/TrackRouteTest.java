@@ -10,6 +10,7 @@ import org.topupbatch.journal.RowState;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.LedgerEntry;
 import org.topupbatch.sandbox.SandboxConfig;
+import org.topupbatch.testing.Poll;
 
 /**
  * track.yaml. track: with webhooks off, a pending order reaches its final status by polling alone.

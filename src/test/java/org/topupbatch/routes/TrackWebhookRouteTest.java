@@ -18,6 +18,7 @@ import org.topupbatch.journal.RowState;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.testing.FreePorts;
+import org.topupbatch.testing.Poll;
 
 /**
  * track-webhook.yaml: the receiver answers 200 whatever arrives; only a webhook in the documented

@@ -10,6 +10,7 @@ import org.topupbatch.journal.RowRecord;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.testing.FreePorts;
+import org.topupbatch.testing.Poll;
 
 /**
  * A batch of 40 orders that all settle asynchronously (GENSHIN IMPACT, STEAM, XL), with the

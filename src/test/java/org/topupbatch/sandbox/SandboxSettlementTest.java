@@ -2,15 +2,19 @@ package org.topupbatch.sandbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.time.Instant;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+import org.topupbatch.testing.Poll;
 
 /** Async settlement, failures with refunds, and webhooks as docs/sandbox.md describes them. */
 class SandboxSettlementTest {
@@ -36,14 +40,6 @@ class SandboxSettlementTest {
     private static String md5(String text) throws Exception {
         return HexFormat.of().formatHex(MessageDigest.getInstance("MD5")
                 .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-    }
-
-    private static void waitFor(BooleanSupplier condition) throws InterruptedException {
-        Instant deadline = Instant.now().plusSeconds(5);
-        while (!condition.getAsBoolean() && Instant.now().isBefore(deadline)) {
-            Thread.sleep(20);
-        }
-        assertThat(condition.getAsBoolean()).as("condition within 5 s").isTrue();
     }
 
     @Test
@@ -97,7 +93,7 @@ class SandboxSettlementTest {
         assertThat(order.get("status").textValue()).isEqualTo("pending");
         // deducted at creation: read from the answer, as the order may already have settled (and been refunded)
         assertThat(order.get("balance_after").longValue()).isEqualTo(before - order.get("price").longValue());
-        waitFor(() -> sandbox.ledger().get(0).status().equals("failed"));
+        Poll.until("F-1 settles", Duration.ofSeconds(5), () -> sandbox.ledger().get(0).status(), "failed"::equals);
         LedgerEntry entry = sandbox.ledger().get(0);
         assertThat(entry.refunded()).isTrue();
         assertThat(entry.serialNumber()).isNull();
@@ -151,19 +147,42 @@ class SandboxSettlementTest {
         // the schedule's first waits: 300 ms, then 600 ms
         assertThat(Duration.between(got.get(0).at(), got.get(1).at())).isGreaterThanOrEqualTo(Duration.ofMillis(280));
         assertThat(Duration.between(got.get(1).at(), got.get(2).at())).isGreaterThanOrEqualTo(Duration.ofMillis(580));
-        Thread.sleep(1500);
-        assertThat(receiver.deliveries()).as("no more after the 200").hasSize(3);
+        assertThat(got).extracting(WebhookReceiver.Delivery::answered).as("the receiver's answers").containsExactly(500, 500, 200);
+        LedgerEntry order = sandbox.ledger().get(0);
+        assertThat(order.status()).isEqualTo("success");
+        assertThat(order.settledAt()).isNotNull();
+
+        // No more after the 200. The sender's retries run on its own real-time scheduler (no clock a test
+        // can move), so instead of sleeping the test waits for an event that comes later than a fourth
+        // attempt would have (900 ms after the third): another order's webhook, held back 1200 ms.
+        sandbox.config().setWebhookLateRate(1.0).setWebhookLateDelay(Duration.ofMillis(1200));
+        client.createOrder("W-1-LATER", "TSEL10", "081234567890", null);
+        List<WebhookReceiver.Delivery> later = Poll.until("the held-back webhook of W-1-LATER", Duration.ofSeconds(8),
+                receiver::deliveries, d -> d.stream().anyMatch(x -> x.text().contains("\"W-1-LATER\"")));
+        assertThat(later.get(later.size() - 1).at()).isAfterOrEqualTo(got.get(2).at().plusMillis(900));
+        assertThat(later).filteredOn(d -> d.text().contains("\"W-1\"")).as("no more after the 200").hasSize(3);
     }
 
     @Test
     void webhookIsGivenUpAfterTheLastWaitOfTheSchedule() throws Exception {
         start(100);
         sandbox.config().set("webhook-retry-schedule", "100ms,200ms,300ms,400ms");
-        client.createOrder("W-2", "GP50K", "buyer@example.com", null);
-        List<WebhookReceiver.Delivery> got = receiver.await(d -> d.size() >= 5, Duration.ofSeconds(8));
-        assertThat(got).as("the first delivery and 4 retries").hasSize(5);
-        Thread.sleep(1000);
-        assertThat(receiver.deliveries()).as("given up").hasSize(5);
+        // the settlement of the delivery: the sender says it gives up, after the first delivery and 4 retries
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        log.start();
+        Logger sender = (Logger) LoggerFactory.getLogger(WebhookSender.class);
+        sender.addAppender(log);
+        try {
+            client.createOrder("W-2", "GP50K", "buyer@example.com", null);
+            List<WebhookReceiver.Delivery> got = receiver.await(d -> d.size() >= 5, Duration.ofSeconds(8));
+            assertThat(got).as("the first delivery and 4 retries").hasSize(5);
+            Poll.until("the sender gives W-2 up", Duration.ofSeconds(5), () -> log.list.stream().map(ILoggingEvent::getFormattedMessage).toList(),
+                    lines -> lines.contains("webhook for W-2 given up after 5 attempts (last status 500)"));
+            assertThat(receiver.deliveries()).as("given up").hasSize(5)
+                    .extracting(WebhookReceiver.Delivery::answered).containsOnly(500);
+        } finally {
+            sender.detachAppender(log);
+        }
     }
 
     @Test

@@ -10,9 +10,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.topupbatch.testing.MutableClock;
+import org.topupbatch.testing.Poll;
 
 /** The account kept in a state file: what a restarted embedded sandbox still knows. */
 class SandboxStateFileTest {
@@ -24,25 +25,21 @@ class SandboxStateFileTest {
         return SandboxConfig.defaults().setSeed(3L).setSettleDelay(DurationRange.parse(settleDelay)).setStateFile(stateFile);
     }
 
-    private static void waitFor(BooleanSupplier condition) throws InterruptedException {
-        Instant deadline = Instant.now().plusSeconds(10);
-        while (!condition.getAsBoolean() && Instant.now().isBefore(deadline)) {
-            Thread.sleep(20);
-        }
-        assertThat(condition.getAsBoolean()).as("condition within 10 s").isTrue();
-    }
-
     @Test
     void aPendingOrderOutlivesTheSandboxAndSettlesAfterTheRestartWithItsWebhook() throws Exception {
         Path state = dir.resolve("sandbox/state.json");
         long balanceAfterOrders;
-        try (SandboxProvider first = SandboxProvider.start(config(state, "400ms"), 0)) {
+        // K-1 must still be pending when the first sandbox closes, however slow the machine: it settles a
+        // minute after creation, on a clock an hour behind, so that the restarted sandbox finds it due at once
+        try (SandboxProvider first = SandboxProvider.start(config(state, "1m"), 0)) {
+            first.setClock(new MutableClock(Instant.now().minus(Duration.ofHours(1))));
             SandboxTestClient client = new SandboxTestClient(first.baseUrl());
             JsonNode pending = client.createOrder("K-1", "GI60", "812345678", "asia").data();
             assertThat(pending.get("status").textValue()).isEqualTo("pending");
             assertThat(client.createOrder("K-2", "TSEL10", "081234567890", null).data().get("status").textValue())
                     .isEqualTo("success");
             balanceAfterOrders = first.balance();
+            assertThat(first.ledger().get(0).status()).as("K-1 when the first sandbox closes").isEqualTo("pending");
             assertThat(state).exists();
         } // closed while K-1 is pending, as by a SIGTERM or a crash: its settlement never ran here
 
@@ -51,7 +48,8 @@ class SandboxStateFileTest {
             SandboxTestClient client = new SandboxTestClient(second.baseUrl());
             assertThat(second.balance()).isEqualTo(balanceAfterOrders);
             assertThat(client.checkOrder("K-2").data().get("status").textValue()).isEqualTo("success");
-            waitFor(() -> client.checkOrder("K-1").data().get("status").textValue().equals("success"));
+            Poll.until("K-1 settles to success", Duration.ofSeconds(10), () -> client.checkOrder("K-1").data().get("status").textValue(),
+                    "success"::equals);
             assertThat(client.checkOrder("K-1").data().get("serial_number").isTextual()).isTrue();
             List<WebhookReceiver.Delivery> got = receiver.await(d -> !d.isEmpty(), Duration.ofSeconds(10));
             assertThat(got).anySatisfy(d -> assertThat(new String(d.body(), StandardCharsets.UTF_8)).contains("\"ref_id\":\"K-1\""));

@@ -13,11 +13,13 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
+import org.topupbatch.testing.Poll;
 
 /** A tiny webhook endpoint for tests: records every delivery; answers 500 to the first {@code failFirst} ones. */
 final class WebhookReceiver implements AutoCloseable {
 
-    record Delivery(String contentType, byte[] body, Instant at) {
+    /** One delivery as received, with the status this receiver answered it with. */
+    record Delivery(String contentType, byte[] body, Instant at, int answered) {
         String text() {
             return new String(body, StandardCharsets.UTF_8);
         }
@@ -37,8 +39,9 @@ final class WebhookReceiver implements AutoCloseable {
         }));
         server.createContext("/hook", exchange -> {
             byte[] body = exchange.getRequestBody().readAllBytes();
-            deliveries.add(new Delivery(exchange.getRequestHeaders().getFirst("Content-Type"), body, Instant.now()));
+            Instant at = Instant.now();
             int status = failuresLeft.getAndDecrement() > 0 ? 500 : 200;
+            deliveries.add(new Delivery(exchange.getRequestHeaders().getFirst("Content-Type"), body, at, status));
             exchange.sendResponseHeaders(status, -1);
             exchange.close();
         });
@@ -54,15 +57,8 @@ final class WebhookReceiver implements AutoCloseable {
     }
 
     /** Waits until the condition holds for the deliveries so far; returns them. */
-    List<Delivery> await(Predicate<List<Delivery>> condition, Duration timeout) throws InterruptedException {
-        Instant deadline = Instant.now().plus(timeout);
-        while (Instant.now().isBefore(deadline)) {
-            if (condition.test(deliveries())) {
-                return deliveries();
-            }
-            Thread.sleep(20);
-        }
-        return deliveries();
+    List<Delivery> await(Predicate<List<Delivery>> condition, Duration timeout) {
+        return Poll.atMost(timeout, this::deliveries, condition);
     }
 
     @Override
