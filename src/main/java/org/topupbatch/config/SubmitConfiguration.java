@@ -3,6 +3,7 @@ package org.topupbatch.config;
 import java.time.Clock;
 import java.util.concurrent.ExecutorService;
 import org.apache.camel.BindToRegistry;
+import org.apache.camel.PropertyInject;
 import org.topupbatch.settings.Settings;
 import org.topupbatch.submit.OrderQueue;
 import org.topupbatch.submit.OrderSubmitter;
@@ -15,6 +16,9 @@ public final class SubmitConfiguration extends AreaConfiguration implements Auto
     private final Clock clock;
     private final JournalConfiguration journal;
     private final ProviderConfiguration provider;
+    /** Read through Camel's properties, which take topup.* keys from the settings (checked 1..256 at start). */
+    @PropertyInject("topup.submit.concurrency")
+    private int concurrency;
     private OrderSubmitter submitter;
     private ExecutorService workers;
 
@@ -49,7 +53,7 @@ public final class SubmitConfiguration extends AreaConfiguration implements Auto
     @BindToRegistry("submitWorkers")
     public synchronized ExecutorService submitWorkers() {
         if (workers == null) {
-            workers = camel.getExecutorServiceManager().newFixedThreadPool(this, "submit", settings.submitConcurrency());
+            workers = camel.getExecutorServiceManager().newFixedThreadPool(this, "submit", concurrency);
         }
         return workers;
     }

@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
 import org.apache.camel.CamelContext;
 import org.apache.camel.main.BaseMainSupport;
 import org.apache.camel.main.Main;
@@ -36,11 +35,11 @@ public final class TopupApplication {
     private static final String WEBHOOK_ROUTE = "track-webhook";
 
     private final Settings settings;
-    private final Function<String, String> lookup;
+    private final SettingsLookup lookup;
     private final AtomicInteger exitCode = new AtomicInteger(0);
 
     /** @param lookup where the settings were read from */
-    public TopupApplication(Settings settings, Function<String, String> lookup) {
+    public TopupApplication(Settings settings, SettingsLookup lookup) {
         this.settings = settings;
         this.lookup = lookup;
     }
@@ -222,16 +221,15 @@ public final class TopupApplication {
     }
 
     /**
-     * The Camel properties a run overrides from the settings: folder and path placeholders of the
-     * routes, the webhook server, and which optional route files are left out. Public so that the
+     * The Camel properties a run derives from the settings: the local inbox folder, the intake's
+     * schedule, the webhook and management servers, and which optional route files are left out. Public so that the
      * route tests boot Camel with exactly the properties a real run uses.
      */
     public static Map<String, String> camelProperties(Settings settings) {
         Map<String, String> p = new LinkedHashMap<>();
-        p.put("topup.inbox", settings.inbox().toAbsolutePath().toString());
-        // the folder the intake watches; an sftp:// inbox is relayed into it (env TOPUP_INBOX would win over topup.inbox)
+        // Settings themselves are read by Camel from the settings' lookup (TopupWiring); only what is
+        // derived from them is set here. The folder the intake watches: an sftp:// inbox is relayed into it.
         p.put("topup.internal.inbox-folder", settings.inbox().toAbsolutePath().toString());
-        p.put("topup.webhook.path", settings.webhookPath());
         intakeSchedule(settings, p);
         p.put("topup.internal.report-backstop", Long.toString(
                 org.topupbatch.report.ReportSchedule.backstopPeriod(settings.pendingTimeout()).toMillis()));

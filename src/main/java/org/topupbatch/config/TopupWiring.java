@@ -2,7 +2,6 @@ package org.topupbatch.config;
 
 import java.time.Clock;
 import java.util.List;
-import java.util.function.Function;
 import java.util.function.IntConsumer;
 import org.apache.camel.CamelConfiguration;
 import org.apache.camel.CamelContext;
@@ -15,6 +14,7 @@ import org.topupbatch.journal.Journal;
 import org.topupbatch.run.GracefulStop;
 import org.topupbatch.run.StartupChecks;
 import org.topupbatch.settings.Settings;
+import org.topupbatch.settings.SettingsLookup;
 
 /**
  * The product's configuration classes, one per area, made in the order they depend on each other
@@ -22,6 +22,10 @@ import org.topupbatch.settings.Settings;
  * {@code routes/} are configured. Each bean is bound once, by one {@code @BindToRegistry} method;
  * nothing else binds beans. The run ({@link TopupApplication}) and the route tests use this one
  * assembly, so both start the same way.
+ *
+ * <p>Settings and Camel's properties are one system: the lookup the settings were read and checked
+ * from is Camel's source of every {@code topup.*} key ({@link SettingsLookup#asCamelSource}), so a
+ * placeholder or an {@code @PropertyInject} reads the checked value.
  */
 public final class TopupWiring implements AutoCloseable {
 
@@ -30,6 +34,7 @@ public final class TopupWiring implements AutoCloseable {
             + " provider set TOPUP_BASE_URL, TOPUP_API_KEY and TOPUP_API_SECRET.";
 
     private final Settings settings;
+    private final SettingsLookup lookup;
     private final JournalConfiguration journal;
     private final ProviderConfiguration provider;
     private final ClusterConfiguration cluster;
@@ -45,8 +50,9 @@ public final class TopupWiring implements AutoCloseable {
      * @param lookup where the settings were read from (the embedded sandbox and the node name read theirs there too)
      * @param exit how the run-once route ends the run with an exit code
      */
-    public TopupWiring(Settings settings, Function<String, String> lookup, Clock clock, IntConsumer exit) {
+    public TopupWiring(Settings settings, SettingsLookup lookup, Clock clock, IntConsumer exit) {
         this.settings = settings;
+        this.lookup = lookup;
         if (settings.embeddedSandbox()) {
             // the first line of a sandbox run, before anything the sandbox or Camel says
             LOG.warn(SANDBOX_WARNING);
@@ -130,6 +136,8 @@ public final class TopupWiring implements AutoCloseable {
         @Override
         public void setCamelContext(CamelContext camelContext) {
             super.setCamelContext(camelContext);
+            // before any @PropertyInject or route placeholder is read: topup.* keys come from the settings' own lookup
+            lookup.asCamelSource(camelContext);
             for (AreaConfiguration area : List.of(journal, provider, cluster, observe, sftp, intake, submit, track, report, run)) {
                 area.setCamelContext(camelContext);
             }
