@@ -1,6 +1,5 @@
 package org.topupbatch.cluster;
 
-import java.time.Clock;
 import java.time.Duration;
 import org.apache.camel.CamelContext;
 

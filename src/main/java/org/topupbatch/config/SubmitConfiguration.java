@@ -4,7 +4,6 @@ import java.time.Clock;
 import java.util.concurrent.ExecutorService;
 import org.apache.camel.BindToRegistry;
 import org.apache.camel.PropertyInject;
-import org.topupbatch.settings.Settings;
 import org.topupbatch.submit.OrderQueue;
 import org.topupbatch.submit.OrderSubmitter;
 import org.topupbatch.submit.SubmitOutcomes;
@@ -12,7 +11,6 @@ import org.topupbatch.submit.SubmitOutcomes;
 /** Submitting (routes/submit.yaml): which rows are due, marking them SENDING, and what each answer means. */
 public final class SubmitConfiguration extends AreaConfiguration implements AutoCloseable {
 
-    private final Settings settings;
     private final Clock clock;
     private final JournalConfiguration journal;
     private final ProviderConfiguration provider;
@@ -22,8 +20,7 @@ public final class SubmitConfiguration extends AreaConfiguration implements Auto
     private OrderSubmitter submitter;
     private ExecutorService workers;
 
-    public SubmitConfiguration(Settings settings, Clock clock, JournalConfiguration journal, ProviderConfiguration provider) {
-        this.settings = settings;
+    public SubmitConfiguration(Clock clock, JournalConfiguration journal, ProviderConfiguration provider) {
         this.clock = clock;
         this.journal = journal;
         this.provider = provider;
