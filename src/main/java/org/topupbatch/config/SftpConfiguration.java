@@ -1,9 +1,13 @@
 package org.topupbatch.config;
 
 import org.apache.camel.BindToRegistry;
+import org.apache.camel.CamelContext;
+import org.apache.camel.health.HealthCheckRegistry;
 import org.topupbatch.report.ReportDelivery;
 import org.topupbatch.settings.Settings;
 import org.topupbatch.sftp.InboxRelay;
+import org.topupbatch.sftp.SftpAccess;
+import org.topupbatch.sftp.SftpInboxPolls;
 import org.topupbatch.sftp.SftpWiring;
 
 /**
@@ -15,9 +19,34 @@ public final class SftpConfiguration extends AreaConfiguration {
 
     private final Settings settings;
     private ReportDelivery delivery;
+    /** Whether the remote inbox / reports folder can be used (null when local): health checks sftp-inbox, sftp-reports. */
+    private final SftpAccess inboxAccess;
+    private final SftpAccess reportsAccess;
 
     public SftpConfiguration(Settings settings) {
         this.settings = settings;
+        this.inboxAccess = SftpWiring.relayRoute(settings) ? SftpWiring.access(settings, "inbox") : null;
+        this.reportsAccess = SftpWiring.access(settings, "reports");
+    }
+
+    /** The relay consumer's poll strategy and exception handler (one log line per change, growing back-off). */
+    @BindToRegistry("sftpInboxPolls")
+    public SftpInboxPolls sftpInboxPolls() {
+        return inboxAccess == null ? null : new SftpInboxPolls(inboxAccess);
+    }
+
+    /** Readiness checks next to the journal's and the provider's: DOWN with the reason while a folder cannot be used. */
+    @Override
+    public void configure(CamelContext camelContext) {
+        HealthCheckRegistry health = HealthCheckRegistry.get(camelContext);
+        if (health != null) {
+            if (inboxAccess != null) {
+                health.register(inboxAccess);
+            }
+            if (reportsAccess != null) {
+                health.register(reportsAccess);
+            }
+        }
     }
 
     /** Null (nothing bound) unless the relay route runs: a remote inbox in watch mode. */
@@ -29,7 +58,7 @@ public final class SftpConfiguration extends AreaConfiguration {
     /** Local reports stay where they are written; remote ones are uploaded (closed with the context). */
     public synchronized ReportDelivery reportDelivery() {
         if (delivery == null) {
-            delivery = SftpWiring.reportDelivery(settings, camel);
+            delivery = SftpWiring.reportDelivery(settings, camel, reportsAccess);
         }
         return delivery;
     }

@@ -49,6 +49,10 @@ public record SftpLogin(String password, Path privateKeyFile, Path knownHostsFil
     /** The camel-ftp options of this login; secrets in RAW() so that no character of them is taken as syntax. */
     String endpointOptions() {
         StringBuilder o = new StringBuilder("strictHostKeyChecking=").append(strictHostKeyChecking ? "yes" : "no");
+        // only the configured way of logging in, so one login is one attempt at the server (JSch
+        // would otherwise also try keyboard-interactive with the same password)
+        o.append("&preferredAuthentications=").append(privateKeyFile != null && password != null ? "publickey,password"
+                : privateKeyFile != null ? "publickey" : "password");
         if (password != null) {
             o.append("&password=").append(raw(password));
         }

@@ -63,6 +63,11 @@ public class InboxRelay implements GenericFileFilter<Object> {
         return folder.endpointUri(login, "includeExt=csv&sortBy=file:name&filter=#inboxRelay"
                 + "&readLock=changed&readLockMinAge=0&readLockMinLength=0&readLockCheckInterval=" + STABLE_MILLIS
                 + "&readLockTimeout=60000&readLockLoggingLevel=DEBUG"
+                // one login per poll: each reconnect attempt would be one more failed login at the
+                // server; the next poll (after the back-off) is the retry
+                + "&maximumReconnectAttempts=0"
+                // the folder is not created at start, which was one more login outside any poll
+                + "&autoCreate=false"
                 + "&move=.archive/${file:name.noext}.${date:now:yyyyMMdd-HHmmssSSS}.${file:ext}"
                 + "&localWorkDirectory=" + work.toAbsolutePath() + "&" + scheduling);
     }
@@ -116,6 +121,20 @@ public class InboxRelay implements GenericFileFilter<Object> {
         int fetched = 0;
         try (DefaultCamelContext camel = new DefaultCamelContext()) {
             camel.getRegistry().bind("inboxRelay", this);
+            // a failed login goes straight to the one line below: not camel-ftp's WARN about reconnecting
+            camel.getRegistry().bind("sftpOncePoll", new org.apache.camel.spi.PollingConsumerPollStrategy() {
+                public boolean begin(org.apache.camel.Consumer c, org.apache.camel.Endpoint e) {
+                    return true;
+                }
+
+                public void commit(org.apache.camel.Consumer c, org.apache.camel.Endpoint e, int polled) {
+                }
+
+                public boolean rollback(org.apache.camel.Consumer c, org.apache.camel.Endpoint e, int retry, Exception cause)
+                        throws Exception {
+                    throw cause;
+                }
+            });
             Properties properties = new Properties();
             properties.setProperty("topup.internal.inbox-folder", localInbox.toAbsolutePath().toString());
             camel.getPropertiesComponent().setOverrideProperties(properties);
@@ -124,7 +143,7 @@ public class InboxRelay implements GenericFileFilter<Object> {
             camel.start();
             ConsumerTemplate consumer = camel.createConsumerTemplate();
             ProducerTemplate producer = camel.createProducerTemplate();
-            String uri = endpointUri("throwExceptionOnConnectFailed=true");
+            String uri = endpointUri("throwExceptionOnConnectFailed=true&pollStrategy=#sftpOncePoll");
             for (Exchange e = consumer.receiveNoWait(uri); e != null; e = consumer.receiveNoWait(uri)) {
                 Exchange fetched1 = e;
                 // a new exchange through the route; this one's unit of work (the move into .archive/
@@ -146,7 +165,9 @@ public class InboxRelay implements GenericFileFilter<Object> {
         } catch (SftpUnavailableException e) {
             throw e;
         } catch (Exception e) {
-            throw new SftpUnavailableException("the inbox " + folder + " cannot be read: " + login.masked(rootMessage(e)));
+            // one line with the cause and the remedy (for a host key: which known_hosts, the ssh-keyscan line)
+            throw new SftpUnavailableException("the inbox " + folder + " cannot be read: "
+                    + new SftpAccess("inbox", folder, login).explain(e));
         }
         return fetched;
     }

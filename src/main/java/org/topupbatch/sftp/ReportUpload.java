@@ -40,9 +40,11 @@ public final class ReportUpload implements ReportDelivery, AutoCloseable {
     private final ProducerTemplate producer;
     private final IdempotentRepository uploaded;
     private final String uri;
+    private final SftpAccess access;
 
-    public ReportUpload(SftpFolder folder, SftpLogin login, CamelContext camel, Path data) {
+    public ReportUpload(SftpFolder folder, SftpLogin login, CamelContext camel, Path data, SftpAccess access) {
         this.folder = folder;
+        this.access = access;
         this.login = login;
         this.producer = camel.createProducerTemplate();
         this.uploaded = FileIdempotentRepository.fileIdempotentRepository(data.resolve("reports-uploaded.txt").toFile(),
@@ -50,7 +52,9 @@ public final class ReportUpload implements ReportDelivery, AutoCloseable {
         ServiceHelper.startService(uploaded);
         // eagerDeleteTargetFile=false: an earlier version stays readable until the new one is whole
         this.uri = folder.endpointUri(login, "tempFileName=.${file:onlyname}.part&fileExist=Override"
-                + "&eagerDeleteTargetFile=false&throwExceptionOnConnectFailed=true");
+                + "&eagerDeleteTargetFile=false&throwExceptionOnConnectFailed=true"
+                // one login per upload: the report backstop is the retry, not camel-ftp's reconnects
+                + "&maximumReconnectAttempts=0");
     }
 
     @Override
@@ -67,9 +71,10 @@ public final class ReportUpload implements ReportDelivery, AutoCloseable {
             });
             if (done.getException() != null) {
                 throw new IOException("cannot upload " + file.getFileName() + " to " + folder + ": "
-                        + login.masked(InboxRelay.rootMessage(done.getException()))
+                        + access.failed(done.getException())
                         + " (it stays in " + outbox.toAbsolutePath() + " and is uploaded on the next try)");
             }
+            access.worked();
             uploaded.add(key);
             LOG.debug("Uploaded {} to {}", file.getFileName(), folder);
         }

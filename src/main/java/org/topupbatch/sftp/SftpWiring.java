@@ -17,7 +17,21 @@ public final class SftpWiring {
      * delivery route into its own context for the fetch before the run, InboxRelay.fetchPresent).
      */
     public static final String ROUTE_FILE = "**/sftp-inbox.yaml,**/sftp-inbox-delivery.yaml";
-    private static final String RELAY_SCHEDULE = "delay=5000&backoffErrorThreshold=3&backoffMultiplier=6";
+    /**
+     * Every 5 s; a failed poll is rethrown (throwExceptionOnConnectFailed) to the poll strategy
+     * {@link SftpInboxPolls}, which logs it once, turns the health check DOWN and doubles the
+     * back-off (polls skipped) up to 5 minutes between logins.
+     */
+    private static final String RELAY_SCHEDULE = "delay=5000&backoffErrorThreshold=1&backoffMultiplier=1"
+            + "&throwExceptionOnConnectFailed=true&pollStrategy=#sftpInboxPolls&exceptionHandler=#sftpInboxPolls";
+
+    static {
+        // JSch sends a refused password (or key) up to 6 times on one connection (MaxAuthTries), and
+        // each counts as a failed login at the server (fail2ban, account lockout): once is enough,
+        // a wrong password does not become right on the second try. Global, but camel-ftp is the
+        // product's only JSch user.
+        com.jcraft.jsch.JSch.setConfig("MaxAuthTries", "1");
+    }
 
     private SftpWiring() {
     }
@@ -35,11 +49,12 @@ public final class SftpWiring {
     }
 
     /** How reports reach their folder: as written locally, or uploaded to the server by a service closed with the context. */
-    public static ReportDelivery reportDelivery(Settings settings, CamelContext camel) {
+    public static ReportDelivery reportDelivery(Settings settings, CamelContext camel, SftpAccess access) {
         if (settings.sftp().reports() == null) {
             return ReportDelivery.LOCAL;
         }
-        ReportUpload upload = new ReportUpload(settings.sftp().reports(), settings.sftp().login(), camel, settings.data());
+        ReportUpload upload = new ReportUpload(settings.sftp().reports(), settings.sftp().login(), camel, settings.data(),
+                access);
         try {
             camel.addService(upload, true, true); // closed with the context
         } catch (Exception e) {
@@ -59,6 +74,12 @@ public final class SftpWiring {
             return 0;
         }
         return relay(settings).fetchPresent();
+    }
+
+    /** The health of a remote folder ("inbox" or "reports"), null when that folder is local. */
+    public static SftpAccess access(Settings settings, String role) {
+        var folder = role.equals("inbox") ? settings.sftp().inbox() : settings.sftp().reports();
+        return folder == null ? null : new SftpAccess(role, folder, settings.sftp().login());
     }
 
     public static InboxRelay relay(Settings settings) {
