@@ -60,8 +60,16 @@ public final class ObserveConfiguration extends AreaConfiguration {
     public synchronized Observability observability() {
         if (observability == null) {
             observability = new Observability(Observability.meterRegistry(camel), journal.journal(), provider.budget(),
-                    cluster.node(), clock, ProviderName.of(settings));
+                    cluster.node(), clock, ProviderName.of(settings), provider.balances(),
+                    settings.inbox());
         }
         return observability;
+    }
+
+    /** The GC meters' listeners, when Camel has stopped. */
+    public synchronized void close() {
+        if (observability != null) {
+            observability.close();
+        }
     }
 }

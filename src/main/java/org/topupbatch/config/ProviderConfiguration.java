@@ -9,6 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.topupbatch.provider.AccountLimits;
 import org.topupbatch.provider.AccountLimitsRefresh;
+import org.topupbatch.provider.BalanceSeen;
 import org.topupbatch.provider.HttpProviderClient;
 import org.topupbatch.provider.ProviderEndpoint;
 import org.topupbatch.provider.ProviderGateway;
@@ -46,6 +47,7 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
     private ProviderEndpoint endpoint;
     private HttpProviderClient client;
     private final ProviderRouteConfiguration route;
+    private final BalanceSeen balances;
     private ProviderGateway gateway;
     private AccountLimitsRefresh accountLimits;
 
@@ -54,7 +56,13 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
         this.lookup = lookup;
         this.clock = clock;
         this.journal = journal;
-        this.route = new ProviderRouteConfiguration(this::endpoint, () -> meter.apply(gate()));
+        this.balances = new BalanceSeen(clock);
+        this.route = new ProviderRouteConfiguration(this::endpoint, () -> meter.apply(gate()), balances);
+    }
+
+    /** The balance as of the latest provider answer that carried one. */
+    public BalanceSeen balances() {
+        return balances;
     }
 
     void meterWith(UnaryOperator<RequestGate> meter) {

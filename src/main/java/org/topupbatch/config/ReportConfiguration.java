@@ -19,10 +19,12 @@ public final class ReportConfiguration extends AreaConfiguration {
     private final JournalConfiguration journal;
     private final ProviderConfiguration provider;
     private final SftpConfiguration sftp;
+    private final ObserveConfiguration observe;
     private BatchReporter reporter;
 
     public ReportConfiguration(Settings settings, Clock clock, JournalConfiguration journal, ProviderConfiguration provider,
-                               SftpConfiguration sftp) {
+                               SftpConfiguration sftp, ObserveConfiguration observe) {
+        this.observe = observe;
         this.settings = settings;
         this.clock = clock;
         this.journal = journal;
@@ -40,7 +42,8 @@ public final class ReportConfiguration extends AreaConfiguration {
     public synchronized BatchReporter batchReporter() {
         if (reporter == null) {
             reporter = new BatchReporter(journal.journal(), provider.gateway(),
-                    new ReportWriter(settings.reports(), sftp.reportDelivery()), clock, settings.pendingTimeout());
+                    new ReportWriter(settings.reports(), sftp.reportDelivery()), clock, settings.pendingTimeout(),
+                    (batch, complete, at) -> observe.observability().metrics().reportWritten(batch, complete, at));
         }
         return reporter;
     }

@@ -65,7 +65,7 @@ public final class TopupWiring implements AutoCloseable {
         intake = new IntakeConfiguration(settings, clock, journal, provider);
         submit = new SubmitConfiguration(clock, journal, provider);
         track = new TrackConfiguration(settings, clock, journal, provider);
-        report = new ReportConfiguration(settings, clock, journal, provider, sftp);
+        report = new ReportConfiguration(settings, clock, journal, provider, sftp, observe);
         run = new RunConfiguration(settings, clock, exit, journal, provider, observe, intake, submit, report);
     }
 
@@ -123,6 +123,7 @@ public final class TopupWiring implements AutoCloseable {
     @Override
     public void close() {
         submit.close();
+        observe.close();
         provider.close();
         journal.close();
     }

@@ -243,6 +243,11 @@ public final class JdbcJournal implements Journal {
     }
 
     @Override
+    public Optional<BalanceReading> latestBalanceReading() {
+        return reporting.latestBalanceReading();
+    }
+
+    @Override
     public List<BatchRecord> recentBatches(int limit) {
         return status.recentBatches(limit);
     }

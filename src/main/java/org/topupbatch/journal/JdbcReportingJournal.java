@@ -21,7 +21,7 @@ final class JdbcReportingJournal implements ReportingJournal {
     private static final String BATCHES_FOR_FILE = "SELECT " + Mapping.BATCH_COLUMNS + " FROM batch"
             + " WHERE file_name = ? ORDER BY id";
     /** Each balance column stands with the time it was read at; the newest reading wins. */
-    private static final String LATEST_BALANCE = "SELECT balance FROM ("
+    private static final String LATEST_BALANCE = "SELECT balance, read_at FROM ("
             + " SELECT balance_after AS balance, reported_at AS read_at FROM batch WHERE balance_after IS NOT NULL"
             + " UNION ALL SELECT balance_before, COALESCE(submit_started_at, started_at) FROM batch"
             + " WHERE balance_before IS NOT NULL) readings"
@@ -85,6 +85,14 @@ final class JdbcReportingJournal implements ReportingJournal {
     public Optional<Long> latestBalance() {
         Long[] latest = {null};
         jdbc.query(LATEST_BALANCE, JdbcSupport.NO_PARAMETERS, rs -> latest[0] = rs.getLong("balance"));
+        return Optional.ofNullable(latest[0]);
+    }
+
+    @Override
+    public Optional<BalanceReading> latestBalanceReading() {
+        BalanceReading[] latest = {null};
+        jdbc.query(LATEST_BALANCE, JdbcSupport.NO_PARAMETERS,
+                rs -> latest[0] = new BalanceReading(rs.getLong("balance"), Columns.getInstant(rs, "read_at")));
         return Optional.ofNullable(latest[0]);
     }
 

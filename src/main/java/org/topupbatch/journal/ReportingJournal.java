@@ -40,4 +40,11 @@ public interface ReportingJournal {
      * report), for when the provider cannot be asked.
      */
     Optional<Long> latestBalance();
+
+    /** {@link #latestBalance()} with when it was read, so that a reader can tell its age. */
+    Optional<BalanceReading> latestBalanceReading();
+
+    /** A balance the journal holds and when it was read. */
+    record BalanceReading(long balance, Instant at) {
+    }
 }

@@ -1,12 +1,22 @@
 package org.topupbatch.observe;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import org.topupbatch.cluster.NodeRole;
 import org.topupbatch.provider.AccountLimits;
+import org.topupbatch.provider.BalanceSeen;
 import org.topupbatch.journal.BatchOverview;
 import org.topupbatch.journal.BatchProgress;
 import org.topupbatch.journal.BatchRecord;
@@ -16,8 +26,9 @@ import org.topupbatch.provider.RateBudget;
 
 /**
  * What the dashboard page shows, as the JSON it fetches every few seconds (routes/dashboard.yaml):
- * recent batches with their counts and spend, the rate budget in use, pending orders and the last
- * known balance. Read from the journal and the budget only: a page view never calls the provider.
+ * recent batches with their counts and spend, the rate budget in use, pending orders and the
+ * balance as of the latest provider answer that carried one, with its age. Read from the journal,
+ * the budget and the answers already received: a page view never calls the provider.
  */
 public final class DashboardView {
 
@@ -25,12 +36,41 @@ public final class DashboardView {
     private final RateBudget budget;
     private final String provider;
     private final NodeRole node;
+    private final Clock clock;
+    private final String template;
+    private final ObjectMapper json = new ObjectMapper();
 
-    public DashboardView(RunReadings readings, RateBudget budget, String provider, NodeRole node) {
+    public DashboardView(RunReadings readings, RateBudget budget, String provider, NodeRole node, Clock clock) {
         this.readings = readings;
         this.budget = budget;
         this.provider = provider;
         this.node = node;
+        this.clock = clock;
+        this.template = template();
+    }
+
+    /**
+     * The page with the present view written into it, so that its first paint shows the data: the
+     * script renders it at once and only then starts fetching dashboard.json every 2 s.
+     */
+    public String page() throws JsonProcessingException {
+        // '<' escaped, so that no file name can close the script element it is written into
+        String data = json.writeValueAsString(view()).replace("<", "\\u003c");
+        return template.replace(INITIAL, data);
+    }
+
+    /** Where the page's template expects the initial view (a JSON value inside a script element). */
+    static final String INITIAL = "/*INITIAL-VIEW*/null";
+
+    private static String template() {
+        try (InputStream in = DashboardView.class.getResourceAsStream("/dashboard/index.html")) {
+            if (in == null) {
+                throw new IllegalStateException("dashboard/index.html is missing from the jar");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     public Map<String, Object> view() {
@@ -45,7 +85,11 @@ public final class DashboardView {
         shownNode.put("role", now.role().shown());
         shownNode.put("since", now.since().toString());
         view.put("node", shownNode);
-        view.put("balance", reading.balance().orElse(null));
+        Optional<BalanceSeen.Reading> balance = readings.balance();
+        view.put("balance", balance.map(BalanceSeen.Reading::balance).orElse(null));
+        view.put("balanceAt", balance.map(b -> b.at().toString()).orElse(null));
+        view.put("balanceAgeSeconds", balance.map(b -> Math.max(0, Duration.between(b.at(), clock.instant()).toSeconds()))
+                .orElse(null));
         view.put("pendingOrders", reading.pendingOrders());
         Map<String, Object> rate = new LinkedHashMap<>();
         rate.put("used", budget.inWindow());

@@ -1,12 +1,24 @@
 package org.topupbatch.observe;
 
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.nio.file.Path;
 import java.time.Clock;
 import org.apache.camel.CamelContext;
 import org.apache.camel.health.HealthCheckRegistry;
 import org.topupbatch.cluster.NodeRole;
 import org.topupbatch.journal.Journal;
+import org.topupbatch.provider.BalanceSeen;
 import org.topupbatch.provider.RateBudget;
 import org.topupbatch.provider.RequestGate;
 
@@ -15,7 +27,7 @@ import org.topupbatch.provider.RequestGate;
  * serves at /observe/metrics, the dashboard's view, the readiness checks, and the provider's
  * verdict on the credentials. The observe area's configuration class binds them.
  */
-public final class Observability {
+public final class Observability implements AutoCloseable {
 
     /** The name camel-micrometer-prometheus looks its registry up by (it creates one when absent). */
     public static final String METRICS_REGISTRY = "metricsRegistry";
@@ -25,17 +37,60 @@ public final class Observability {
     private final RunReadings readings;
     private final DashboardView dashboard;
     private final NodeRole node;
+    private final TopupMetrics metrics;
+    private final JvmGcMetrics gc;
 
     public Observability(PrometheusMeterRegistry registry, Journal journal, RateBudget budget, NodeRole node,
-                         Clock clock, String provider) {
+                         Clock clock, String provider, BalanceSeen balances, Path inbox) {
         this.registry = registry;
         this.node = node;
         this.access = new ProviderAccess(clock);
-        TopupMetrics metrics = new TopupMetrics(registry, clock.instant());
-        this.readings = new RunReadings(journal, clock, metrics::batchesRead);
-        metrics.gauges(registry, readings, budget);
+        this.metrics = new TopupMetrics(registry);
+        this.readings = new RunReadings(journal, clock, balances);
+        metrics.gauges(registry, readings, budget, clock);
         metrics.node(registry, node);
-        this.dashboard = new DashboardView(readings, budget, provider, node);
+        metrics.inbox(registry, inbox);
+        this.gc = jvmAndProcess(registry);
+        this.dashboard = new DashboardView(readings, budget, provider, node, clock);
+    }
+
+    /**
+     * Micrometer's own JVM and process meters, under the names standard JVM dashboards read
+     * (jvm_memory_*, jvm_gc_*, jvm_threads_*, jvm_classes_*, process_cpu_usage, system_cpu_usage,
+     * process_uptime_seconds, process_files_open_files). The GC meters listen to the JVM's GC
+     * notifications until closed.
+     */
+    private static JvmGcMetrics jvmAndProcess(MeterRegistry registry) {
+        // Two of ProcessorMetrics' names fail promtool's lint: process_cpu_time_ns_total (an
+        // abbreviated unit; process_cpu_usage says the same) is left out, and system_cpu_count (a
+        // gauge named like a summary's _count) is exported as system_cpus.
+        registry.config().meterFilter(MeterFilter.deny(id -> id.getName().equals("process.cpu.time")));
+        registry.config().meterFilter(new MeterFilter() {
+            @Override
+            public Meter.Id map(Meter.Id id) {
+                return id.getName().equals("system.cpu.count") ? id.withName("system.cpus") : id;
+            }
+        });
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ClassLoaderMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
+        new FileDescriptorMetrics().bindTo(registry);
+        JvmGcMetrics gc = new JvmGcMetrics();
+        gc.bindTo(registry);
+        return gc;
+    }
+
+    /** The batch duration timer and the gauges. */
+    public TopupMetrics metrics() {
+        return metrics;
+    }
+
+    /** Stops listening to GC notifications. */
+    @Override
+    public void close() {
+        gc.close();
     }
 
     /**

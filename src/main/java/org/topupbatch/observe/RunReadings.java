@@ -6,13 +6,13 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.topupbatch.journal.BatchOverview;
 import org.topupbatch.journal.Journal;
 import org.topupbatch.journal.JournalException;
 import org.topupbatch.journal.RowState;
+import org.topupbatch.provider.BalanceSeen;
 
 /**
  * What the journal says about the run, read at most once every few seconds however many pages
@@ -21,8 +21,8 @@ import org.topupbatch.journal.RowState;
 public final class RunReadings {
 
     /** One reading of the journal. */
-    public record Reading(Map<RowState, Long> rowsByState, List<BatchOverview> batches, Optional<Long> balance,
-                          Instant at) {
+    public record Reading(Map<RowState, Long> rowsByState, List<BatchOverview> batches,
+                          Optional<BalanceSeen.Reading> journalBalance, Instant at) {
 
         /** Orders sent whose final status is still to learn. */
         public long pendingOrders() {
@@ -37,15 +37,15 @@ public final class RunReadings {
 
     private final Journal journal;
     private final Clock clock;
-    private final Consumer<Reading> onRead;
+    private final BalanceSeen answers;
     private Reading last;
     private boolean failing;
 
-    /** {@code onRead} sees every new reading (the metrics learn of finished batches there). */
-    public RunReadings(Journal journal, Clock clock, Consumer<Reading> onRead) {
+    /** {@code answers} holds the balance of this process's latest provider answer that carried one. */
+    public RunReadings(Journal journal, Clock clock, BalanceSeen answers) {
         this.journal = journal;
         this.clock = clock;
-        this.onRead = onRead;
+        this.answers = answers;
         this.last = new Reading(Map.of(), List.of(), Optional.empty(), Instant.EPOCH);
     }
 
@@ -56,9 +56,9 @@ public final class RunReadings {
             return last;
         }
         try {
-            last = new Reading(journal.rowsByState(), journal.batchOverviews(BATCHES_SHOWN), journal.latestBalance(), now);
+            last = new Reading(journal.rowsByState(), journal.batchOverviews(BATCHES_SHOWN),
+                    journal.latestBalanceReading().map(b -> new BalanceSeen.Reading(b.balance(), b.at())), now);
             failing = false;
-            onRead.accept(last);
         } catch (JournalException e) {
             if (!failing) {
                 LOG.warn("The dashboard and metrics show the last reading: the journal does not answer ({})", e.getMessage());
@@ -66,5 +66,22 @@ public final class RunReadings {
             }
         }
         return last;
+    }
+
+    /**
+     * The newest balance known: the latest provider answer that carried one (create-order's
+     * balance_after among them, so it follows the spending order by order), else the journal's
+     * (a standby, or a node that has not called the provider yet). Not cached: it costs no query.
+     */
+    public Optional<BalanceSeen.Reading> balance() {
+        Optional<BalanceSeen.Reading> stored = current().journalBalance();
+        Optional<BalanceSeen.Reading> answered = answers.last();
+        if (answered.isEmpty()) {
+            return stored;
+        }
+        if (stored.isEmpty() || !stored.get().at().isAfter(answered.get().at())) {
+            return answered;
+        }
+        return stored;
     }
 }

@@ -3,13 +3,15 @@ package org.topupbatch.observe;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;
 import org.topupbatch.cluster.NodeRole;
-import org.topupbatch.journal.BatchOverview;
 import org.topupbatch.journal.BatchRecord;
 import org.topupbatch.journal.RowState;
 import org.topupbatch.provider.RateBudget;
@@ -21,27 +23,32 @@ import org.topupbatch.provider.RateBudget;
 public final class TopupMetrics {
 
     private final Timer batchDuration;
-    private final Instant since;
     private final Set<Long> timedBatches = new HashSet<>();
 
-    /** Meters for the batches reported complete after {@code since} (this run's start). */
-    public TopupMetrics(MeterRegistry registry, Instant since) {
-        this.since = since;
+    public TopupMetrics(MeterRegistry registry) {
         this.batchDuration = Timer.builder("topup.batch.duration")
-                .description("From a batch's intake to its complete report").register(registry);
+                .description("From a batch's intake to the writing of its complete report").register(registry);
     }
 
     /** The gauges read the journal through {@code readings} and the rate window from {@code budget}. */
-    public void gauges(MeterRegistry registry, RunReadings readings, RateBudget budget) {
+    public void gauges(MeterRegistry registry, RunReadings readings, RateBudget budget, Clock clock) {
         for (RowState state : RowState.values()) {
+            if (state == RowState.REJECTED) {
+                continue; // a rejected row never became an order: it is counted as a row, below
+            }
             Gauge.builder("topup.orders", readings, r -> r.current().rowsByState().getOrDefault(state, 0L))
-                    .description("Rows of every batch by state").tag("status", state.name().toLowerCase(Locale.ROOT))
-                    .register(registry);
+                    .description("Orders of every batch by state (rejected rows are not orders)")
+                    .tag("status", state.name().toLowerCase(Locale.ROOT)).register(registry);
         }
+        Gauge.builder("topup.rows.rejected", readings, r -> r.current().rowsByState().getOrDefault(RowState.REJECTED, 0L))
+                .description("Rows of every batch rejected before any order was sent").register(registry);
         Gauge.builder("topup.orders.pending", readings, r -> r.current().pendingOrders())
                 .description("Orders sent whose final status is still to learn").register(registry);
-        Gauge.builder("topup.balance.rupiah", readings, r -> r.current().balance().map(Long::doubleValue).orElse(Double.NaN))
-                .description("The last balance the journal holds").register(registry);
+        Gauge.builder("topup.balance.rupiah", readings, r -> r.balance().map(b -> (double) b.balance()).orElse(Double.NaN))
+                .description("The balance as of the latest provider answer that carried one").register(registry);
+        Gauge.builder("topup.balance.age.seconds", readings,
+                        r -> r.balance().map(b -> Duration.between(b.at(), clock.instant()).toMillis() / 1000.0).orElse(Double.NaN))
+                .description("Seconds since the answer that carried topup_balance_rupiah").register(registry);
         Gauge.builder("topup.rate.window.used", budget, RateBudget::inWindow)
                 .description("Provider requests counted in the rolling minute").register(registry);
         Gauge.builder("topup.rate.window.limit", budget, b -> b.limits().perMinute())
@@ -50,6 +57,17 @@ public final class TopupMetrics {
                 .description("Provider requests today (the provider's UTC day)").register(registry);
         Gauge.builder("topup.rate.day.limit", budget, b -> b.limits().perDay())
                 .description("Provider requests allowed per day").register(registry);
+    }
+
+    /**
+     * Whether the local inbox folder can be listed (1) or not (0): a folder gone or unreadable
+     * takes no file, and nothing else says so. With an SFTP inbox this is the local folder the
+     * relay delivers into. One file-system look per scrape.
+     */
+    public void inbox(MeterRegistry registry, Path inbox) {
+        Gauge.builder("topup.inbox.readable", inbox,
+                        p -> Files.isDirectory(p) && Files.isReadable(p) && Files.isExecutable(p) ? 1 : 0)
+                .description("1 when the inbox folder can be listed, else 0").register(registry);
     }
 
     /**
@@ -71,13 +89,14 @@ public final class TopupMetrics {
         }
     }
 
-    /** Times each batch once, when a reading first shows it reported complete. */
-    public synchronized void batchesRead(RunReadings.Reading reading) {
-        for (BatchOverview o : reading.batches()) {
-            BatchRecord b = o.batch();
-            if (b.reportComplete() && b.reportedAt() != null && !b.reportedAt().isBefore(since) && timedBatches.add(b.id())) {
-                batchDuration.record(Duration.between(b.startedAt(), b.reportedAt()));
-            }
+    /**
+     * Times a batch from its intake to the moment its complete report was written (the report
+     * route calls this as the files are in place), once per batch in this process: the first
+     * scrape after the report has it.
+     */
+    public synchronized void reportWritten(BatchRecord batch, boolean complete, Instant at) {
+        if (complete && timedBatches.add(batch.id())) {
+            batchDuration.record(Duration.between(batch.startedAt(), at));
         }
     }
 }

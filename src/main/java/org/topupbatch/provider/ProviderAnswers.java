@@ -12,6 +12,13 @@ import org.apache.camel.Exchange;
  */
 public final class ProviderAnswers {
 
+    private final BalanceSeen balances;
+
+    /** {@code balances} learns the balance of every answer that carries one. */
+    public ProviderAnswers(BalanceSeen balances) {
+        this.balances = balances;
+    }
+
     /** Sets the body to the typed answer of the exchange's operation, or throws. */
     public void read(Exchange exchange) {
         String operation = exchange.getProperty(ProviderExchange.OPERATION, String.class);
@@ -23,7 +30,9 @@ public final class ProviderAnswers {
         if (answer.status() == 0) {
             throw AnswerClassifier.unreadable(operation, answer, "no HTTP status", null);
         }
-        exchange.getMessage().setBody(typed(operation, refId, answer));
+        Object typed = typed(operation, refId, answer);
+        balances.answered(operation, typed);
+        exchange.getMessage().setBody(typed);
     }
 
     /** Turns a request that got no HTTP answer into what it means (nothing sent, or maybe taken effect). */

@@ -15,12 +15,19 @@ public final class ProviderRouteConfiguration implements CamelConfiguration, Aut
 
     private final Supplier<ProviderEndpoint> endpoint;
     private final Supplier<RequestGate> gate;
+    private final BalanceSeen balances;
     private PoolingHttpClientConnectionManager pool;
 
     /** Suppliers, so that the embedded sandbox and the journal are started by whoever needs them first. */
     public ProviderRouteConfiguration(Supplier<ProviderEndpoint> endpoint, Supplier<RequestGate> gate) {
+        this(endpoint, gate, new BalanceSeen(java.time.Clock.systemUTC()));
+    }
+
+    /** {@code balances} learns the balance of every answer that carries one (the dashboard shows it). */
+    public ProviderRouteConfiguration(Supplier<ProviderEndpoint> endpoint, Supplier<RequestGate> gate, BalanceSeen balances) {
         this.endpoint = endpoint;
         this.gate = gate;
+        this.balances = balances;
     }
 
     @BindToRegistry("rateBudget")
@@ -40,7 +47,7 @@ public final class ProviderRouteConfiguration implements CamelConfiguration, Aut
 
     @BindToRegistry("providerAnswers")
     public ProviderAnswers providerAnswers() {
-        return new ProviderAnswers();
+        return new ProviderAnswers(balances);
     }
 
     /** Camel's http component, configured once for every provider call. */

@@ -23,12 +23,19 @@ public class BatchReportWriter {
     private final ProviderGateway gateway;
     private final ReportWriter files;
     private final Clock clock;
+    private final ReportWritten written;
 
     public BatchReportWriter(ReportingJournal journal, ProviderGateway gateway, ReportWriter files, Clock clock) {
+        this(journal, gateway, files, clock, ReportWritten.NOBODY);
+    }
+
+    public BatchReportWriter(ReportingJournal journal, ProviderGateway gateway, ReportWriter files, Clock clock,
+                             ReportWritten written) {
         this.journal = journal;
         this.gateway = gateway;
         this.files = files;
         this.clock = clock;
+        this.written = written;
     }
 
     public void write(BatchRecord batch, boolean complete) {
@@ -39,6 +46,8 @@ public class BatchReportWriter {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        // told before the journal's record, so that whoever sees the report file finds it timed
+        written.written(batch, complete, clock.instant());
         journal.markReported(batch.id(), now, complete, balanceAfter);
         if (complete) {
             LOG.info("Report written for {}", batch.fileName());

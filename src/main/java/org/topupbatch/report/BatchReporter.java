@@ -31,8 +31,14 @@ public class BatchReporter {
 
     public BatchReporter(ReportingJournal journal, ProviderGateway gateway, ReportWriter files, Clock clock,
                          Duration pendingTimeout) {
+        this(journal, gateway, files, clock, pendingTimeout, ReportWritten.NOBODY);
+    }
+
+    /** {@code written} hears of each report once it is written and recorded (the metrics time batches there). */
+    public BatchReporter(ReportingJournal journal, ProviderGateway gateway, ReportWriter files, Clock clock,
+                         Duration pendingTimeout, ReportWritten written) {
         this(journal, new ReportSchedule(journal, clock, pendingTimeout),
-                new BatchReportWriter(journal, gateway, files, clock));
+                new BatchReportWriter(journal, gateway, files, clock, written));
     }
 
     /** Writes the report of this batch if it is due (the report route, on the batch's row-final events). */

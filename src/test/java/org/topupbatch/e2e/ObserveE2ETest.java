@@ -2,12 +2,19 @@ package org.topupbatch.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -21,7 +28,8 @@ import org.topupbatch.testing.PostgresServer;
 /**
  * /observe/health and /observe/metrics of the built jar, over HTTP on the management port:
  * ready while the journal answers and the provider takes the credentials, not ready when either
- * stops; the topup_ metrics in Prometheus text after a batch.
+ * stops; the topup_ and JVM metrics in Prometheus text after a batch, clean by promtool, and the
+ * deploy/ alert rules and Grafana dashboard naming only metrics that exist.
  */
 class ObserveE2ETest {
 
@@ -61,12 +69,30 @@ class ObserveE2ETest {
         assertThat(awaitMetric("topup_node_leader")).contains("topup_node_leader{node=\"observe-1\"} 1.0",
                 "topup_node_role{node=\"observe-1\",role=\"single\"} 1.0");
 
-        run.drop("metrics.csv", "ref_id,product_sku,customer_no\nOB-1,STEAM45K,a@example.com\nOB-2,STEAM90K,b@example.com\n");
-        String metrics = awaitMetric("topup_batch_duration_seconds_count 1\n");
+        // two orders and a row rejected before any order (a product not in the price list)
+        run.drop("metrics.csv", "ref_id,product_sku,customer_no\nOB-1,STEAM45K,a@example.com\nOB-2,STEAM90K,b@example.com\n"
+                + "OB-0,NOPE1,z@example.com\n");
+        // the first scrape once the report is there already has the batch's duration
+        Path summary = run.reports.resolve("metrics.summary.json");
+        Poll.until("the report " + summary, Duration.ofSeconds(120), () -> Files.exists(summary));
+        String first = scrape();
+        assertThat(first).contains("topup_batch_duration_seconds_count 1\n");
+        // the journal's gauges come from a reading at most 2 s old: looked at until it is newer
+        String metrics = awaitMetric("topup_orders{status=\"success\"} 2.0");
         System.out.println("METRICS SAMPLE (topup_ lines):");
         metrics.lines().filter(l -> l.startsWith("topup_")).forEach(System.out::println);
+        System.out.println("JVM AND PROCESS FAMILIES: " + families(metrics).stream()
+                .filter(f -> !f.startsWith("topup_")).toList());
+        // to the report's writing, which comes after the summary's finished_at (the balance is read
+        // between); the summary's times are whole seconds, hence the second of slack
+        // (BatchReportWriterTimingTest checks the moment itself)
+        JsonNode written = new ObjectMapper().readTree(summary.toFile());
+        double untilFinishedAt = Duration.between(Instant.parse(written.get("started_at").asText()),
+                Instant.parse(written.get("finished_at").asText())).toMillis() / 1000.0;
+        assertThat(sample(metrics, "topup_batch_duration_seconds_sum")).isGreaterThan(untilFinishedAt - 1.0);
         assertThat(metrics).contains(
                 "topup_orders{status=\"success\"} 2.0",
+                "topup_rows_rejected 1.0",
                 "topup_orders_pending 0.0",
                 "topup_provider_calls_total{answer=\"200\",operation=\"create-order\"} 2.0",
                 "topup_provider_latency_seconds_count{operation=\"create-order\"} 2",
@@ -74,6 +100,26 @@ class ObserveE2ETest {
                 "topup_rate_window_used ",
                 "topup_balance_rupiah ");
         assertThat(metrics).doesNotContain(SandboxConfig.defaults().apiSecret());
+        assertThat(metrics).as("rejected rows are not orders").doesNotContain("topup_orders{status=\"rejected\"}");
+        // JVM and process meters under the names standard dashboards read (Micrometer's binders)
+        assertThat(families(metrics)).contains("jvm_memory_used_bytes", "jvm_threads_live_threads",
+                "jvm_classes_loaded_classes", "jvm_gc_memory_allocated_bytes_total", "process_cpu_usage",
+                "system_cpus", "process_uptime_seconds", "process_files_open_files");
+
+        Promtool.Result lint = Promtool.run(metrics, "check", "metrics");
+        System.out.println("promtool check metrics (exit " + lint.exitCode() + "): " + lint.output());
+        assertThat(lint.exitCode()).as("promtool check metrics on a real scrape:\n" + lint.output()).isZero();
+        assertThat(lint.output()).as("no lint problems").isBlank();
+        // the alert rules and the Grafana dashboard name only metrics this scrape has
+        for (Path deployed : List.of(Path.of("deploy/topup-batch.rules.yml"), Path.of("deploy/topup-batch.grafana.json"))) {
+            Matcher named = Pattern.compile("\\b(?:topup|jvm|process|system)_[a-z_]+").matcher(Files.readString(deployed));
+            while (named.find()) {
+                String name = named.group();
+                if (!name.startsWith("jvm_gc_pause")) { // Micrometer registers GC pauses at the first pause
+                    assertThat(metrics).as(deployed + " names " + name).containsPattern("(?m)^" + name + "[{ ]");
+                }
+            }
+        }
 
         // the secret is rotated at the provider: the next answer is a 401, and readiness says so
         sandbox.config().setApiSecret("rotated-secret-1");
@@ -105,6 +151,34 @@ class ObserveE2ETest {
                 + run.env.get("TOPUP_MANAGEMENT_PORT") + "/observe/health")).timeout(Duration.ofSeconds(30)).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(probe.statusCode()).as("a probe sees not-ready by its status code").isEqualTo(503);
+    }
+
+    @Test
+    void the_alert_rules_pass_promtool() throws Exception {
+        Promtool.Result check = Promtool.run(null, "check", "rules", "deploy/topup-batch.rules.yml");
+        System.out.println("promtool check rules (exit " + check.exitCode() + "): " + check.output());
+        assertThat(check.exitCode()).as(check.output()).isZero();
+        assertThat(check.output()).contains("SUCCESS: 6 rules found");
+    }
+
+    /** One scrape of /observe/metrics, which must answer 200. */
+    private String scrape() throws Exception {
+        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + run.env.get("TOPUP_MANAGEMENT_PORT") + "/observe/metrics")).timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(200);
+        return r.body();
+    }
+
+    /** The metric families a scrape declares ({@code # TYPE name ...}). */
+    private static List<String> families(String scrape) {
+        return scrape.lines().filter(l -> l.startsWith("# TYPE ")).map(l -> l.split(" ")[2]).toList();
+    }
+
+    /** The value of the sample line {@code name value}. */
+    private static double sample(String scrape, String name) {
+        return scrape.lines().filter(l -> l.startsWith(name + " ")).map(l -> Double.parseDouble(l.substring(name.length() + 1)))
+                .findFirst().orElseThrow(() -> new AssertionError("no sample " + name));
     }
 
     /** The readiness answer with its checks, once its status is {@code status}. */
