@@ -45,6 +45,8 @@ public final class Observability implements AutoCloseable {
         this.registry = registry;
         this.node = node;
         this.access = new ProviderAccess(clock);
+        // before any meter of ours: Micrometer warns (and may not apply them to existing meters) otherwise
+        lintedNames(registry);
         this.metrics = new TopupMetrics(registry);
         this.readings = new RunReadings(journal, clock, balances);
         metrics.gauges(registry, readings, budget, clock);
@@ -60,7 +62,7 @@ public final class Observability implements AutoCloseable {
      * process_uptime_seconds, process_files_open_files). The GC meters listen to the JVM's GC
      * notifications until closed.
      */
-    private static JvmGcMetrics jvmAndProcess(MeterRegistry registry) {
+    private static void lintedNames(MeterRegistry registry) {
         // Two of ProcessorMetrics' names fail promtool's lint: process_cpu_time_ns_total (an
         // abbreviated unit; process_cpu_usage says the same) is left out, and system_cpu_count (a
         // gauge named like a summary's _count) is exported as system_cpus.
@@ -71,6 +73,9 @@ public final class Observability implements AutoCloseable {
                 return id.getName().equals("system.cpu.count") ? id.withName("system.cpus") : id;
             }
         });
+    }
+
+    private static JvmGcMetrics jvmAndProcess(MeterRegistry registry) {
         new JvmMemoryMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
         new ClassLoaderMetrics().bindTo(registry);

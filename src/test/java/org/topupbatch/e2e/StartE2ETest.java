@@ -54,6 +54,9 @@ class StartE2ETest {
         Report report = Report.read(home.resolve("reports"), "first", ',');
         assertThat(report.rows()).extracting(r -> r.get("status")).containsExactly("success", "success");
         assertThat(run.output()).contains("EMBEDDED SANDBOX IN USE: no real order will be placed");
+        // a clean start says nothing else at WARN or above: a new user reads every such line as trouble
+        assertThat(run.output().lines().filter(l -> l.contains(" WARN ") || l.contains(" ERROR ")))
+                .as(run.output()).singleElement().asString().contains("EMBEDDED SANDBOX IN USE");
     }
 
     @Test
