@@ -95,7 +95,8 @@ public final class SftpAccess extends AbstractHealthCheck {
                     + hostPort + "' -f " + knownHosts() + " && " + keyscan;
         } else if (lower.contains("auth fail") || lower.contains("auth cancel")) {
             why = "the server refused the login of user " + folder.user() + " with "
-                    + (login.privateKeyFile() != null ? "the key " + login.privateKeyFile().toAbsolutePath()
+                    + (login.privateKeyFile() != null ? "the key in topup.sftp.private-key-file (TOPUP_SFTP_PRIVATE_KEY_FILE) "
+                    + login.privateKeyFile().toAbsolutePath()
                     + " (is its public key in that user's authorized_keys?)"
                     : "the password in topup.sftp.password (TOPUP_SFTP_PASSWORD)")
                     + "; check the user and the " + (login.privateKeyFile() != null ? "key" : "password");

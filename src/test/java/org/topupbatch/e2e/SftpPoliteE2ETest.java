@@ -25,7 +25,10 @@ import org.topupbatch.testing.Poll;
  * port; the test fails, not skips, without it): a wrong password costs one failed login per poll
  * and then fewer and fewer, counted in sshd's own log, with one log line and health DOWN naming the
  * cause; an unknown host key stops a once-mode start with one line naming the known_hosts file and
- * the ssh-keyscan line that adds the key.
+ * the ssh-keyscan line that adds the key; a changed host key with the ssh-keygen -R and ssh-keyscan
+ * lines; a key the server refuses with one line naming topup.sftp.private-key-file and at most two
+ * failed logins; a server going down and coming back in watch mode with one line each and health
+ * DOWN then UP (the first pause after a failure is 10 s, so recovery is seen about 10 s later).
  */
 class SftpPoliteE2ETest {
 
@@ -56,18 +59,17 @@ class SftpPoliteE2ETest {
                 "PasswordAuthentication yes",
                 "KbdInteractiveAuthentication no",
                 "AuthorizedKeysFile " + keys.resolve("authorized_keys"),
-                "Subsystem sftp internal-sftp",
+                // relative folders start here, not in the login user's home (root's, when the tests run as root)
+                "Subsystem sftp internal-sftp -d " + Files.createDirectories(home.resolve("sftp-root")),
+                // publickey failures are logged at VERBOSE only, password failures at INFO
+                "LogLevel VERBOSE",
                 "MaxStartups 100",
                 "") );
         // sshd's privilege separation directory, normally made by the ssh service's start
         Files.createDirectories(Path.of("/run/sshd"));
         port = FreePorts.pick();
         sshdLog = home.resolve("sshd.log");
-        sshd = new ProcessBuilder(SSHD.toString(), "-D", "-e", "-f", config.toString(), "-p", Integer.toString(port))
-                .redirectErrorStream(true).redirectOutput(sshdLog.toFile()).start();
-        if (!Poll.atMost(Duration.ofSeconds(10), this::sshdLogText, t -> t.contains("Server listening")).contains("Server listening")) {
-            throw new AssertionError("sshd did not start: " + sshdLogText());
-        }
+        startSshd();
         run = new JarRun(home.resolve("node"));
         run.env.put("TOPUP_WEBHOOK_PORT", "0");
         // a user sshd knows is not needed: a wrong password for a user that does not exist is logged as one
@@ -75,15 +77,35 @@ class SftpPoliteE2ETest {
         run.env.put("TOPUP_SFTP_PASSWORD", "not-the-password");
     }
 
+    /** Starts sshd on {@link #port}, appending to its log; returns when it listens. */
+    void startSshd() throws Exception {
+        long before = sshdLogText().lines().filter(l -> l.contains("Server listening")).count();
+        sshd = new ProcessBuilder(SSHD.toString(), "-D", "-e", "-f", home.resolve("sshd/sshd_config").toString(),
+                "-p", Integer.toString(port))
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(sshdLog.toFile())).start();
+        if (Poll.atMost(Duration.ofSeconds(10), this::sshdLogText,
+                t -> t.lines().filter(l -> l.contains("Server listening")).count() > before)
+                .lines().filter(l -> l.contains("Server listening")).count() <= before) {
+            throw new AssertionError("sshd did not start: " + sshdLogText());
+        }
+    }
+
+    /** Stops sshd and the sessions it forked (as a server going down would): open connections break too. */
+    void stopSshd() throws Exception {
+        if (sshd != null) {
+            List<ProcessHandle> sessions = sshd.descendants().toList();
+            sshd.destroy();
+            sshd.waitFor(5, TimeUnit.SECONDS);
+            sessions.forEach(ProcessHandle::destroyForcibly);
+        }
+    }
+
     @AfterEach
     void stop() throws Exception {
         if (run != null) {
             run.kill();
         }
-        if (sshd != null) {
-            sshd.destroy();
-            sshd.waitFor(5, TimeUnit.SECONDS);
-        }
+        stopSshd();
     }
 
     @Test
@@ -119,6 +141,96 @@ class SftpPoliteE2ETest {
                 .contains("ssh-keyscan -p " + port + " 127.0.0.1 >> " + knownHosts.toAbsolutePath())
                 .doesNotContain("\tat ");
         assertThat(failedLogins()).isZero(); // the server was never sent the password
+    }
+
+    @Test
+    void a_changed_host_key_stops_a_once_run_with_the_keygen_and_keyscan_lines() throws Exception {
+        Path knownHosts = home.resolve("known_hosts");
+        Path other = home.resolve("other_host_key");
+        exec("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", other.toString());
+        String[] otherKey = Files.readString(home.resolve("other_host_key.pub")).trim().split(" ");
+        Files.writeString(knownHosts, "[127.0.0.1]:" + port + " " + otherKey[0] + " " + otherKey[1] + "\n");
+        run.env.put("TOPUP_SFTP_KNOWN_HOSTS_FILE", knownHosts.toString());
+        long started = System.nanoTime();
+        assertThat(run.runOnce(Duration.ofMinutes(1))).as(run.output()).isEqualTo(1);
+        System.out.printf("changed host key, once run: %.1f s%n", (System.nanoTime() - started) / 1e9);
+        String output = run.output();
+        String file = knownHosts.toAbsolutePath().toString();
+        List<String> lines = output.lines().filter(l -> l.contains("differs from the one in the known_hosts file " + file)).toList();
+        assertThat(lines).as(output).hasSize(1);
+        assertThat(lines.get(0)).contains("host key for [127.0.0.1]:" + port)
+                .containsSubsequence("ssh-keygen -R '[127.0.0.1]:" + port + "' -f " + file,
+                        "ssh-keyscan -p " + port + " 127.0.0.1 >> " + file);
+        assertThat(output).doesNotContain("\tat ").doesNotContain("not-the-password");
+        assertThat(failedLogins()).isZero(); // the server was never sent the password
+    }
+
+    @Test
+    void a_key_the_server_does_not_accept_stops_a_once_run_with_one_line_and_at_most_two_failed_logins() throws Exception {
+        Path knownHosts = home.resolve("known_hosts");
+        Files.writeString(knownHosts, "[127.0.0.1]:" + port + " " + hostKey() + "\n");
+        Path key = home.resolve("id_ed25519");
+        exec("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key.toString()); // not in authorized_keys
+        String user = System.getProperty("user.name");
+        run.env.remove("TOPUP_SFTP_PASSWORD");
+        run.env.put("TOPUP_INBOX", "sftp://" + user + "@127.0.0.1:" + port + "/inbox");
+        run.env.put("TOPUP_SFTP_KNOWN_HOSTS_FILE", knownHosts.toString());
+        run.env.put("TOPUP_SFTP_PRIVATE_KEY_FILE", key.toString());
+        long started = System.nanoTime();
+        assertThat(run.runOnce(Duration.ofMinutes(1))).as(run.output()).isEqualTo(1);
+        System.out.printf("refused key, once run: %.1f s, failed logins in sshd's log: %d%n",
+                (System.nanoTime() - started) / 1e9, failedLogins());
+        String output = run.output();
+        List<String> lines = output.lines().filter(l -> l.contains("refused the login of user " + user)).toList();
+        assertThat(lines).as(output).hasSize(1);
+        assertThat(lines.get(0)).contains("topup.sftp.private-key-file").contains(key.toAbsolutePath().toString())
+                .contains("authorized_keys");
+        assertThat(output).doesNotContain("\tat ");
+        assertThat(failedLogins()).as(sshdLogText()).isBetween(1L, 2L);
+    }
+
+    @Test
+    void a_server_down_and_back_in_watch_mode_gives_one_line_each_and_health_down_then_up() throws Exception {
+        Path knownHosts = home.resolve("known_hosts");
+        Files.writeString(knownHosts, "[127.0.0.1]:" + port + " " + hostKey() + "\n");
+        Path key = home.resolve("id_ed25519");
+        exec("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key.toString());
+        Files.copy(home.resolve("id_ed25519.pub"), home.resolve("sshd/authorized_keys"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.createDirectories(home.resolve("sftp-root/inbox"));
+        run.env.remove("TOPUP_SFTP_PASSWORD");
+        run.env.put("TOPUP_INBOX", "sftp://" + System.getProperty("user.name") + "@127.0.0.1:" + port + "/inbox");
+        run.env.put("TOPUP_SFTP_KNOWN_HOSTS_FILE", knownHosts.toString());
+        run.env.put("TOPUP_SFTP_PRIVATE_KEY_FILE", key.toString());
+        String up = "\"name\":\"sftp-inbox\",\"status\":\"UP\"";
+        String down = "\"name\":\"sftp-inbox\",\"status\":\"DOWN\"";
+        run.start();
+        String health = Poll.atMost(Duration.ofSeconds(40), this::health, h -> h.contains(up));
+        assertThat(health).as(health + "\n" + run.output()).contains(up);
+        // a poll that worked: the consumer holds a connection now
+        Poll.atMost(Duration.ofSeconds(10), this::sshdLogText, t -> t.contains("Accepted publickey"));
+
+        long stopped = System.nanoTime();
+        stopSshd();
+        health = Poll.atMost(Duration.ofSeconds(15), this::health, h -> h.contains(down));
+        double downAfter = (System.nanoTime() - stopped) / 1e9;
+        assertThat(health).as(health + "\n" + run.output()).contains(down);
+        List<String> broken = run.output().lines().filter(l -> l.contains("cannot be used")).toList();
+        assertThat(broken).as(run.output()).hasSize(1);
+        // the reason: JSch's "session is down" (the connection the consumer held broke), or "connection refused"
+        String reason = broken.get(0).replaceAll(".*cannot be used: (.*) \\(tried again.*", "$1");
+        assertThat(health).contains("\"name\":\"sftp-inbox\",\"status\":\"DOWN\",\"message\":\"" + reason + "\"");
+
+        long restarted = System.nanoTime();
+        startSshd();
+        // the first pauses after a failure: 10 s, then 20 s; the next attempt comes within about 15 s
+        health = Poll.atMost(Duration.ofSeconds(25), this::health, h -> h.contains(up));
+        double upAfter = (System.nanoTime() - restarted) / 1e9;
+        System.out.printf("server down: health DOWN after %.1f s; back: health UP after %.1f s%n", downAfter, upAfter);
+        String output = run.output();
+        assertThat(health).as(health + "\n" + output).contains(up);
+        assertThat(output.lines().filter(l -> l.contains("can be used again")).toList()).as(output).hasSize(1);
+        assertThat(output.lines().filter(l -> l.contains("cannot be used")).toList()).as(output).hasSize(1);
+        assertThat(output).doesNotContain("\tat com.jcraft").doesNotContain("\tat org.apache");
     }
 
     String hostKey() throws IOException {
