@@ -1,6 +1,7 @@
 package org.topupbatch.command;
 
 import org.topupbatch.run.ExitCode;
+import org.topupbatch.text.OneLine;
 
 import org.topupbatch.report.TimeSpan;
 
@@ -94,7 +95,7 @@ public final class PlanCommand implements Command {
                     && p.stopsSubmission() ? "it refused the credentials (" + p.code() + ")" : e.getMessage()));
             return ExitCode.FAILED.code();
         } catch (UnreadableBatchException e) {
-            err.println("topup-batch: " + file + " cannot be read as a batch: " + e.getMessage());
+            err.println("topup-batch: " + OneLine.of(file.toString()) + " cannot be read as a batch: " + OneLine.of(e.getMessage(), 1000));
             return ExitCode.FAILED.code();
         } catch (IOException e) {
             err.println("topup-batch: cannot read " + file + ": " + e.getMessage());
@@ -113,16 +114,18 @@ public final class PlanCommand implements Command {
         long[] reserved = {0};
         PlanWriter[] writer = {null};
         long[] warnings = {0};
-        out.println("Plan of " + file.getFileName() + " (nothing is ordered; the file stays where it is)"
+        out.println("Plan of " + OneLine.of(file.getFileName().toString()) + " (nothing is ordered; the file stays where it is)"
                 + (provider.sandbox() ? ", with the embedded sandbox's prices: no provider is set" : ""));
-        PlanSummary summary = new BatchCheck(catalog, rules, settings.balancePolicy()).check(file, (delimiter, extras) -> {
+        PlanSummary summary = new BatchCheck(catalog, rules, settings.balancePolicy(), settings.inputCharset())
+                .check(file, (delimiter, encoding, extras) -> {
+            out.println("Read as:  " + encoding.shown() + ", delimiter " + shownDelimiter(delimiter));
             balanceRead[0] = provider.gateway.checkBalance().balance();
             reserved[0] = journal.reservedAmount();
             writer[0] = new PlanWriter(journal::ordersAmong);
             return new BatchCheck.Opened(writer[0], balanceRead[0] - reserved[0]);
         }, (row, decision, rejection) -> {
             if (rejection != null) {
-                out.println("  rejected  line " + row.line() + "  ref_id " + shown(row) + ": " + rejection);
+                out.println("  rejected  line " + row.line() + "  ref_id " + shown(row) + ": " + OneLine.of(rejection, 500));
             }
             warnings[0] += warn(row, decision);
         });
@@ -139,13 +142,18 @@ public final class PlanCommand implements Command {
         return (summary.rejected() > 0 ? ExitCode.ATTENTION : ExitCode.OK).code();
     }
 
+    /** A ref_id as read, on one line: a quoted one may hold line breaks that would forge lines of the plan. */
     private static String shown(BatchRow row) {
-        return row.refId().isEmpty() ? "(empty)" : row.refId();
+        return row.refId().isEmpty() ? "(empty)" : OneLine.of(row.refId());
+    }
+
+    private static String shownDelimiter(char delimiter) {
+        return delimiter == '\t' ? "tab" : "'" + delimiter + "'";
     }
 
     private int warn(BatchRow row, RowDecision decision) {
         for (String warning : decision.warnings()) {
-            out.println("  warning   line " + row.line() + "  ref_id " + shown(row) + ": " + warning);
+            out.println("  warning   line " + row.line() + "  ref_id " + shown(row) + ": " + OneLine.of(warning, 500));
         }
         return decision.warnings().isEmpty() ? 0 : 1;
     }

@@ -1,6 +1,7 @@
 package org.topupbatch.command;
 
 import org.topupbatch.run.ExitCode;
+import org.topupbatch.text.OneLine;
 
 import org.topupbatch.settings.Settings;
 
@@ -67,9 +68,9 @@ public final class ReportCommand implements Command {
         Long balanceAfter = batch.balanceAfter() != null ? batch.balanceAfter() : journal.latestBalance().orElse(null);
         Instant finishedAt = batch.reportedAt() != null ? batch.reportedAt() : clock.instant();
         try {
-            ReportFiles files = new ReportWriter(settings.reports())
+            ReportFiles files = new ReportWriter(settings.reports(), org.topupbatch.report.ReportDelivery.LOCAL, settings.reportCharset())
                     .write(batch, rows -> journal.forEachRow(batch.id(), rows), balanceAfter, finishedAt);
-            out.println("Report of batch " + batch.id() + " (" + batch.fileName() + ") written: "
+            out.println("Report of batch " + batch.id() + " (" + OneLine.of(batch.fileName()) + ") written: "
                     + (files.resultCsv() == null ? "" : files.resultCsv() + ", ") + files.summaryJson());
             return ExitCode.OK.code();
         } catch (IOException | RuntimeException e) {

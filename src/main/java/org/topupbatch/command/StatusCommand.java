@@ -1,6 +1,7 @@
 package org.topupbatch.command;
 
 import org.topupbatch.run.ExitCode;
+import org.topupbatch.text.OneLine;
 
 import org.topupbatch.report.Rupiah;
 import org.topupbatch.journal.BatchStatus;
@@ -75,7 +76,7 @@ public final class StatusCommand implements Command {
                 return ExitCode.FAILED.code();
             }
             if (matches.size() > 1) {
-                out.println("'" + wanted + "' names " + matches.size() + " batches; the latest first:");
+                out.println("'" + OneLine.of(wanted) + "' names " + matches.size() + " batches; the latest first:");
             }
             for (int i = matches.size() - 1; i >= 0; i--) {
                 showBatch(journal, matches.get(i));
@@ -107,11 +108,11 @@ public final class StatusCommand implements Command {
         out.println(header());
         out.println(line(journal, batch));
         if (batch.error() != null) {
-            out.println("Unreadable: " + batch.error());
+            out.println("Unreadable: " + OneLine.of(batch.error(), 1000));
             return;
         }
         if (batch.haltReason() != null) {
-            out.println("Halted: " + batch.haltReason());
+            out.println("Halted: " + OneLine.of(batch.haltReason(), 1000));
         }
         List<RowRecord> waiting = journal.rowsOfBatch(batch.id(), EnumSet.of(RowState.PENDING, RowState.UNKNOWN,
                 RowState.SENDING), ORDERS_SHOWN);
@@ -124,7 +125,7 @@ public final class StatusCommand implements Command {
         Instant now = clock.instant();
         for (RowRecord row : waiting) {
             Instant since = row.sentAt() != null ? row.sentAt() : row.updatedAt();
-            out.println(String.format("%-8s %-6d %-30s %-10s %-20s %d", row.state(), row.line(), row.refId(),
+            out.println(String.format("%-8s %-6d %-30s %-10s %-20s %d", row.state(), row.line(), OneLine.of(row.refId(), 60),
                     age(Duration.between(since, now)), TIME.format(since.atZone(ZoneId.systemDefault())), row.checks()));
         }
         if (waiting.size() == ORDERS_SHOWN) {
@@ -150,7 +151,7 @@ public final class StatusCommand implements Command {
 
     private String line(Journal journal, BatchRecord batch) {
         BatchProgress p = journal.progress(batch.id());
-        return String.format("%-6d %-28s %7d %7d %6d %7d %6d %8d %16s  %-10s %s", batch.id(), batch.fileName(), p.rows(),
+        return String.format("%-6d %-28s %7d %7d %6d %7d %6d %8d %16s  %-10s %s", batch.id(), OneLine.of(batch.fileName(), 60), p.rows(),
                 p.count(RowState.SUCCESS), p.count(RowState.FAILED) + p.count(RowState.REFUSED),
                 p.count(RowState.PENDING) + p.count(RowState.UNKNOWN) + p.count(RowState.SENDING),
                 p.count(RowState.ACCEPTED), p.count(RowState.REJECTED), Rupiah.format(journal.charged(batch.id())),

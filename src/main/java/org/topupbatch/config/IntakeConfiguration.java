@@ -40,7 +40,8 @@ public final class IntakeConfiguration extends AreaConfiguration {
     @BindToRegistry("batchIntake")
     public BatchIntake batchIntake() {
         return new BatchIntake(journal.journal(), provider.gateway(), new CachedPriceCatalog(provider.gateway()::priceList),
-                customerRules(), settings.balancePolicy(), settings.data().resolve("archive"), clock, ProviderName.of(settings));
+                customerRules(), settings.balancePolicy(), settings.data().resolve("archive"), clock, ProviderName.of(settings),
+                settings.inputCharset());
     }
 
     /** A bad rules file stops the start with one line naming the setting. */

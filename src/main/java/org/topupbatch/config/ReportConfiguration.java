@@ -42,7 +42,7 @@ public final class ReportConfiguration extends AreaConfiguration {
     public synchronized BatchReporter batchReporter() {
         if (reporter == null) {
             reporter = new BatchReporter(journal.journal(), provider.gateway(),
-                    new ReportWriter(settings.reports(), sftp.reportDelivery()), clock, settings.pendingTimeout(),
+                    new ReportWriter(settings.reports(), sftp.reportDelivery(), settings.reportCharset()), clock, settings.pendingTimeout(),
                     (batch, complete, at) -> observe.observability().metrics().reportWritten(batch, complete, at));
         }
         return reporter;

@@ -3,8 +3,10 @@ package org.topupbatch.intake;
 import org.topupbatch.settings.BalancePolicy;
 
 import java.io.IOException;
+import java.nio.charset.Charset;
 import java.nio.file.Path;
 import java.util.List;
+import org.topupbatch.journal.BatchEncoding;
 import org.topupbatch.journal.BatchWriter;
 
 /**
@@ -18,20 +20,28 @@ public final class BatchCheck {
     private final PriceCatalog catalog;
     private final CustomerRules rules;
     private final BalancePolicy policy;
+    /** {@code topup.input-charset}: null for auto. */
+    private final Charset inputCharset;
 
     public BatchCheck(PriceCatalog catalog, CustomerRules rules, BalancePolicy policy) {
+        this(catalog, rules, policy, null);
+    }
+
+    public BatchCheck(PriceCatalog catalog, CustomerRules rules, BalancePolicy policy, Charset inputCharset) {
         this.catalog = catalog;
         this.rules = rules;
         this.policy = policy;
+        this.inputCharset = inputCharset;
     }
 
     /**
      * Where the verdicts go and the balance they must fit, asked once the header is read (the batch
-     * record wants its delimiter and extra columns; a file without a header costs no balance call).
+     * record wants its delimiter, encoding and extra columns; a file without a header costs no
+     * balance call).
      */
     @FunctionalInterface
     public interface Target {
-        Opened open(char delimiter, List<String> extraHeaders);
+        Opened open(char delimiter, BatchEncoding encoding, List<String> extraHeaders);
     }
 
     /** The writer, and the balance available to this batch. */
@@ -43,8 +53,8 @@ public final class BatchCheck {
      * @throws IOException when the file cannot be read
      */
     public PlanSummary check(Path file, Target target, BatchPlanner.RowListener listener) throws IOException {
-        try (CsvBatchReader reader = CsvBatchReader.open(file)) {
-            Opened opened = target.open(reader.delimiter(), reader.extraHeaders());
+        try (CsvBatchReader reader = CsvBatchReader.open(file, inputCharset)) {
+            Opened opened = target.open(reader.delimiter(), reader.encoding(), reader.extraHeaders());
             try (BatchWriter writer = opened.writer()) {
                 return plan(reader, writer, opened.balance(), listener);
             }

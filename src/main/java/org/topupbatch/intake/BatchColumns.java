@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import org.topupbatch.text.OneLine;
 
 /**
  * Which column of a batch file holds which field of a {@link BatchRow}, from its header line:
@@ -40,14 +41,14 @@ final class BatchColumns {
         }
         if (!missing.isEmpty()) {
             throw new UnreadableBatchException("header has no column " + String.join(", ", missing)
-                    + " (found: " + String.join(", ", headers) + ")");
+                    + " (found: " + found() + ")");
         }
         List<String> known = new ArrayList<>(REQUIRED);
         known.addAll(OPTIONAL);
         for (String name : known) {
             if (names.indexOf(name) != names.lastIndexOf(name)) {
                 throw new UnreadableBatchException("header has column " + name + " more than once"
-                        + " (found: " + String.join(", ", headers) + ")");
+                        + " (found: " + found() + ")");
             }
         }
         this.refId = names.indexOf("ref_id");
@@ -65,6 +66,11 @@ final class BatchColumns {
         }
         this.extraHeaders = List.copyOf(extras);
         this.extraIndexes = extraIdx.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** The header's names for a message: escaped and cut, since a broken file's "header" may be anything. */
+    private String found() {
+        return OneLine.of(String.join(", ", headers), 300);
     }
 
     /** The header line's column names, exactly as written. */
@@ -91,6 +97,18 @@ final class BatchColumns {
         }
         return new BatchRow(seq, line, field(f, refId), field(f, productSku), field(f, customerNo),
                 field(f, customerNoZone), field(f, maxPrice), Collections.unmodifiableList(extras), error);
+    }
+
+    /**
+     * The file's last record, without a line end and with fewer fields than the header: the file
+     * looks cut short, and its last value may be cut too, so the row is rejected with what was read.
+     */
+    BatchRow cutShort(int seq, long line, List<String> fields) {
+        BatchRow read = row(seq, line, fields, ',');
+        return new BatchRow(seq, line, read.refId(), read.productSku(), read.customerNo(), read.customerNoZone(),
+                read.maxPrice(), read.extras(), "line " + line + ": the file looks cut short: its last row has no line end"
+                + " and only " + fields.size() + " of " + headers.size() + " fields (an interrupted export or upload?);"
+                + " not ordered: send the whole file again");
     }
 
     /** A record that could not be parsed: a row with empty fields and the reason, so that it is reported. */

@@ -5,6 +5,7 @@ import org.topupbatch.settings.BalancePolicy;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.Charset;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.DigestInputStream;
@@ -19,6 +20,7 @@ import org.apache.camel.Exchange;
 import org.apache.camel.Header;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.topupbatch.journal.BatchEncoding;
 import org.topupbatch.journal.BatchRecord;
 import org.topupbatch.journal.BatchWriter;
 import org.topupbatch.journal.IntakeJournal;
@@ -50,9 +52,11 @@ public class BatchIntake {
     private final Clock clock;
     /** Recorded with each batch, so that its report names the provider that served it. */
     private final String provider;
+    /** {@code topup.input-charset}: null for auto. */
+    private final Charset inputCharset;
 
     public BatchIntake(IntakeJournal journal, ProviderGateway gateway, PriceCatalog catalog, CustomerRules rules,
-                       BalancePolicy policy, Path archive, Clock clock, String provider) {
+                       BalancePolicy policy, Path archive, Clock clock, String provider, Charset inputCharset) {
         this.journal = journal;
         this.gateway = gateway;
         this.catalog = catalog;
@@ -61,6 +65,7 @@ public class BatchIntake {
         this.archive = archive;
         this.clock = clock;
         this.provider = provider;
+        this.inputCharset = inputCharset;
     }
 
     /** Called by the intake route for each complete file; sets {@link #ARCHIVED_AS}. */
@@ -83,15 +88,17 @@ public class BatchIntake {
 
     private void record(String name, Path file, String archivedAs) {
         try {
-            PlanSummary summary = new BatchCheck(catalog, rules, policy).check(file, (delimiter, extras) -> {
+            BatchEncoding[] read = {null};
+            PlanSummary summary = new BatchCheck(catalog, rules, policy, inputCharset).check(file, (delimiter, encoding, extras) -> {
+                read[0] = encoding;
                 // recorded as the batch's balance_before until its first order reads a newer one
                 long balanceRead = gateway.checkBalance().balance();
-                return new BatchCheck.Opened(journal.openBatch(name, delimiter, extras, archivedAs, balanceRead, provider),
-                        balanceRead - journal.reservedAmount());
+                return new BatchCheck.Opened(journal.openBatch(name, delimiter, encoding, extras, archivedAs, balanceRead,
+                        provider), balanceRead - journal.reservedAmount());
             }, BatchPlanner.RowListener.NONE);
             org.topupbatch.journal.CrashPoints.pass(org.topupbatch.journal.CrashPoints.INTAKE_AFTER_COMMIT);
-            LOG.info("Batch {}: {} rows, {} accepted ({} IDR), {} rejected", name, summary.rows(), summary.accepted(),
-                    summary.totalPrice(), summary.rejected());
+            LOG.info("Batch {}: {} rows, {} accepted ({} IDR), {} rejected; read as {}", name, summary.rows(),
+                    summary.accepted(), summary.totalPrice(), summary.rejected(), read[0].shown());
         } catch (UnreadableBatchException e) {
             LOG.warn("Batch {} cannot be read: {}", name, e.getMessage());
             journal.recordUnreadableBatch(name, e.getMessage(), archivedAs, provider);

@@ -29,6 +29,8 @@ public final class BatchPlanner {
 
     /** Rows read ahead and checked against the journal together (the journal writer sends as many at once). */
     static final int CHUNK = 1_000;
+    /** Characters of rows read ahead at most: wide rows make smaller chunks, so memory stays flat. */
+    static final long CHUNK_CHARS = 2_000_000;
 
     private final RowValidator validator;
     private final BalancePolicy policy;
@@ -71,8 +73,11 @@ public final class BatchPlanner {
         Iterator<BatchRow> read = reader.iterator();
         while (read.hasNext()) {
             chunk.clear();
-            while (chunk.size() < CHUNK && read.hasNext()) {
-                chunk.add(read.next());
+            long chars = 0;
+            while (chunk.size() < CHUNK && chars < CHUNK_CHARS && read.hasNext()) {
+                BatchRow row = read.next();
+                chunk.add(row);
+                chars += row.chars();
             }
             // one look-up for the chunk's ref_ids instead of one per row
             writer.expect(chunk.stream().map(BatchRow::refId).toList());

@@ -16,4 +16,13 @@ public record BatchRow(int seq, long line, String refId, String productSku, Stri
     public boolean malformed() {
         return error != null;
     }
+
+    /** About how many characters the row holds (what a look-ahead counts to stay bounded). */
+    long chars() {
+        long n = refId.length() + productSku.length() + customerNo.length() + customerNoZone.length() + maxPrice.length();
+        for (String extra : extras) {
+            n += extra.length();
+        }
+        return n;
+    }
 }

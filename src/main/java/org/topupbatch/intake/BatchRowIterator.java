@@ -61,6 +61,10 @@ final class BatchRowIterator implements Iterator<BatchRow> {
             if (CsvRecords.allBlank(record.fields())) {
                 continue;
             }
+            if (record.unterminated() && record.fields().size() < columns.headers().size()) {
+                // an interrupted export or upload: the last value may be cut too (a phone number), so never order it
+                return columns.cutShort(seq++, record.line(), record.fields());
+            }
             return columns.row(seq++, record.line(), record.fields(), delimiter);
         }
     }

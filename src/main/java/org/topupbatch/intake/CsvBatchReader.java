@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.Charset;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
@@ -12,12 +13,13 @@ import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
+import org.topupbatch.journal.BatchEncoding;
 
 /**
- * Reads a batch file (README, "Input file") as a stream of {@link BatchRow}s: UTF-8 with or
- * without a byte-order mark, {@code ,} or {@code ;} detected from the header line, CRLF, LF or CR,
- * RFC 4180 quoting, blank lines (also lines of empty fields only, as spreadsheets export them)
- * ignored. Opening reads only the header; rows are read one at a time as the iterator advances,
+ * Reads a batch file (README, "Input file") as a stream of {@link BatchRow}s: UTF-8, UTF-16 or
+ * Windows-1252 ({@link CsvSniffer}), {@code ,}, {@code ;} or tab detected from the header line,
+ * CRLF, LF or CR, RFC 4180 quoting, blank lines (also lines of empty fields only, as spreadsheets
+ * export them) ignored. Opening reads only the header; rows are read one at a time as the iterator advances,
  * so memory does not grow with the file.
  *
  * <p>The jobs are apart: {@link CsvSniffer} decides what text the file is (encoding, byte-order
@@ -34,30 +36,41 @@ public final class CsvBatchReader implements Iterable<BatchRow>, AutoCloseable {
     public static final List<String> REQUIRED_COLUMNS = BatchColumns.REQUIRED;
     public static final List<String> OPTIONAL_COLUMNS = BatchColumns.OPTIONAL;
 
-    static final int DEFAULT_MAX_RECORD_CHARS = 1024 * 1024;
+    /**
+     * A row longer than this is rejected and the rest of the file read: no top-up row needs more,
+     * and memory stays flat however wide a row of a broken export is.
+     */
+    public static final int MAX_ROW_CHARS = 64 * 1024;
 
     private final BufferedReader source;
     private final char delimiter;
+    private final BatchEncoding encoding;
     private final CsvRecords records;
     private final BatchColumns columns;
     private boolean iterated;
 
     public static CsvBatchReader open(Path file) throws IOException {
-        return open(Files.newInputStream(file), DEFAULT_MAX_RECORD_CHARS, file.getFileName().toString());
+        return open(file, null);
+    }
+
+    /** {@code charset}: what {@code topup.input-charset} sets, null for auto. */
+    public static CsvBatchReader open(Path file, Charset charset) throws IOException {
+        return open(Files.newInputStream(file), charset, file, MAX_ROW_CHARS, file.getFileName().toString());
     }
 
     /** Takes ownership of {@code in}: closing the reader closes it, also when opening fails. */
     public static CsvBatchReader open(InputStream in) throws IOException {
-        return open(in, DEFAULT_MAX_RECORD_CHARS, null);
+        return open(in, null, null, MAX_ROW_CHARS, null);
     }
 
     static CsvBatchReader open(InputStream in, int maxRecordChars) throws IOException {
-        return open(in, maxRecordChars, null);
+        return open(in, null, null, maxRecordChars, null);
     }
 
     /** {@code input} names the file in parse errors; null when it has no name. */
-    static CsvBatchReader open(InputStream in, int maxRecordChars, String input) throws IOException {
-        CsvSniffer.Sniffed text = CsvSniffer.sniff(in);
+    static CsvBatchReader open(InputStream in, Charset charset, Path wholeFile, int maxRecordChars, String input)
+            throws IOException {
+        CsvSniffer.Sniffed text = CsvSniffer.sniff(in, charset, wholeFile);
         try {
             return new CsvBatchReader(text, maxRecordChars, input);
         } catch (IOException | RuntimeException e) {
@@ -69,7 +82,9 @@ public final class CsvBatchReader implements Iterable<BatchRow>, AutoCloseable {
     private CsvBatchReader(CsvSniffer.Sniffed text, int maxRecordChars, String input) throws IOException {
         this.source = text.text();
         this.delimiter = text.delimiter();
-        this.records = new CsvRecords(source, delimiter, maxRecordChars, input);
+        this.encoding = text.encoding();
+        this.records = new CsvRecords(source, delimiter, encoding.charset(), maxRecordChars, input,
+                text.linesBeforeHeader());
         List<String> header = nextHeaderRecord();
         while (header != null && CsvRecords.allBlank(header)) {
             header = nextHeaderRecord();
@@ -89,9 +104,14 @@ public final class CsvBatchReader implements Iterable<BatchRow>, AutoCloseable {
         }
     }
 
-    /** The detected delimiter, {@code ,} or {@code ;}. */
+    /** The detected delimiter, {@code ,}, {@code ;} or tab. */
     public char delimiter() {
         return delimiter;
+    }
+
+    /** The encoding the file was read in. */
+    public BatchEncoding encoding() {
+        return encoding;
     }
 
     /** The header line's column names, exactly as written. */

@@ -22,8 +22,12 @@ import org.apache.commons.csv.CSVRecord;
  */
 final class CsvRecords {
 
-    /** A record as read, and the physical line it starts on. */
-    record Read(long line, List<String> fields) {
+    /**
+     * A record as read, and the physical line it starts on. {@code unterminated}: the file ends
+     * right after it without a line end (the last line of a file cut short, or of an editor that
+     * writes none).
+     */
+    record Read(long line, List<String> fields, boolean unterminated) {
     }
 
     private final String input;
@@ -39,16 +43,20 @@ final class CsvRecords {
     /** Physical lines before the next record: the lines consumed so far. */
     private long linesBefore;
 
-    /** {@code input} names the file in parse errors (null: no name). */
-    CsvRecords(Reader text, char delimiter, int maxRecordChars, String input) throws IOException {
+    /**
+     * {@code input} names the file in parse errors (null: no name); {@code charset} the encoding in
+     * "not text" errors; {@code linesBefore} are the physical lines before the text (skipped blank lines).
+     */
+    CsvRecords(Reader text, char delimiter, java.nio.charset.Charset charset, int maxRecordChars, String input,
+               long linesBefore) throws IOException {
         this.input = input;
         this.maxRecordChars = maxRecordChars;
         this.format = CSVFormat.RFC4180.builder()
                 .setDelimiter(delimiter)
                 .setIgnoreEmptyLines(false) // blank records are dropped by the caller, see the class comment
                 .get();
-        this.chars = new LineChunkReader(text, maxRecordChars);
-        startParser(0);
+        this.chars = new LineChunkReader(text, charset, maxRecordChars, linesBefore);
+        startParser(linesBefore);
     }
 
     private void startParser(long linesBeforeIt) throws IOException {
@@ -76,15 +84,27 @@ final class CsvRecords {
         chars.recordEnded();
         // the parser stands right after the record's line break: the lines it consumed are whole
         linesBefore = parserFirstLine + parser.getCurrentLineNumber();
-        return new Read(line, record.toList());
+        return new Read(line, record.toList(), chars.atEnd() && !chars.atLineStart());
     }
 
     /** Translates a failure of the parser on the record starting on {@code line}. */
     private CsvParseException malformed(long line, UncheckedIOException e) {
         Throwable cause = e.getCause();
         if (cause instanceof LineChunkReader.RecordTooLongException) {
-            return new CsvParseException(input, line, "the record starting on line " + line + " is longer than "
-                    + maxRecordChars + " characters (an unclosed quote?); the rest of the file was not read", false);
+            if (!chars.recordOnOneLine()) {
+                // an unclosed quote has swallowed line breaks: where the next record starts is anybody's guess
+                return new CsvParseException(input, line, "the record starting on line " + line + " is longer than "
+                        + maxRecordChars + " characters (an unclosed quote?); the rest of the file was not read", false);
+            }
+            // one over-long line: drop it, the next line starts the next record
+            try {
+                chars.skipRestOfLine();
+                startParser(chars.lineBreaks());
+            } catch (IOException io) {
+                throw new UncheckedIOException(io);
+            }
+            return new CsvParseException(input, line, "the row is longer than " + maxRecordChars
+                    + " characters; it was not read (the rest of the file was)", true);
         }
         if (!(cause instanceof CSVException)) {
             throw e; // reading the file failed

@@ -29,6 +29,7 @@ final class LineChunkReader extends Reader {
     }
 
     private final Reader in;
+    private final java.nio.charset.Charset charset;
     private final int maxRecordChars;
     private final char[] buf = new char[8192];
     private final int maxChunk;
@@ -37,12 +38,20 @@ final class LineChunkReader extends Reader {
     private boolean atEnd;
     private long handedOut;
     private long handedOutAtRecordEnd;
+    private long lineBreaksAtRecordEnd;
     private long lineBreaks;
     private boolean afterCr;
     private boolean atLineStart = true;
 
-    LineChunkReader(Reader in, int maxRecordChars) {
+    /**
+     * {@code charset} names the encoding in "not text" messages; {@code linesBefore} are the lines
+     * before the text's first character (skipped blank lines), so that line numbers are the file's.
+     */
+    LineChunkReader(Reader in, java.nio.charset.Charset charset, int maxRecordChars, long linesBefore) {
         this.in = in;
+        this.charset = charset;
+        this.lineBreaks = linesBefore;
+        this.lineBreaksAtRecordEnd = linesBefore;
         this.maxRecordChars = maxRecordChars;
         // small limits (tests) need small chunks to be noticed before the input runs out
         this.maxChunk = Math.max(1, Math.min(buf.length, maxRecordChars));
@@ -61,6 +70,17 @@ final class LineChunkReader extends Reader {
     /** The parser has just returned a record: the next one starts no earlier than here. */
     void recordEnded() {
         handedOutAtRecordEnd = handedOut;
+        lineBreaksAtRecordEnd = lineBreaks;
+    }
+
+    /** Whether the record being read has not yet crossed a line break (it lies on one physical line so far). */
+    boolean recordOnOneLine() {
+        return lineBreaks == lineBreaksAtRecordEnd;
+    }
+
+    /** Whether the last character handed out ended a line (false for a file whose last line has no line end). */
+    boolean atLineStart() {
+        return atLineStart;
     }
 
     @Override
@@ -127,6 +147,7 @@ final class LineChunkReader extends Reader {
             handedOut++;
             afterCr = false;
         }
+        recordEnded(); // the next record starts on the next line
     }
 
     private boolean fill() throws IOException {
@@ -134,8 +155,7 @@ final class LineChunkReader extends Reader {
         try {
             n = in.read(buf, 0, buf.length);
         } catch (CharacterCodingException e) {
-            throw new UnreadableBatchException("not text: the file is not valid UTF-8 (near line "
-                    + (lineBreaks + 1) + ")", e);
+            throw new UnreadableBatchException(CsvSniffer.notText(charset, "near line " + (lineBreaks + 1)), e);
         }
         if (n <= 0) {
             atEnd = true;

@@ -11,19 +11,29 @@ import java.util.List;
  * with the balance read just before that order. {@code reportedAt} is when the last report was
  * written and {@code reportComplete} whether every order was final then (a report written but not
  * complete is one written at the pending timeout). {@code provider} names who served the batch
- * ({@code sandbox} or the provider's host), {@code balanceAfter} is the balance its last report showed.
+ * ({@code sandbox} or the provider's host), {@code balanceAfter} is the balance its last report showed,
+ * {@code encoding} the text encoding its file came in (its report goes back in it).
  */
 public record BatchRecord(long id, String fileName, char delimiter, List<String> extraHeaders,
                           String archivedAs, String error, String haltReason, Long balanceBefore,
                           Instant startedAt, Instant submitStartedAt, Instant reportedAt,
-                          boolean reportComplete, String provider, Long balanceAfter) {
+                          boolean reportComplete, String provider, Long balanceAfter, BatchEncoding encoding) {
+
+    /** A batch read as UTF-8. */
+    public BatchRecord(long id, String fileName, char delimiter, List<String> extraHeaders,
+                       String archivedAs, String error, String haltReason, Long balanceBefore,
+                       Instant startedAt, Instant submitStartedAt, Instant reportedAt,
+                       boolean reportComplete, String provider, Long balanceAfter) {
+        this(id, fileName, delimiter, extraHeaders, archivedAs, error, haltReason, balanceBefore, startedAt,
+                submitStartedAt, reportedAt, reportComplete, provider, balanceAfter, BatchEncoding.UTF_8);
+    }
 
     /** A batch whose provider and last balance are not known. */
     public BatchRecord(long id, String fileName, char delimiter, List<String> extraHeaders,
                        String archivedAs, String error, String haltReason, Long balanceBefore,
                        Instant startedAt, Instant submitStartedAt, Instant reportedAt, boolean reportComplete) {
         this(id, fileName, delimiter, extraHeaders, archivedAs, error, haltReason, balanceBefore, startedAt,
-                submitStartedAt, reportedAt, reportComplete, null, null);
+                submitStartedAt, reportedAt, reportComplete, null, null, BatchEncoding.UTF_8);
     }
 
     /** True when a report was written at the pending timeout with orders still open, and none since settled them all. */

@@ -8,15 +8,16 @@ public interface IntakeJournal {
 
     /** Opens the single transaction in which intake records one file. */
     default BatchWriter openBatch(String fileName, char delimiter, List<String> extraHeaders, String archivedAs) {
-        return openBatch(fileName, delimiter, extraHeaders, archivedAs, null, null);
+        return openBatch(fileName, delimiter, BatchEncoding.UTF_8, extraHeaders, archivedAs, null, null);
     }
 
     /**
      * As {@link #openBatch(String, char, List, String)}, recording with the batch the balance read
-     * at intake (its {@code balance_before} until a first order is sent) and the provider serving it.
+     * at intake (its {@code balance_before} until a first order is sent), the provider serving it
+     * and the encoding its file came in.
      */
-    BatchWriter openBatch(String fileName, char delimiter, List<String> extraHeaders, String archivedAs,
-                          Long balanceAtIntake, String provider);
+    BatchWriter openBatch(String fileName, char delimiter, BatchEncoding encoding, List<String> extraHeaders,
+                          String archivedAs, Long balanceAtIntake, String provider);
 
     /** Those of these ref_ids that an order of any batch uses, asked in as few queries as possible. */
     java.util.Set<String> ordersAmong(java.util.Collection<String> refIds);

@@ -26,6 +26,8 @@ import java.util.Set;
 final class JdbcBatchWriter implements BatchWriter {
 
     static final int CHUNK = 1_000;
+    /** Characters of rows held for one round-trip at most: wide rows go in smaller chunks, so memory stays flat. */
+    static final long CHUNK_CHARS = 2_000_000;
 
     private static final String INSERT_ROW = "INSERT INTO batch_row (batch_id, seq, line, ref_id, order_ref_id,"
             + " product_sku, customer_no, customer_no_zone, max_price, extras, state, price, message,"
@@ -45,19 +47,20 @@ final class JdbcBatchWriter implements BatchWriter {
     /** What the database said of the ref_ids asked about since rows were last sent (then it would go stale). */
     private final Map<String, RefIdUse> known = new HashMap<>();
     private int unflushed;
+    private long unflushedChars;
     private final RowFinalListener rowFinal;
     private boolean committed;
     private boolean closed;
 
     /** Takes ownership of {@code connection}: it is closed by {@link #close()}. */
-    JdbcBatchWriter(Connection connection, String fileName, char delimiter, List<String> extraHeaders,
+    JdbcBatchWriter(Connection connection, String fileName, char delimiter, BatchEncoding encoding, List<String> extraHeaders,
                     String archivedAs, Long balanceAtIntake, String provider, Instant now, RowFinalListener rowFinal) {
         this.connection = connection;
         this.rowFinal = rowFinal;
         this.now = now.toEpochMilli();
         try {
             connection.setAutoCommit(false);
-            this.batchId = insertBatch(fileName, delimiter, extraHeaders, archivedAs, balanceAtIntake, provider);
+            this.batchId = insertBatch(fileName, delimiter, encoding, extraHeaders, archivedAs, balanceAtIntake, provider);
             this.insertRow = connection.prepareStatement(INSERT_ROW);
         } catch (SQLException e) {
             closeQuietly();
@@ -65,11 +68,11 @@ final class JdbcBatchWriter implements BatchWriter {
         }
     }
 
-    private long insertBatch(String fileName, char delimiter, List<String> extraHeaders, String archivedAs,
-                             Long balanceAtIntake, String provider) throws SQLException {
+    private long insertBatch(String fileName, char delimiter, BatchEncoding encoding, List<String> extraHeaders,
+                             String archivedAs, Long balanceAtIntake, String provider) throws SQLException {
         try (PreparedStatement ps = connection.prepareStatement(
                 "INSERT INTO batch (file_name, delimiter, extra_headers, archived_as, started_at, report_complete,"
-                        + " balance_before, provider) VALUES (?, ?, ?, ?, ?, FALSE, ?, ?)",
+                        + " balance_before, provider, encoding) VALUES (?, ?, ?, ?, ?, FALSE, ?, ?, ?)",
                 new String[] {"id"})) {
             ps.setString(1, fileName);
             ps.setString(2, String.valueOf(delimiter));
@@ -78,6 +81,7 @@ final class JdbcBatchWriter implements BatchWriter {
             ps.setLong(5, now);
             Columns.setLong(ps, 6, balanceAtIntake);
             ps.setString(7, provider);
+            ps.setString(8, (encoding == null ? BatchEncoding.UTF_8 : encoding).stored());
             ps.executeUpdate();
             return generatedId(ps);
         }
@@ -200,7 +204,8 @@ final class JdbcBatchWriter implements BatchWriter {
         if (row.refId() != null && !row.refId().isEmpty()) {
             unflushedLines.putIfAbsent(row.refId(), row.line());
         }
-        if (++unflushed >= CHUNK) {
+        unflushedChars += row.chars();
+        if (++unflushed >= CHUNK || unflushedChars >= CHUNK_CHARS) {
             flush();
         }
     }
@@ -215,6 +220,7 @@ final class JdbcBatchWriter implements BatchWriter {
             throw new JournalException("cannot record rows of batch " + batchId + ": " + e.getMessage(), e);
         }
         unflushed = 0;
+        unflushedChars = 0;
         unflushedRefIds.clear();
         unflushedLines.clear();
         known.clear();

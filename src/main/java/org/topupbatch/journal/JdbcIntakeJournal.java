@@ -30,9 +30,9 @@ final class JdbcIntakeJournal implements IntakeJournal {
     }
 
     @Override
-    public BatchWriter openBatch(String fileName, char delimiter, List<String> extraHeaders, String archivedAs,
-                                 Long balanceAtIntake, String provider) {
-        return new JdbcBatchWriter(jdbc.connection(), fileName, delimiter, extraHeaders, archivedAs, balanceAtIntake,
+    public BatchWriter openBatch(String fileName, char delimiter, BatchEncoding encoding, List<String> extraHeaders,
+                                 String archivedAs, Long balanceAtIntake, String provider) {
+        return new JdbcBatchWriter(jdbc.connection(), fileName, delimiter, encoding, extraHeaders, archivedAs, balanceAtIntake,
                 provider, clock.instant(), rowFinal.current());
     }
 

@@ -122,9 +122,9 @@ public final class JdbcJournal implements Journal {
     // ---- each role's calls, handed to its repository
 
     @Override
-    public BatchWriter openBatch(String fileName, char delimiter, List<String> extraHeaders, String archivedAs,
-                                 Long balanceAtIntake, String provider) {
-        return intake.openBatch(fileName, delimiter, extraHeaders, archivedAs, balanceAtIntake, provider);
+    public BatchWriter openBatch(String fileName, char delimiter, BatchEncoding encoding, List<String> extraHeaders,
+                                 String archivedAs, Long balanceAtIntake, String provider) {
+        return intake.openBatch(fileName, delimiter, encoding, extraHeaders, archivedAs, balanceAtIntake, provider);
     }
 
     @Override

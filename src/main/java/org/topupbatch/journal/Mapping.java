@@ -11,7 +11,8 @@ final class Mapping {
             + " r.created_at, r.updated_at, r.sent_at, r.checks, r.next_check_at";
 
     static final String BATCH_COLUMNS = "id, file_name, delimiter, extra_headers, archived_as, error, halt_reason,"
-            + " balance_before, started_at, submit_started_at, reported_at, report_complete, provider, balance_after";
+            + " balance_before, started_at, submit_started_at, reported_at, report_complete, provider, balance_after,"
+            + " encoding";
 
     static final String BATCH_BY_ID = "SELECT " + BATCH_COLUMNS + " FROM batch WHERE id = ?";
 
@@ -57,6 +58,7 @@ final class Mapping {
                 Columns.getInstant(rs, "reported_at"),
                 rs.getBoolean("report_complete"),
                 rs.getString("provider"),
-                Columns.getLong(rs, "balance_after"));
+                Columns.getLong(rs, "balance_after"),
+                BatchEncoding.parse(rs.getString("encoding")));
     }
 }

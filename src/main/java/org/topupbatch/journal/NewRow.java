@@ -12,4 +12,19 @@ import java.util.List;
 public record NewRow(int seq, long line, String refId, String productSku, String customerNo,
                      String customerNoZone, Long maxPrice, List<String> extras, RowState state,
                      Long price, String message) {
+
+    /** About how many characters the row holds: what a writer counts to keep its buffers bounded. */
+    public long chars() {
+        long n = length(refId) + length(productSku) + length(customerNo) + length(customerNoZone) + length(message);
+        if (extras != null) {
+            for (String extra : extras) {
+                n += length(extra);
+            }
+        }
+        return n;
+    }
+
+    private static int length(String s) {
+        return s == null ? 0 : s.length();
+    }
 }

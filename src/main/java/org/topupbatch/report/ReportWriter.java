@@ -11,6 +11,9 @@ import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.charset.Charset;
+import java.nio.charset.CharsetEncoder;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
@@ -28,6 +31,7 @@ import java.util.Locale;
 import java.util.function.Consumer;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
+import org.topupbatch.journal.BatchEncoding;
 import org.topupbatch.journal.BatchRecord;
 import org.topupbatch.journal.RowRecord;
 
@@ -40,8 +44,10 @@ import org.topupbatch.journal.RowRecord;
  * Files get the ordinary permissions of the process (its umask), so that another user can read them.
  *
  * <p>Rows are streamed from the journal in file order and written one at a time; memory does not
- * grow with the batch. The CSV uses the batch's own delimiter, UTF-8 without byte-order mark,
- * CRLF line ends (RFC 4180), quoting only where needed.
+ * grow with the batch. The CSV uses the batch's own delimiter and goes back in the encoding the
+ * batch came in (a byte-order mark too when it had one), unless {@code topup.report.charset} sets
+ * one; CRLF line ends (RFC 4180), quoting only where needed. A character the encoding cannot hold
+ * (a provider message in Windows-1252, say) is written as {@code ?}.
  */
 public final class ReportWriter {
 
@@ -53,15 +59,31 @@ public final class ReportWriter {
 
     private final Path reportsDir;
     private final ReportDelivery delivery;
+    /** {@code topup.report.charset}: null writes each report in its batch's encoding. */
+    private final Charset charset;
 
     public ReportWriter(Path reportsDir) {
-        this(reportsDir, ReportDelivery.LOCAL);
+        this(reportsDir, ReportDelivery.LOCAL, null);
     }
 
-    /** Writes into {@code reportsDir} and hands each finished report to {@code delivery} (e.g. an SFTP upload). */
-    public ReportWriter(Path reportsDir, ReportDelivery delivery) {
+    /**
+     * Writes into {@code reportsDir} and hands each finished report to {@code delivery} (e.g. an SFTP
+     * upload); {@code charset} null: in the encoding each batch came in.
+     */
+    public ReportWriter(Path reportsDir, ReportDelivery delivery, Charset charset) {
         this.reportsDir = reportsDir;
         this.delivery = delivery;
+        this.charset = charset;
+    }
+
+    /** The encoding a batch's result file is written in. */
+    BatchEncoding encodingFor(BatchRecord batch) {
+        if (charset == null) {
+            return batch.encoding() == null ? BatchEncoding.UTF_8 : batch.encoding();
+        }
+        // a set UTF-16 gets a byte-order mark, as spreadsheets need to tell its byte order
+        boolean utf16 = charset.name().startsWith("UTF-16");
+        return new BatchEncoding(charset.name().equals("UTF-16") ? StandardCharsets.UTF_16BE : charset, utf16);
     }
 
     /** NAME of {@code NAME.csv}: the file name without folders and without a final ".csv" (any case). */
@@ -94,7 +116,8 @@ public final class ReportWriter {
         }
         Path resultFile = target.result();
         Tally tally = new Tally();
-        writeAtomically(resultFile, out -> writeResult(batch, rows, tally, out));
+        BatchEncoding encoding = encodingFor(batch);
+        writeAtomically(resultFile, out -> writeResult(batch, encoding, rows, tally, out));
         ReportSummary summary = new ReportSummary(batch.fileName(), batch.id(), tally.rows,
                 tally.success + tally.failed + tally.pending, tally.success, tally.failed, tally.pending,
                 tally.rejected, tally.charged, balanceBefore, balanceAfter, batch.startedAt(),
@@ -126,9 +149,13 @@ public final class ReportWriter {
         }
     }
 
-    private static void writeResult(BatchRecord batch, Consumer<Consumer<RowRecord>> rows, Tally tally,
-                                    OutputStream out) throws IOException {
-        Writer writer = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8));
+    private static void writeResult(BatchRecord batch, BatchEncoding encoding, Consumer<Consumer<RowRecord>> rows,
+                                    Tally tally, OutputStream out) throws IOException {
+        out.write(encoding.byteOrderMarkBytes());
+        CharsetEncoder encoder = encoding.charset().newEncoder()
+                .onMalformedInput(CodingErrorAction.REPLACE)
+                .onUnmappableCharacter(CodingErrorAction.REPLACE);
+        Writer writer = new BufferedWriter(new OutputStreamWriter(out, encoder));
         CSVFormat format = CSVFormat.RFC4180.builder().setDelimiter(batch.delimiter()).get();
         List<String> extraHeaders = batch.extraHeaders() == null ? List.of() : batch.extraHeaders();
         CSVPrinter printer = new CSVPrinter(writer, format);

@@ -1,6 +1,7 @@
 package org.topupbatch.settings;
 
 import java.net.URI;
+import java.nio.charset.Charset;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,7 +29,9 @@ public record Settings(
         int submitConcurrency, String customerRules,
         String managementHost, int managementPort,
         // inbox and reports on an SFTP server: then inbox and reports above are local folders under data
-        org.topupbatch.settings.SftpSettings sftp) {
+        org.topupbatch.settings.SftpSettings sftp,
+        // topup.input-charset (null: auto) and topup.report.charset (null: the batch's own)
+        Charset inputCharset, Charset reportCharset) {
 
     public enum Mode { WATCH, ONCE }
 
@@ -100,7 +103,9 @@ public record Settings(
                 r.optional("topup.customer-rules"),
                 r.text("topup.management.host", "127.0.0.1"),
                 r.managementPort(),
-                sftp);
+                sftp,
+                r.charset("topup.input-charset"),
+                r.charset("topup.report.charset"));
     }
 
     private static String checkUrl(String key, String value) {
@@ -239,6 +244,20 @@ public record Settings(
                 throw new SettingsException(hint);
             });
             return v;
+        }
+
+        /** A charset name Java knows, or {@code auto} (also unset): null. */
+        Charset charset(String key) {
+            String v = optional(key);
+            if (v == null || v.trim().equalsIgnoreCase("auto")) {
+                return null;
+            }
+            try {
+                return Charset.forName(v.trim());
+            } catch (IllegalArgumentException e) {
+                throw new SettingsException(key + ": '" + v + "' is not a character set this Java knows"
+                        + " (use auto, UTF-8, UTF-16LE, UTF-16BE or windows-1252)");
+            }
         }
 
         BalancePolicy balancePolicy() {

@@ -58,7 +58,7 @@ class ReportCommandTest {
     }
 
     static long batch(JdbcJournal journal, String file, String refId, long balance) {
-        try (BatchWriter writer = journal.openBatch(file, ',', List.of(), "archive/" + file, balance, "api.example.id")) {
+        try (BatchWriter writer = journal.openBatch(file, ',', org.topupbatch.journal.BatchEncoding.UTF_8, List.of(), "archive/" + file, balance, "api.example.id")) {
             writer.add(new NewRow(0, 2, refId, "ML86", "123456", "1234", null, List.of(), RowState.ACCEPTED, 20_000L, null));
             long id = writer.commit();
             long rowId = journal.findOrder(refId).orElseThrow().id();

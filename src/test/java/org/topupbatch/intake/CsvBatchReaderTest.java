@@ -135,22 +135,113 @@ class CsvBatchReaderTest {
     }
 
     @Test
-    void invalidUtf8IsNotText() {
-        byte[] latin1 = "ref_id,product_sku,customer_no\nR1,S,Jos\u00e9\n".getBytes(StandardCharsets.ISO_8859_1);
-        assertThatThrownBy(() -> rows(CsvBatchReader.open(new ByteArrayInputStream(latin1))))
-                .isInstanceOf(UnreadableBatchException.class)
-                .hasMessageStartingWith("not text: the file is not valid UTF-8");
+    void notUtf8IsReadAsWindows1252AsExcelWritesIt() throws IOException {
+        byte[] cp1252 = "ref_id,product_sku,customer_no,name\nR1,S,1,Jos\u00e9 \u20ac\n".getBytes(CsvSniffer.WINDOWS_1252);
+        try (CsvBatchReader reader = CsvBatchReader.open(new ByteArrayInputStream(cp1252))) {
+            assertThat(reader.encoding().shown()).isEqualTo("windows-1252");
+            assertThat(rows(reader).get(0).extras()).containsExactly("Jos\u00e9 \u20ac");
+        }
+        byte[] utf8 = "ref_id,product_sku,customer_no,name\nR1,S,1,Jos\u00e9\n".getBytes(StandardCharsets.UTF_8);
+        try (CsvBatchReader reader = CsvBatchReader.open(new ByteArrayInputStream(utf8))) {
+            assertThat(reader.encoding().shown()).isEqualTo("UTF-8");
+            assertThat(rows(reader).get(0).extras()).containsExactly("Jos\u00e9");
+        }
     }
 
     @Test
-    void invalidUtf8NamesItsLine() {
+    void oneAccentAtTheEndOfALongFileMakesItWindows1252(@TempDir Path dir) throws IOException {
+        // beyond the head the sniffer reads first: only a look at the whole file tells
+        StringBuilder text = new StringBuilder("ref_id,product_sku,customer_no,name\n");
+        for (int i = 0; text.length() < 600_000; i++) {
+            text.append("R").append(i).append(",S,1,plain\n");
+        }
+        text.append("LAST,S,1,Jos\u00e9\n");
+        Path file = dir.resolve("long.csv");
+        Files.write(file, text.toString().getBytes(CsvSniffer.WINDOWS_1252));
+        try (CsvBatchReader reader = CsvBatchReader.open(file)) {
+            assertThat(reader.encoding().shown()).isEqualTo("windows-1252");
+            List<BatchRow> rows = rows(reader);
+            assertThat(rows.get(rows.size() - 1).extras()).containsExactly("Jos\u00e9");
+        }
+    }
+
+    @Test
+    void aSetCharsetIsUsedAndUtf8IsCheckedWithItsLine() throws IOException {
         byte[] header = "r\u00e9f_id,product_sku,customer_no\nR1,S,1\n".getBytes(StandardCharsets.ISO_8859_1);
-        assertThatThrownBy(() -> rows(CsvBatchReader.open(new ByteArrayInputStream(header))))
+        assertThatThrownBy(() -> rows(CsvBatchReader.open(new ByteArrayInputStream(header), StandardCharsets.UTF_8, null,
+                CsvBatchReader.MAX_ROW_CHARS, null)))
                 .isInstanceOf(UnreadableBatchException.class)
-                .hasMessage("not text: the file is not valid UTF-8 (near line 1)");
+                .hasMessage("not text: the file is not valid UTF-8 (near line 1); topup.input-charset is UTF-8");
         byte[] third = "ref_id,product_sku,customer_no\r\nR1,S,1\r\nR2,S,Jos\u00e9\r\n".getBytes(StandardCharsets.ISO_8859_1);
-        assertThatThrownBy(() -> rows(CsvBatchReader.open(new ByteArrayInputStream(third))))
-                .hasMessage("not text: the file is not valid UTF-8 (near line 3)");
+        assertThatThrownBy(() -> rows(CsvBatchReader.open(new ByteArrayInputStream(third), StandardCharsets.UTF_8, null,
+                CsvBatchReader.MAX_ROW_CHARS, null)))
+                .hasMessage("not text: the file is not valid UTF-8 (near line 3); topup.input-charset is UTF-8");
+        try (CsvBatchReader reader = CsvBatchReader.open(new ByteArrayInputStream(third), StandardCharsets.ISO_8859_1, null,
+                CsvBatchReader.MAX_ROW_CHARS, null)) {
+            assertThat(reader.encoding().shown()).isEqualTo("ISO-8859-1");
+            assertThat(rows(reader).get(1).customerNo()).isEqualTo("Jos\u00e9");
+        }
+    }
+
+    @Test
+    void bytesThatAreNeitherUtf8NorWindows1252AreNotText() {
+        byte[] bytes = "ref_id,product_sku,customer_no\nR1,S,1\nR2,S,\u0081\n".getBytes(StandardCharsets.ISO_8859_1);
+        assertThatThrownBy(() -> rows(CsvBatchReader.open(new ByteArrayInputStream(bytes))))
+                .isInstanceOf(UnreadableBatchException.class)
+                .hasMessage("not text: the file is neither UTF-8 nor Windows-1252 (near line 3)");
+    }
+
+    @Test
+    void byteOrderMarksOfUtf16AreHonouredAndTabIsADelimiter() throws IOException {
+        String text = "ref_id\tproduct_sku\tcustomer_no\tname\r\nR1\tS\t1\t\u00d1and\u00fa, Jos\u00e9\r\n";
+        for (var charset : List.of(StandardCharsets.UTF_16LE, StandardCharsets.UTF_16BE)) {
+            byte[] mark = charset == StandardCharsets.UTF_16LE ? new byte[] {(byte) 0xFF, (byte) 0xFE} : new byte[] {(byte) 0xFE, (byte) 0xFF};
+            byte[] body = text.getBytes(charset);
+            byte[] file = new byte[mark.length + body.length];
+            System.arraycopy(mark, 0, file, 0, mark.length);
+            System.arraycopy(body, 0, file, mark.length, body.length);
+            try (CsvBatchReader reader = CsvBatchReader.open(new ByteArrayInputStream(file))) {
+                assertThat(reader.encoding().shown()).isEqualTo(charset.name() + " with byte-order mark");
+                assertThat(reader.delimiter()).isEqualTo('\t');
+                BatchRow row = rows(reader).get(0);
+                assertThat(row.refId()).isEqualTo("R1");
+                assertThat(row.extras()).containsExactly("\u00d1and\u00fa, Jos\u00e9");
+            }
+        }
+        // without a mark, a NUL after the first letter says UTF-16 (no CSV starts so)
+        try (CsvBatchReader reader = CsvBatchReader.open(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_16LE)))) {
+            assertThat(reader.encoding().shown()).isEqualTo("UTF-16LE");
+            assertThat(rows(reader)).hasSize(1);
+        }
+    }
+
+    @Test
+    void aLastRowCutShortIsNeverOrdered() throws IOException {
+        String text = "ref_id,product_sku,customer_no,customer_no_zone,max_price,a,b,c\n"
+                + "TB-1,SMART10,08811234567,,,x,y,z\n"
+                + "TB-20261121-0010,SMART10,0881123456";
+        try (CsvBatchReader reader = open(text)) {
+            List<BatchRow> rows = rows(reader);
+            assertThat(rows.get(0).error()).isNull();
+            assertThat(rows.get(1).customerNo()).isEqualTo("0881123456");
+            assertThat(rows.get(1).error()).isEqualTo("line 3: the file looks cut short: its last row has no line end and"
+                    + " only 3 of 8 fields (an interrupted export or upload?); not ordered: send the whole file again");
+        }
+        // a whole last row without a line end is fine, and so is a short row with one
+        try (CsvBatchReader reader = open("ref_id,product_sku,customer_no,note\nR1,S,1\nR2,S,2,n")) {
+            assertThat(rows(reader)).extracting(BatchRow::error).containsOnlyNulls();
+        }
+    }
+
+    @Test
+    void blankLinesAndEmptyRowsOfEitherDelimiterBeforeTheHeaderAreSkipped() throws IOException {
+        String text = "\n".repeat(66_000) + ";;;;;;;\r\n,,,,\r\n\t\t\n" + "ref_id,product_sku,customer_no\nR1,S,1\n";
+        try (CsvBatchReader reader = open(text)) {
+            assertThat(reader.delimiter()).isEqualTo(',');
+            BatchRow row = rows(reader).get(0);
+            assertThat(row.refId()).isEqualTo("R1");
+            assertThat(row.line()).isEqualTo(66_005);
+        }
     }
 
     @Test
@@ -172,9 +263,6 @@ class CsvBatchReaderTest {
 
     @Test
     void nulBytesAreNotText() {
-        byte[] utf16 = "ref_id,product_sku,customer_no\n".getBytes(StandardCharsets.UTF_16LE);
-        assertThatThrownBy(() -> CsvBatchReader.open(new ByteArrayInputStream(utf16)))
-                .isInstanceOf(UnreadableBatchException.class).hasMessageStartingWith("not text");
         byte[] binaryLater = "ref_id,product_sku,customer_no\nR1,S,1\nR2,\0,2\n".getBytes(StandardCharsets.UTF_8);
         assertThatThrownBy(() -> rows(CsvBatchReader.open(new ByteArrayInputStream(binaryLater))))
                 .isInstanceOf(UnreadableBatchException.class).hasMessage("not text: a NUL byte on line 3");
@@ -284,12 +372,26 @@ class CsvBatchReaderTest {
     }
 
     @Test
-    void overlongRecordStopsInsteadOfFillingMemory() throws IOException {
-        String text = "ref_id,product_sku,customer_no\nR1,S,\"" + "x".repeat(500) + "\nR2,S,2\n";
+    void anOverlongRowIsRejectedAndTheRestRead() throws IOException {
+        String text = "ref_id,product_sku,customer_no,note\nR1,S,1," + "x".repeat(500) + "\nR2,S,\"" + "y".repeat(500) + "\nR3,S,3\n";
+        try (CsvBatchReader reader = CsvBatchReader.open(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), 100)) {
+            List<BatchRow> rows = rows(reader);
+            assertThat(rows).extracting(BatchRow::error).containsExactly(
+                    "line 2: the row is longer than 100 characters; it was not read (the rest of the file was)",
+                    "line 3: the row is longer than 100 characters; it was not read (the rest of the file was)",
+                    null);
+            assertThat(rows.get(2).refId()).isEqualTo("R3");
+        }
+    }
+
+    @Test
+    void anUnclosedQuoteOverManyLinesStopsInsteadOfFillingMemory() throws IOException {
+        String text = "ref_id,product_sku,customer_no\nR1,S,\"" + "x\n".repeat(100) + "R2,S,2\n";
         try (CsvBatchReader reader = CsvBatchReader.open(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), 100)) {
             List<BatchRow> rows = rows(reader);
             assertThat(rows).hasSize(1);
-            assertThat(rows.get(0).error()).contains("longer than 100 characters").contains("line 2");
+            assertThat(rows.get(0).error()).contains("longer than 100 characters").contains("line 2")
+                    .contains("the rest of the file was not read");
         }
     }
 

@@ -501,13 +501,15 @@ abstract class JournalContractTest {
     @Test
     void intakeRecordsBalanceAndProviderUntilTheFirstOrderReadsItsOwnBalance() {
         long id;
-        try (BatchWriter writer = journal.openBatch("i.csv", ',', List.of(), "archive/i.csv", 500_000L, "api.example.id")) {
+        BatchEncoding utf16 = new BatchEncoding(java.nio.charset.StandardCharsets.UTF_16LE, true);
+        try (BatchWriter writer = journal.openBatch("i.csv", '\t', utf16, List.of(), "archive/i.csv", 500_000L, "api.example.id")) {
             writer.add(accepted(0, "I-1"));
             id = writer.commit();
         }
         long unreadable = journal.recordUnreadableBatch("u.csv", "not a batch", "archive/u.csv", "sandbox");
-        assertThat(journal.batch(id).orElseThrow()).extracting(BatchRecord::balanceBefore, BatchRecord::provider)
-                .containsExactly(500_000L, "api.example.id");
+        assertThat(journal.batch(id).orElseThrow()).extracting(BatchRecord::balanceBefore, BatchRecord::provider,
+                BatchRecord::encoding, BatchRecord::delimiter).containsExactly(500_000L, "api.example.id", utf16, '\t');
+        assertThat(journal.batch(unreadable).orElseThrow().encoding()).isEqualTo(BatchEncoding.UTF_8);
         assertThat(journal.batch(unreadable).orElseThrow().provider()).isEqualTo("sandbox");
 
         journal.recordSubmitStart(id, 480_000L, T0);
@@ -519,7 +521,7 @@ abstract class JournalContractTest {
         assertThat(journal.latestBalance()).isEmpty();
         Instant now = Instant.now();
         long id;
-        try (BatchWriter writer = journal.openBatch("l.csv", ',', List.of(), "archive/l.csv", 300L, "sandbox")) {
+        try (BatchWriter writer = journal.openBatch("l.csv", ',', BatchEncoding.UTF_8, List.of(), "archive/l.csv", 300L, "sandbox")) {
             writer.add(accepted(0, "L-1"));
             id = writer.commit();
         }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -15,6 +16,7 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.topupbatch.journal.BatchEncoding;
 import org.topupbatch.journal.BatchRecord;
 import org.topupbatch.journal.RowRecord;
 import org.topupbatch.journal.RowState;
@@ -43,6 +45,39 @@ class ReportWriterTest {
 
     static Consumer<Consumer<RowRecord>> source(RowRecord... rows) {
         return action -> Stream.of(rows).forEach(action);
+    }
+
+    static BatchRecord batchIn(BatchEncoding encoding) {
+        return new BatchRecord(7, "orders-2026.CSV", '\t', List.of("name"), "data/archive/orders-2026.CSV", null,
+                null, 1_000L, STARTED, STARTED, null, false, "sandbox", null, encoding);
+    }
+
+    @Test
+    void theReportGoesBackInTheEncodingTheBatchCameIn() throws IOException {
+        seq = 0;
+        var cp1252 = java.nio.charset.Charset.forName("windows-1252");
+        ReportFiles files = new ReportWriter(reports).write(batchIn(new BatchEncoding(cp1252, false)),
+                source(row("S1", "123456", null, RowState.SUCCESS, "SN-1", 20000L, "ok \u2713", "Jos\u00e9")), 900L, FINISHED);
+        byte[] bytes = Files.readAllBytes(files.resultCsv());
+        // é as the one byte E9; a character Windows-1252 cannot hold (the check mark) as '?'
+        assertThat(new String(bytes, cp1252)).contains("\tok ?\tJos\u00e9\r\n");
+        assertThat(bytes).contains((byte) 0xE9);
+
+        seq = 0;
+        files = new ReportWriter(reports).write(batchIn(new BatchEncoding(StandardCharsets.UTF_16LE, true)),
+                source(row("S1", "123456", null, RowState.SUCCESS, "SN-1", 20000L, "ok", "Jos\u00e9")), 900L, FINISHED);
+        bytes = Files.readAllBytes(files.resultCsv());
+        assertThat(bytes[0]).isEqualTo((byte) 0xFF);
+        assertThat(bytes[1]).isEqualTo((byte) 0xFE);
+        assertThat(new String(bytes, 2, bytes.length - 2, StandardCharsets.UTF_16LE)).startsWith("line\tref_id\t")
+                .contains("\tJos\u00e9\r\n");
+
+        // topup.report.charset wins over the batch's own
+        seq = 0;
+        files = new ReportWriter(reports, ReportDelivery.LOCAL, StandardCharsets.UTF_8).write(
+                batchIn(new BatchEncoding(StandardCharsets.UTF_16LE, true)),
+                source(row("S1", "123456", null, RowState.SUCCESS, "SN-1", 20000L, "ok", "Jos\u00e9")), 900L, FINISHED);
+        assertThat(Files.readString(files.resultCsv(), StandardCharsets.UTF_8)).startsWith("line\tref_id\t").contains("Jos\u00e9");
     }
 
     @Test

@@ -63,7 +63,7 @@ class PendingTimeoutRestartTest {
         client = HttpProviderClient.standalone(ProviderEndpoint.of(sandbox.baseUrl(),
                 new Signer(sandbox.config().apiKey(), sandbox.config().apiSecret())), budget);
         journal = JdbcJournal.open(dir.resolve("data"), null, null, null, clock);
-        try (BatchWriter writer = journal.openBatch("slow.csv", ',', List.of(), "archive/slow.csv", 800_000L, "sandbox")) {
+        try (BatchWriter writer = journal.openBatch("slow.csv", ',', org.topupbatch.journal.BatchEncoding.UTF_8, List.of(), "archive/slow.csv", 800_000L, "sandbox")) {
             writer.add(new NewRow(0, 2, "PT-1", "ML86", "123456", "1234", null, List.of(), RowState.ACCEPTED, 20_000L, null));
             batchId = writer.commit();
         }

@@ -75,6 +75,16 @@ class SettingsTest {
     }
 
     @Test
+    void charsets_are_auto_by_default_and_named_ones_are_taken() {
+        assertThat(load().inputCharset()).isNull();
+        assertThat(load().reportCharset()).isNull();
+        env.put("TOPUP_INPUT_CHARSET", "Windows-1252");
+        env.put("TOPUP_REPORT_CHARSET", "utf-8");
+        assertThat(load().inputCharset().name()).isEqualTo("windows-1252");
+        assertThat(load().reportCharset().name()).isEqualTo("UTF-8");
+    }
+
+    @Test
     void the_secret_is_never_shown() {
         env.put("TOPUP_BASE_URL", "https://p.example");
         env.put("TOPUP_API_KEY", "RSL-1");
@@ -98,6 +108,8 @@ class SettingsTest {
         "TOPUP_BASE_URL|ftp://provider|topup.base-url",
         "TOPUP_SUBMIT_CONCURRENCY|0|topup.submit.concurrency",
         "TOPUP_HTTP_RESPONSE_TIMEOUT|5|topup.http.response-timeout",
+        "TOPUP_INPUT_CHARSET|latin-9000|topup.input-charset",
+        "TOPUP_REPORT_CHARSET|utf 8|topup.report.charset",
     })
     void a_bad_value_names_its_setting(String variable, String value, String key) {
         env.put(variable, value);

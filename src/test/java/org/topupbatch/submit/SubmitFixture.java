@@ -31,7 +31,7 @@ final class SubmitFixture implements AutoCloseable {
 
     SubmitFixture(Path dir, int rows) {
         journal = JdbcJournal.open(dir.resolve("data"), null, null, null, clock);
-        try (BatchWriter writer = journal.openBatch("orders.csv", ',', List.of(), "archive/orders.csv", 900_000L, "sandbox")) {
+        try (BatchWriter writer = journal.openBatch("orders.csv", ',', org.topupbatch.journal.BatchEncoding.UTF_8, List.of(), "archive/orders.csv", 900_000L, "sandbox")) {
             for (int i = 0; i < rows; i++) {
                 writer.add(new NewRow(i, i + 2, "R-" + i, "ML86", "12345678" + i, "1234", null, List.of(),
                         RowState.ACCEPTED, 20_000L, null));

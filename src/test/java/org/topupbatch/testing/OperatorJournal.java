@@ -50,7 +50,7 @@ public final class OperatorJournal {
     /** A batch of file {@code file} with extras "customer_name" and ';' as its delimiter. */
     public static long fiveRowBatch(JdbcJournal journal, String file, String prefix) {
         long id;
-        try (BatchWriter writer = journal.openBatch(file, ';', List.of("customer_name"), "archive/" + file, 1_000_000L, "sandbox")) {
+        try (BatchWriter writer = journal.openBatch(file, ';', org.topupbatch.journal.BatchEncoding.UTF_8, List.of("customer_name"), "archive/" + file, 1_000_000L, "sandbox")) {
             for (int i = 1; i <= 4; i++) {
                 writer.add(new NewRow(i - 1, i + 1, prefix + i, "PULSA10", "08123456789" + i, null, null,
                         List.of("Customer; " + i), RowState.ACCEPTED, 10_450L, null));
