@@ -150,6 +150,7 @@ public class BatchIntake {
 
     private void record(String name, Path file, String archivedAs) {
         try {
+            org.topupbatch.journal.CrashPoints.failIfAsked(org.topupbatch.journal.CrashPoints.INTAKE_READ, name);
             PlanSummary summary = new BatchCheck(catalog, rules, policy).check(file, (delimiter, extras) -> {
                 // recorded as the batch's balance_before until its first order reads a newer one
                 long balanceRead = gateway.checkBalance().balance();
