@@ -19,6 +19,7 @@ public final class IntakeConfiguration extends AreaConfiguration {
     private final JournalConfiguration journal;
     private final ProviderConfiguration provider;
     private InboxSnapshot snapshot;
+    private BatchIntake batchIntake;
 
     public IntakeConfiguration(Settings settings, Clock clock, JournalConfiguration journal, ProviderConfiguration provider) {
         this.settings = settings;
@@ -37,11 +38,15 @@ public final class IntakeConfiguration extends AreaConfiguration {
         return snapshot;
     }
 
+    /** One for the run: it counts the files it set aside, which once mode's end asks for. */
     @BindToRegistry("batchIntake")
-    public BatchIntake batchIntake() {
-        return new BatchIntake(journal.journal(), provider.gateway(), new CachedPriceCatalog(provider.gateway()::priceList),
-                customerRules(), settings.balancePolicy(), settings.data().resolve("archive"), clock, ProviderName.of(settings),
-                settings.inputCharset());
+    public synchronized BatchIntake batchIntake() {
+        if (batchIntake == null) {
+            batchIntake = new BatchIntake(journal.journal(), provider.gateway(), new CachedPriceCatalog(provider.gateway()::priceList),
+                    customerRules(), settings.balancePolicy(), settings.data().resolve("archive"), clock, ProviderName.of(settings),
+                    settings.inputCharset());
+        }
+        return batchIntake;
     }
 
     /** A bad rules file stops the start with one line naming the setting. */

@@ -51,7 +51,8 @@ public final class RunConfiguration extends AreaConfiguration {
 
     @BindToRegistry("runMonitor")
     public RunMonitor runMonitor() {
-        return new RunMonitor(intake.inboxSnapshot(), journal.journal(), submit.orderSubmitter(), report.batchReporter(), exit);
+        return new RunMonitor(intake.inboxSnapshot(), journal.journal(), submit.orderSubmitter(), report.batchReporter(), exit,
+                intake.batchIntake()::setAside);
     }
 
     @BindToRegistry("startupChecks")

@@ -12,6 +12,7 @@ import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.HexFormat;
@@ -49,6 +50,9 @@ public class BatchIntake {
     private final CustomerRules rules;
     private final BalancePolicy policy;
     private final Path archive;
+    /** Beside the archive: files whose intake failed {@link IntakeAttempts#MAX_ATTEMPTS} times. */
+    private final Path errorFolder;
+    private final IntakeAttempts attempts = new IntakeAttempts();
     private final Clock clock;
     /** Recorded with each batch, so that its report names the provider that served it. */
     private final String provider;
@@ -63,31 +67,95 @@ public class BatchIntake {
         this.rules = rules;
         this.policy = policy;
         this.archive = archive;
+        this.errorFolder = archive.toAbsolutePath().resolveSibling("error");
         this.clock = clock;
         this.provider = provider;
         this.inputCharset = inputCharset;
     }
 
-    /** Called by the intake route for each complete file; sets {@link #ARCHIVED_AS}. */
+    /**
+     * Called by the intake route for each complete file; sets {@link #ARCHIVED_AS}. A failure that
+     * is the file's (not an outage, see {@link IntakeAttempts#outage}) is thrown again, so that the
+     * file stays in the inbox for the next poll, until its {@link IntakeAttempts#MAX_ATTEMPTS}th:
+     * then the file is recorded like an unreadable batch and {@link #ARCHIVED_AS} names the error folder.
+     */
     public void take(@Header(Exchange.FILE_NAME_ONLY) String name, @Header(Exchange.FILE_PATH) String path, Exchange exchange) {
         Path file = Path.of(path);
-        String hash = shortHash(file);
+        String hash = null;
+        try {
+            hash = shortHash(file);
+            exchange.getIn().setHeader(ARCHIVED_AS, takeIn(name, file, hash));
+            attempts.forget(name, hash);
+        } catch (RuntimeException | OutOfMemoryError | StackOverflowError failure) {
+            // Catching OutOfMemoryError is safe here: the allocation that failed was made for this one
+            // file's rows (reader buffers, a record, a chunk of rows) on this thread, and all of it is
+            // unreachable once the stack has unwound to here; the journal transaction was rolled back
+            // on the way. The heap is as it was before the file, and the inbox goes on with the next one.
+            String errorAs = setAsideAfterLastAttempt(name, hash, failure);
+            if (errorAs == null) {
+                throw failure;
+            }
+            exchange.getIn().setHeader(ARCHIVED_AS, errorAs);
+        }
+    }
+
+    /** Files set aside since the process started (once mode ends with exit 2 when there are any). */
+    public int setAside() {
+        return attempts.setAside();
+    }
+
+    private String takeIn(String name, Path file, String hash) {
         Optional<BatchRecord> earlier = journal.lastBatchForFile(name);
         if (earlier.isPresent() && earlier.get().archivedAs() != null
                 && earlier.get().archivedAs().contains("." + hash + ".")
+                && !Path.of(earlier.get().archivedAs()).startsWith(errorFolder)
                 && !Files.exists(Path.of(earlier.get().archivedAs()))) {
             LOG.info("Batch {} was recorded before the last run stopped; archiving it now", name);
-            exchange.getIn().setHeader(ARCHIVED_AS, earlier.get().archivedAs());
-            return;
+            return earlier.get().archivedAs();
         }
         String archivedAs = archive.resolve(baseName(name) + "." + STAMP.format(clock.instant()) + "." + hash + ".csv")
                 .toAbsolutePath().toString();
         record(name, file, archivedAs);
-        exchange.getIn().setHeader(ARCHIVED_AS, archivedAs);
+        return archivedAs;
+    }
+
+    /**
+     * Counts a failed intake; at the last attempt writes the note, records the batch like an
+     * unreadable one and returns where the file goes. Null: an outage or an attempt before the
+     * last, the file stays in the inbox. (A file set aside and moved back into the inbox is taken
+     * afresh: {@link #takeIn} never takes a batch in the error folder for one recorded before a crash.)
+     */
+    private String setAsideAfterLastAttempt(String name, String hash, Throwable failure) {
+        if (IntakeAttempts.outage(failure)) {
+            return null;
+        }
+        String key = hash == null ? "unread" : hash;
+        int attempt = attempts.failed(name, key);
+        String cause = IntakeAttempts.cause(failure);
+        if (attempt < IntakeAttempts.MAX_ATTEMPTS) {
+            LOG.warn("Batch {}: intake failed, attempt {} of {}, trying again on the next poll: {}", name, attempt,
+                    IntakeAttempts.MAX_ATTEMPTS, cause);
+            return null;
+        }
+        Instant now = clock.instant();
+        Path errorAs = errorFolder.resolve(baseName(name) + "." + STAMP.format(now) + "." + key + ".csv");
+        LOG.warn("Batch {}: intake failed, attempt {} of {}, set aside as {}: {}", name, attempt,
+                IntakeAttempts.MAX_ATTEMPTS, errorAs, cause);
+        try {
+            IntakeAttempts.writeNote(errorAs, name, now, cause);
+        } catch (IOException e) {
+            LOG.warn("Batch {}: no note beside it in {}: {}", name, errorFolder, e.toString());
+        }
+        journal.recordUnreadableBatch(name, "intake failed " + attempt + " times, the file is set aside for the operator: "
+                + cause, errorAs.toString(), provider);
+        attempts.forget(name, key);
+        attempts.countSetAside();
+        return errorAs.toString();
     }
 
     private void record(String name, Path file, String archivedAs) {
         try {
+            org.topupbatch.journal.CrashPoints.failIfAsked(org.topupbatch.journal.CrashPoints.INTAKE_READ, name);
             BatchEncoding[] read = {null};
             PlanSummary summary = new BatchCheck(catalog, rules, policy, inputCharset).check(file, (delimiter, encoding, extras) -> {
                 read[0] = encoding;

@@ -7,7 +7,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code -Dtopup.internal.crash-at=<point>:<n>} the process halts, as a SIGKILL would (no shutdown
  * hooks, exit code 137), at the n-th pass of the named point. Without the property every call is a
  * no-op. The points sit at the moments a crash is most likely to lose or double something, which
- * a kill at a random time hits only by luck.
+ * a kill at a random time hits only by luck. {@link #failIfAsked} is the same kind of hook for a
+ * failure instead of a crash.
  */
 public final class CrashPoints {
 
@@ -21,10 +22,13 @@ public final class CrashPoints {
     public static final String TRACK_AFTER_ANSWER = "track-after-answer";
     /** A report file is complete under its temporary name, not yet renamed into place. */
     public static final String REPORT_BEFORE_RENAME = "report-before-rename";
+    /** Intake is about to read a file's rows: a failure point (see {@link #failIfAsked}), the subject is the file name. */
+    public static final String INTAKE_READ = "intake-read";
 
     private static final String POINT;
     private static final int AT;
     private static final AtomicInteger PASSES = new AtomicInteger();
+    private static final String FAIL_AT = System.getProperty("topup.internal.fail-at", "");
 
     static {
         String spec = System.getProperty("topup.internal.crash-at", "");
@@ -39,6 +43,18 @@ public final class CrashPoints {
     public static void pass(String point) {
         if (!POINT.isEmpty() && POINT.equals(point) && PASSES.incrementAndGet() == AT) {
             Runtime.getRuntime().halt(137);
+        }
+    }
+
+    /**
+     * Test-only failure point: with {@code -Dtopup.internal.fail-at=<point>:<subject>} (e.g.
+     * {@code intake-read:poison.csv}) every pass of that point for that subject throws the
+     * OutOfMemoryError a file too large for the heap would; other subjects pass. Without the
+     * property it does nothing.
+     */
+    public static void failIfAsked(String point, String subject) {
+        if (!FAIL_AT.isEmpty() && FAIL_AT.equals(point + ":" + subject)) {
+            throw new OutOfMemoryError("Java heap space (test failure point " + FAIL_AT + ")");
         }
     }
 }

@@ -9,7 +9,10 @@ public enum ExitCode {
     OK(0),
     /** Could not do it: a bad setting, start-up refused, credentials refused, a command's argument or target unusable. */
     FAILED(1),
-    /** Done, with findings an operator must read: a plan with rejected rows, a usage error of the sandbox. */
+    /**
+     * Done, with findings an operator must read: a plan with rejected rows, a usage error of the
+     * sandbox, a once run that set a file aside in the error folder (its intake kept failing).
+     */
     ATTENTION(2),
     /** Every file processed, but some orders were still pending at {@code topup.pending-timeout}. */
     PENDING_AT_TIMEOUT(3);

@@ -2,6 +2,7 @@ package org.topupbatch.run;
 
 import java.util.EnumSet;
 import java.util.function.IntConsumer;
+import java.util.function.IntSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.topupbatch.journal.OrderQueue;
@@ -12,7 +13,9 @@ import org.topupbatch.report.BatchReporter;
 /**
  * Ends a run in once mode (README, "Running": exit codes): when the batches present at start are taken,
  * nothing is left to submit, and every report is written: exit 0 when every order is final,
- * 3 when some were still pending at the pending timeout, 1 when the provider refused the credentials.
+ * 3 when some were still pending at the pending timeout, 2 when a file was set aside because its
+ * intake failed again and again (before 3: that file was not processed at all), 1 when the provider
+ * refused the credentials.
  */
 public class RunMonitor {
 
@@ -23,15 +26,23 @@ public class RunMonitor {
     private final OrderSubmitter submitter;
     private final BatchReporter reporter;
     private final IntConsumer exit;
+    private final IntSupplier setAside;
     private volatile boolean ended;
 
     public RunMonitor(InboxSnapshot snapshot, OrderQueue queue, OrderSubmitter submitter, BatchReporter reporter,
                       IntConsumer exit) {
+        this(snapshot, queue, submitter, reporter, exit, () -> 0);
+    }
+
+    /** @param setAside how many files intake has set aside in this run (their intake kept failing) */
+    public RunMonitor(InboxSnapshot snapshot, OrderQueue queue, OrderSubmitter submitter, BatchReporter reporter,
+                      IntConsumer exit, IntSupplier setAside) {
         this.snapshot = snapshot;
         this.queue = queue;
         this.submitter = submitter;
         this.reporter = reporter;
         this.exit = exit;
+        this.setAside = setAside;
     }
 
     /** Called on a timer by the once route. */
@@ -47,17 +58,36 @@ public class RunMonitor {
                 || !queue.rowsInState(EnumSet.of(RowState.SENDING), 1).isEmpty()) {
             return;
         }
+        int aside = setAside.getAsInt();
         switch (reporter.outstanding()) {
-            case NONE -> end(ExitCode.OK, "every batch is processed and every order is final");
-            case ONLY_TIMED_OUT -> end(ExitCode.PENDING_AT_TIMEOUT, "every batch is processed; some orders were still pending at the pending timeout");
+            case NONE -> {
+                if (aside > 0) {
+                    end(ExitCode.ATTENTION, setAsideWhy(aside) + "; every other batch is processed and every order is final");
+                } else {
+                    end(ExitCode.OK, "every batch is processed and every order is final");
+                }
+            }
+            case ONLY_TIMED_OUT -> {
+                if (aside > 0) {
+                    end(ExitCode.ATTENTION, setAsideWhy(aside) + "; every other batch is processed, some orders were still pending at the pending timeout");
+                } else {
+                    end(ExitCode.PENDING_AT_TIMEOUT, "every batch is processed; some orders were still pending at the pending timeout");
+                }
+            }
             default -> { }
         }
+    }
+
+    private static String setAsideWhy(int aside) {
+        return (aside == 1 ? "1 file was" : aside + " files were") + " set aside in the error folder (intake failed, see its note)";
     }
 
     private void end(ExitCode code, String why) {
         ended = true;
         if (code == ExitCode.FAILED) {
             LOG.error("Run ends (exit {}): {}", code.code(), why);
+        } else if (code == ExitCode.ATTENTION) {
+            LOG.warn("Run ends (exit {}): {}", code.code(), why);
         } else {
             LOG.info("Run ends (exit {}): {}", code.code(), why);
         }

@@ -29,6 +29,8 @@ final class JarRun {
     final Path reports;
     final Path data;
     final Map<String, String> env = new LinkedHashMap<>();
+    /** JVM options of the child, before {@code -jar} (e.g. a test-only {@code -Dtopup.internal.*} hook). */
+    final List<String> jvm = new ArrayList<>();
     private PostgresServer.Database postgres;
     private Process process;
     private Path log;
@@ -109,6 +111,7 @@ final class JarRun {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xmx512m");
+        cmd.addAll(jvm);
         cmd.add("-jar");
         cmd.add(BuiltJar.path().toAbsolutePath().toString());
         cmd.addAll(List.of(args));
