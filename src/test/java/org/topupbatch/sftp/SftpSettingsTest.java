@@ -44,6 +44,17 @@ class SftpSettingsTest {
     }
 
     @Test
+    void a_double_slash_names_an_absolute_folder_and_the_endpoint_keeps_it() {
+        values.put("topup.inbox", "sftp://erp@files.example.com//srv/out");
+        values.put("topup.sftp.password", SECRET);
+        Settings s = load();
+        assertThat(s.sftp().inbox().path()).isEqualTo("/srv/out");
+        assertThat(s.inboxShown()).isEqualTo("sftp://erp@files.example.com:22//srv/out");
+        assertThat(new InboxRelay(s.sftp().inbox(), s.sftp().login(), s.inbox(), Path.of("/tmp/w")).endpointUri("delay=5000"))
+                .startsWith("sftp://erp@files.example.com:22//srv/out?");
+    }
+
+    @Test
     void a_local_inbox_stays_a_local_path_and_needs_no_login() {
         values.put("topup.inbox", "/srv/erp/out");
         Settings s = load();
