@@ -28,7 +28,9 @@ import org.topupbatch.testing.SftpServer;
  * The built jar with its inbox and reports folder on a real SFTP server (Apache MINA SSHD in this
  * JVM): a batch written to the server in two parts is taken once and whole, ordered, archived on
  * the server and reported there; a later batch of the same name (taken by a once-mode run) keeps
- * the earlier report under its batch-specific name; the password shows in no log line.
+ * the earlier report under its batch-specific name; the password shows in no log line. Relative
+ * folders are below the user's login folder (/home/erp on this server), absolute ones
+ * ({@code sftp://erp@host:port//srv/...}) below the server's "/".
  */
 class SftpFoldersE2ETest {
 
