@@ -7,6 +7,7 @@ import org.topupbatch.report.ReportDelivery;
 import org.topupbatch.settings.Settings;
 import org.topupbatch.sftp.InboxRelay;
 import org.topupbatch.sftp.SftpAccess;
+import org.topupbatch.sftp.SftpFolderComponent;
 import org.topupbatch.sftp.SftpInboxPolls;
 import org.topupbatch.sftp.SftpWiring;
 
@@ -27,6 +28,12 @@ public final class SftpConfiguration extends AreaConfiguration {
         this.settings = settings;
         this.inboxAccess = SftpWiring.relayRoute(settings) ? SftpWiring.access(settings, "inbox") : null;
         this.reportsAccess = SftpWiring.access(settings, "reports");
+    }
+
+    /** camel-ftp's sftp component keeping an absolute folder (sftp://user@host//srv/x) absolute; null when no folder is remote. */
+    @BindToRegistry(SftpFolderComponent.NAME)
+    public SftpFolderComponent sftpComponent() {
+        return settings.sftp().inbox() == null && settings.sftp().reports() == null ? null : new SftpFolderComponent();
     }
 
     /** The relay consumer's poll strategy and exception handler (one log line per change, growing back-off). */

@@ -75,8 +75,10 @@ public record SftpLogin(String password, Path privateKeyFile, Path knownHostsFil
         if (message == null) {
             return "";
         }
-        String m = message.replaceAll("(?i)(password=)(RAW[({][^)}]*[)}]|[^&\\s]*)", "$1xxxxxx");
-        return password == null || password.isEmpty() ? m : m.replace(password, "xxxxxx");
+        // the password itself first: the pattern below stops at '&', which would leave the rest of
+        // a password with one in it (Camel's "Unknown parameters=[{password=...}]" shows it plain)
+        String m = password == null || password.isEmpty() ? message : message.replace(password, "xxxxxx");
+        return m.replaceAll("(?i)(password=)(RAW[({][^)}]*[)}]|[^&\\s,}\\]]*)", "$1xxxxxx");
     }
 
     @Override

@@ -120,6 +120,7 @@ public class InboxRelay implements GenericFileFilter<Object> {
     public int fetchPresent() {
         int fetched = 0;
         try (DefaultCamelContext camel = new DefaultCamelContext()) {
+            camel.addComponent(SftpFolderComponent.NAME, new SftpFolderComponent()); // an absolute folder stays absolute
             camel.getRegistry().bind("inboxRelay", this);
             // a failed login goes straight to the one line below: not camel-ftp's WARN about reconnecting
             camel.getRegistry().bind("sftpOncePoll", new org.apache.camel.spi.PollingConsumerPollStrategy() {

@@ -103,6 +103,12 @@ public final class SftpAccess extends AbstractHealthCheck {
         } else if (lower.contains("connection refused")) {
             why = "nothing answers at " + folder.host() + ":" + folder.port()
                     + " (connection refused): is the SFTP server running, and are the host and port right?";
+        } else if (lower.contains("session is down")) {
+            // JSch's words when the connection it held (or was opening) is gone: the server stopped or
+            // dropped it, or the network between broke
+            why = "the connection to " + folder.host() + ":" + folder.port()
+                    + " broke (session is down): is the SFTP server running, are the host and port right, and does the"
+                    + " network between here and there let the connection through (firewall, VPN)?";
         } else {
             why = root;
         }

@@ -28,7 +28,9 @@ import org.topupbatch.testing.SftpServer;
  * The built jar with its inbox and reports folder on a real SFTP server (Apache MINA SSHD in this
  * JVM): a batch written to the server in two parts is taken once and whole, ordered, archived on
  * the server and reported there; a later batch of the same name (taken by a once-mode run) keeps
- * the earlier report under its batch-specific name; the password shows in no log line.
+ * the earlier report under its batch-specific name; the password shows in no log line. Relative
+ * folders are below the user's login folder (/home/erp on this server), absolute ones
+ * ({@code sftp://erp@host:port//srv/...}) below the server's "/".
  */
 class SftpFoldersE2ETest {
 
@@ -44,7 +46,7 @@ class SftpFoldersE2ETest {
     @BeforeEach
     void start() throws Exception {
         server = SftpServer.start(home.resolve("server"), home.resolve("server-keys"), PASSWORD);
-        Files.createDirectories(server.root().resolve("inbox"));
+        Files.createDirectories(server.home().resolve("inbox"));
         sandbox = SandboxProvider.start(SandboxConfig.defaults().setSeed(11L).setFailRate(0), 0);
         run = new JarRun(home.resolve("node"));
         run.provider(sandbox.baseUrl());
@@ -69,8 +71,8 @@ class SftpFoldersE2ETest {
 
     @Test
     void a_batch_on_the_server_is_taken_whole_once_reported_there_and_archived() throws Exception {
-        Path inbox = server.root().resolve("inbox");
-        Path reports = server.root().resolve("reports");
+        Path inbox = server.home().resolve("inbox");
+        Path reports = server.home().resolve("reports");
         String first = batch("SFTP1", 20);
         run.start();
         awaitOutput("Ready: watching inbox", Duration.ofMinutes(1));
@@ -123,6 +125,33 @@ class SftpFoldersE2ETest {
         String onceLog = run.output();
         assertThat(watchLog).contains("Ready: watching inbox " + server.uri("inbox"));
         assertThat(watchLog + onceLog).doesNotContain(PASSWORD).doesNotContain("Kata");
+    }
+
+    /**
+     * README: {@code sftp://user@host//srv/out} is the absolute folder /srv/out, not srv/out below
+     * the login folder (camel-ftp alone would make it relative, with a WARN). A once-mode run
+     * fetches through its own Camel context and uploads reports through the run's, so both places
+     * the product binds its sftp component are used.
+     */
+    @Test
+    void absolute_folders_are_absolute_on_the_server() throws Exception {
+        Path inbox = Files.createDirectories(server.root().resolve("srv/erp/out"));
+        Path reports = server.root().resolve("srv/erp/in");
+        run.env.put("TOPUP_INBOX", server.uri("/srv/erp/out"));
+        run.env.put("TOPUP_REPORTS", server.uri("/srv/erp/in"));
+        Files.writeString(home.resolve("abs.part"), batch("ABS", 2));
+        Files.move(home.resolve("abs.part"), inbox.resolve("abs.csv"));
+        long started = System.nanoTime();
+        assertThat(run.runOnce(Duration.ofMinutes(2))).as(run.output()).isZero();
+        System.out.printf("absolute folders, once run: %.1f s%n", (System.nanoTime() - started) / 1e9);
+        String output = run.output();
+        assertThat(Report.read(reports, "abs", ',').rows()).extracting(r -> r.get("ref_id") + " " + r.get("status"))
+                .containsExactly("ABS-1 success", "ABS-2 success");
+        assertThat(names(inbox)).containsExactly(".archive");
+        assertThat(files(inbox.resolve(".archive"))).hasSize(1);
+        assertThat(server.home().resolve("srv")).as("nothing below the login folder").doesNotExist();
+        assertThat(output).contains("fetched from sftp://erp@127.0.0.1:" + server.port() + "//srv/erp/out")
+                .doesNotContain("absolute paths").doesNotContain(PASSWORD);
     }
 
     void awaitOutput(String text, Duration limit) {
