@@ -103,6 +103,8 @@ class BatchFlowE2ETest {
 
         assertThat(exit).as(run.output()).isZero();
         Report report = Report.read(run.reports, "shop-export", ';');
+        // the report goes back as the file came: UTF-8 with a byte-order mark
+        assertThat(Files.readAllBytes(run.reports.resolve("shop-export.result.csv"))).startsWith(bom);
         LedgerCheck.assertConsistent(sandbox, List.of(report));
         assertThat(report.header()).containsExactly("line", "ref_id", "product_sku", "customer_no", "customer_no_zone",
                 "status", "serial_number", "price", "message", "order_no", "note");

@@ -26,7 +26,7 @@ record Report(List<String> header, List<Map<String, String>> rows, JsonNode summ
         }
         CSVFormat format = CSVFormat.RFC4180.builder().setDelimiter(delimiter).setHeader().setSkipHeaderRecord(true).build();
         List<Map<String, String>> rows = new ArrayList<>();
-        try (Reader r = Files.newBufferedReader(csv, StandardCharsets.UTF_8); CSVParser p = format.parse(r)) {
+        try (Reader r = new java.io.StringReader(text(Files.readAllBytes(csv))); CSVParser p = format.parse(r)) {
             for (CSVRecord rec : p) {
                 Map<String, String> row = new LinkedHashMap<>();
                 p.getHeaderNames().forEach(h -> row.put(h, rec.get(h)));
@@ -34,6 +34,20 @@ record Report(List<String> header, List<Map<String, String>> rows, JsonNode summ
             }
             return new Report(p.getHeaderNames(), rows, summary);
         }
+    }
+
+    /** The report's text as an ERP's reader takes it: a byte-order mark decides UTF-8 or UTF-16, else UTF-8. */
+    static String text(byte[] bytes) {
+        if (bytes.length >= 3 && bytes[0] == (byte) 0xEF && bytes[1] == (byte) 0xBB && bytes[2] == (byte) 0xBF) {
+            return new String(bytes, 3, bytes.length - 3, StandardCharsets.UTF_8);
+        }
+        if (bytes.length >= 2 && bytes[0] == (byte) 0xFF && bytes[1] == (byte) 0xFE) {
+            return new String(bytes, 2, bytes.length - 2, StandardCharsets.UTF_16LE);
+        }
+        if (bytes.length >= 2 && bytes[0] == (byte) 0xFE && bytes[1] == (byte) 0xFF) {
+            return new String(bytes, 2, bytes.length - 2, StandardCharsets.UTF_16BE);
+        }
+        return new String(bytes, StandardCharsets.UTF_8);
     }
 
     Map<String, String> byLine(int line) {
