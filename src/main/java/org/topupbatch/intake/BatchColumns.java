@@ -70,7 +70,14 @@ final class BatchColumns {
 
     /** The header's names for a message: escaped and cut, since a broken file's "header" may be anything. */
     private String found() {
-        return OneLine.of(String.join(", ", headers), 300);
+        StringBuilder names = new StringBuilder();
+        for (String h : headers) {
+            names.append(names.length() == 0 ? "" : ", ").append(OneLine.of(h, 100));
+            if (names.length() > 1_000) {
+                return names + ", … (" + headers.size() + " columns)";
+            }
+        }
+        return names.toString();
     }
 
     /** The header line's column names, exactly as written. */

@@ -81,10 +81,18 @@ final class CsvRecords {
         if (record == null) {
             return null;
         }
+        long length = chars.recordChars();
         chars.recordEnded();
         // the parser stands right after the record's line break: the lines it consumed are whole
         linesBefore = parserFirstLine + parser.getCurrentLineNumber();
+        if (length > maxRecordChars) {
+            throw new CsvParseException(input, line, tooLong(), true);
+        }
         return new Read(line, record.toList(), chars.atEnd() && !chars.atLineStart());
+    }
+
+    private String tooLong() {
+        return "the row is longer than " + maxRecordChars + " characters; it was not read (the rest of the file was)";
     }
 
     /** Translates a failure of the parser on the record starting on {@code line}. */
@@ -103,8 +111,7 @@ final class CsvRecords {
             } catch (IOException io) {
                 throw new UncheckedIOException(io);
             }
-            return new CsvParseException(input, line, "the row is longer than " + maxRecordChars
-                    + " characters; it was not read (the rest of the file was)", true);
+            return new CsvParseException(input, line, tooLong(), true);
         }
         if (!(cause instanceof CSVException)) {
             throw e; // reading the file failed

@@ -42,6 +42,8 @@ final class LineChunkReader extends Reader {
     private long lineBreaks;
     private boolean afterCr;
     private boolean atLineStart = true;
+    /** Characters of the line break that ended the last chunk handed out (0, 1, or 2 for CRLF). */
+    private int lastBreakChars;
 
     /**
      * {@code charset} names the encoding in "not text" messages; {@code linesBefore} are the lines
@@ -71,6 +73,15 @@ final class LineChunkReader extends Reader {
     void recordEnded() {
         handedOutAtRecordEnd = handedOut;
         lineBreaksAtRecordEnd = lineBreaks;
+    }
+
+    /**
+     * Characters handed out for the record just returned by the parser, its line end not counted:
+     * the streaming check in {@link #read} notices an over-long record only once the parser asks
+     * for more, so a record a little over the limit is caught here.
+     */
+    long recordChars() {
+        return handedOut - handedOutAtRecordEnd - (atLineStart ? lastBreakChars : 0);
     }
 
     /** Whether the record being read has not yet crossed a line break (it lies on one physical line so far). */
@@ -124,6 +135,7 @@ final class LineChunkReader extends Reader {
             afterCr = false;
         }
         int n = end - pos;
+        lastBreakChars = !atLineStart ? 0 : (n >= 2 && buf[end - 2] == '\r' && buf[end - 1] == '\n') ? 2 : 1;
         System.arraycopy(buf, pos, cbuf, off, n);
         pos = end;
         handedOut += n;

@@ -1,5 +1,6 @@
 package org.topupbatch.intake;
 
+import org.topupbatch.text.OneLine;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -92,10 +93,10 @@ public final class RowValidator {
         }
         Optional<Product> product = catalog.find(row.productSku());
         if (product.isEmpty()) {
-            return "product_sku " + row.productSku() + " is not in the price list";
+            return "product_sku " + OneLine.of(row.productSku(), 100) + " is not in the price list";
         }
         if (!product.get().available()) {
-            return "product_sku " + row.productSku() + " is not available now";
+            return "product_sku " + OneLine.of(row.productSku(), 100) + " is not available now";
         }
         CustomerCheck customer = rules.check(product.get().brand(), row.customerNo(), row.customerNoZone());
         if (customer.rejected()) {
@@ -105,7 +106,7 @@ public final class RowValidator {
         if (!row.maxPrice().isEmpty()) {
             if (maxPrice == null) {
                 return "max_price must be a whole number of rupiah, 0 or more, without separators (found '"
-                        + row.maxPrice() + "')";
+                        + OneLine.of(row.maxPrice(), 100) + "')";
             }
             long price = product.get().price();
             if (price > maxPrice) {

@@ -385,6 +385,22 @@ class CsvBatchReaderTest {
     }
 
     @Test
+    void theRowLimitIsExactWhateverTheChunks() throws IOException {
+        // the limit is noticed while reading in chunks of 8 Ki characters, or when the row ends within one
+        String header = "ref_id,product_sku,customer_no,note\n";
+        String prefix = "R1,S,1,";
+        for (String end : List.of("\n", "\r\n")) {
+            String exact = prefix + "x".repeat(10_000 - prefix.length());
+            String over = prefix + "x".repeat(10_001 - prefix.length());
+            String text = header + exact + end + over + end + "R3,S,3" + end;
+            try (CsvBatchReader reader = CsvBatchReader.open(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), 10_000)) {
+                assertThat(rows(reader)).extracting(BatchRow::error).containsExactly(null,
+                        "line 3: the row is longer than 10000 characters; it was not read (the rest of the file was)", null);
+            }
+        }
+    }
+
+    @Test
     void anUnclosedQuoteOverManyLinesStopsInsteadOfFillingMemory() throws IOException {
         String text = "ref_id,product_sku,customer_no\nR1,S,\"" + "x\n".repeat(100) + "R2,S,2\n";
         try (CsvBatchReader reader = CsvBatchReader.open(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), 100)) {
