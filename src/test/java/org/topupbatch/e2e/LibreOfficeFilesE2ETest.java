@@ -124,7 +124,7 @@ class LibreOfficeFilesE2ETest {
         Path aside = Files.write(home.resolve("aside-" + Saved.WINDOWS_1252_SEMICOLON.name + ".csv"),
                 files.get(Saved.WINDOWS_1252_SEMICOLON));
         assertThat(command("plan", aside.toString())).as(command.output()).isZero();
-        assertThat(command.output()).as("plan names the encoding it read").contains("encoding: windows-1252")
+        assertThat(command.output()).as("plan names the encoding it read").contains("Read as:  windows-1252, delimiter ';'")
                 .contains("Rows:     6 read, 6 acceptable, 0 rejected");
         StartupRefusalE2ETest.assertNoStackTrace(command.output());
 
