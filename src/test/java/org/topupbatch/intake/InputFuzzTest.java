@@ -91,6 +91,7 @@ class InputFuzzTest {
         Integer only = Integer.getInteger("fuzz.only");
         int[] exits = new int[3];
         Map<String, int[]> bySeed = new TreeMap<>();
+        Map<String, Integer> fatal = new TreeMap<>();
         List<String> failures = new ArrayList<>();
         Path kept = Path.of("target", "fuzz-failures");
         long start = System.nanoTime();
@@ -113,6 +114,9 @@ class InputFuzzTest {
                 exits[outcome.exit()]++;
                 bySeed.computeIfAbsent(source.name(), k -> new int[3])[outcome.exit()]++;
             }
+            if (outcome.exit() != null && outcome.exit() == 1) {
+                fatal.merge(fatalKind(outcome.err()), 1, Integer::sum);
+            }
             if (!problems.isEmpty()) {
                 failures.add("#" + i + " " + source.name() + " " + mutator.done() + ": " + String.join("; ", problems));
                 Files.createDirectories(kept);
@@ -124,11 +128,23 @@ class InputFuzzTest {
                 "Input fuzz: %d files (seed %d), exit 0: %d, exit 1: %d, exit 2: %d, failing: %d; %.1f s, slowest %d ms",
                 run, seed, exits[0], exits[1], exits[2], failures.size(), (System.nanoTime() - start) / 1e9, slowest));
         bySeed.forEach((name, e) -> summary.append(String.format("%n  %-20s exit 0: %3d, exit 1: %3d, exit 2: %3d", name, e[0], e[1], e[2])));
+        summary.append(String.format("%n  exit 1 for:"));
+        fatal.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+                .forEach(e -> summary.append(String.format("%n    %3d  %s", e.getValue(), e.getKey())));
         System.out.println(summary);
         assertThat(failures).as(summary + "\nreplay one: mvn -B -o test -Dtest=InputFuzzTest -Dfuzz.seed=" + seed
                 + " -Dfuzz.only=I (files kept in " + kept + ")\n" + String.join("\n", failures.subList(0,
                 Math.min(30, failures.size()))) + "\n").isEmpty();
         assertThat(run).isEqualTo(only == null ? files : 1);
+    }
+
+    /** What a fatal line says, without its file, numbers and details: {@code not text: a NUL byte on line N}. */
+    static String fatalKind(String err) {
+        String line = err.lines().findFirst().orElse("(nothing on stderr)");
+        int said = line.indexOf(" cannot be read as a batch: ");
+        String kind = said < 0 ? line : line.substring(said + " cannot be read as a batch: ".length());
+        kind = kind.replaceAll("\\(found: .*", "(found: ...)").replaceAll("(line|than) \\d+", "$1 N");
+        return kind.length() > 110 ? kind.substring(0, 110) + "..." : kind;
     }
 
     // ---- the tester's findings, one by one -------------------------------------------------------
