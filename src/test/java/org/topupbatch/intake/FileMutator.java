@@ -13,7 +13,7 @@ import java.util.Random;
  * marks and NULs where they do not belong, invalid UTF-8, huge fields, other line ends, other
  * delimiters, blank lines and empty rows above the header. Seeded: the same seed gives the same file.
  */
-final class FileMutator {
+public final class FileMutator {
 
     /** The kinds of damage, each chosen with the same chance. */
     enum Kind {
@@ -44,17 +44,17 @@ final class FileMutator {
     private final Random random;
     private final List<String> done = new ArrayList<>();
 
-    FileMutator(long seed) {
+    public FileMutator(long seed) {
         this.random = new Random(seed);
     }
 
     /** What was done, e.g. {@code [flip@12^0x04, cut@301]}. */
-    List<String> done() {
+    public List<String> done() {
         return done;
     }
 
     /** One to three kinds of damage, each at a random place. */
-    byte[] mutate(byte[] seed) {
+    public byte[] mutate(byte[] seed) {
         byte[] file = seed;
         int count = 1 + random.nextInt(3);
         for (int i = 0; i < count; i++) {
