@@ -69,6 +69,9 @@ class DamagedFilesE2ETest {
         files.put("semicolons-above", ";;;;;;;\r\nref_id,product_sku,customer_no\r\nS-1,FF100,12345677\r\n".getBytes(StandardCharsets.UTF_8));
         files.put("long-row", ("ref_id,product_sku,customer_no,note\nL-1,FF100,12345678,short\nL-2,FF100,12345679," + "n".repeat(100_000)
                 + "\nL-3,ML86,123456789 (2345),after\n").getBytes(StandardCharsets.UTF_8));
+        // file names are outside input too: status and the log show them
+        files.put("esc-\u001B[31mred", "ref_id,product_sku,customer_no\nN-1,FF100,12345680\n".getBytes(StandardCharsets.UTF_8));
+        files.put("line\nbreak", "ref_id,product_sku,customer_no\nN-2,FF100,12345681\n".getBytes(StandardCharsets.UTF_8));
         long seed = Long.getLong("fuzz.seed", 20261124L);
         byte[] sample = Files.readAllBytes(Path.of("inbox/orders-2026-11-21.csv"));
         List<String> damage = new ArrayList<>();
@@ -95,6 +98,17 @@ class DamagedFilesE2ETest {
         for (String line : log.split("\n")) {
             int bad = rawControl(line);
             assertThat(bad).as("a raw control character in the log: %s", visible(line)).isNegative();
+        }
+
+        JarRun status = new JarRun(Files.createDirectories(home.resolve("status")));
+        status.env.clear();
+        status.env.putAll(run.env);
+        Process p = status.start("status");
+        assertThat(p.waitFor(2, java.util.concurrent.TimeUnit.MINUTES)).as("status ends").isTrue();
+        assertThat(p.exitValue()).as(status.output()).isZero();
+        assertThat(status.output()).as(status.output()).contains("esc-\\u001B[31mred.csv").contains("line\\nbreak.csv");
+        for (String line : status.output().split("\n")) {
+            assertThat(rawControl(line)).as("a raw control character in status: %s", visible(line)).isNegative();
         }
 
         Report cut = Report.read(run.reports, "cut-short", ',');
