@@ -203,6 +203,11 @@ public final class JdbcJournal implements Journal {
     }
 
     @Override
+    public int pendingDueBy(Instant at) {
+        return tracking.pendingDueBy(at);
+    }
+
+    @Override
     public Optional<BatchRecord> batch(long batchId) {
         return reporting.batch(batchId);
     }

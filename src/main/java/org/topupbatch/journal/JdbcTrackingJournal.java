@@ -13,6 +13,8 @@ final class JdbcTrackingJournal implements TrackingJournal {
     private static final String FIND_ORDER = "SELECT " + Mapping.ROW_COLUMNS + " FROM batch_row r WHERE r.order_ref_id = ?";
     private static final String SENDING_TO_UNKNOWN = "UPDATE batch_row SET state = 'UNKNOWN', next_check_at = ?,"
             + " updated_at = ? WHERE state = 'SENDING'";
+    private static final String PENDING_DUE_BY = "UPDATE batch_row SET next_check_at = ?"
+            + " WHERE state = 'PENDING' AND (next_check_at IS NULL OR next_check_at > ?)";
 
     private final JdbcSupport jdbc;
     private final RowOutcomes outcomes;
@@ -40,6 +42,14 @@ final class JdbcTrackingJournal implements TrackingJournal {
         return jdbc.update(SENDING_TO_UNKNOWN, ps -> {
             ps.setLong(1, now.toEpochMilli());
             ps.setLong(2, now.toEpochMilli());
+        });
+    }
+
+    @Override
+    public int pendingDueBy(Instant at) {
+        return jdbc.update(PENDING_DUE_BY, ps -> {
+            ps.setLong(1, at.toEpochMilli());
+            ps.setLong(2, at.toEpochMilli());
         });
     }
 

@@ -15,4 +15,10 @@ public interface TrackingJournal extends RowOutcomes {
 
     /** Start-up recovery: every SENDING row becomes UNKNOWN, due for a check now. Returns how many. */
     int sendingToUnknown(Instant now);
+
+    /**
+     * Start-up: PENDING orders of earlier runs are due for a check by {@code at} at the latest (a
+     * webhook the provider sent while no run listened is lost). Returns how many were brought forward.
+     */
+    int pendingDueBy(Instant at);
 }

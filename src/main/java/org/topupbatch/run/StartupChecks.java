@@ -36,6 +36,9 @@ public final class StartupChecks {
         this.providerAccess = providerAccess;
     }
 
+    /** When pending orders of earlier runs are looked up at the latest: once the webhook route listens. */
+    static final java.time.Duration PENDING_CHECK_AFTER_START = java.time.Duration.ofSeconds(5);
+
     /** Returns the fatal problem in one line, or null when the run may start its routes. */
     public String problem() {
         try {
@@ -56,6 +59,13 @@ public final class StartupChecks {
         int unknown = journal.sendingToUnknown(clock.instant());
         if (unknown > 0) {
             LOG.warn("{} orders were being sent when the last run stopped; reconciling them with the provider", unknown);
+        }
+        // webhooks the provider sent while no run listened (or before the webhook route ran) are lost:
+        // left pending, such an order would wait for its next scheduled look-up, up to 5 minutes away
+        int pending = journal.pendingDueBy(clock.instant().plus(PENDING_CHECK_AFTER_START));
+        if (pending > 0) {
+            LOG.info("{} orders left pending by the last run are looked up within {} s, in case their webhook"
+                    + " came while no run listened", pending, PENDING_CHECK_AFTER_START.toSeconds());
         }
         return null;
     }

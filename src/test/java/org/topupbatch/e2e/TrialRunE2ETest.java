@@ -54,9 +54,10 @@ class TrialRunE2ETest {
     void a_trial_keeps_its_sandbox_account_and_going_live_in_its_folder_is_refused() throws Exception {
         // a pending order at a SIGKILL: written to the sandbox's state before the run was told about it
         run.env.put("TOPUP_SANDBOX_SETTLE_DELAY", "4s");
-        // Without the kept state the run ends 3 with T-1 pending. 90 s, not less: the restarted sandbox
-        // settles the overdue T-1 at once, and its webhook may reach the product before the webhook
-        // route has started (refused or 404); the sandbox's next try comes a minute later.
+        // Without the kept state the run ends 3 with T-1 pending. The restarted sandbox settles the
+        // overdue T-1 at once, and its webhook may reach the product before the webhook route has
+        // started (refused or 404); the start looks T-1 up within 5 s (StartupChecks), and the 90 s
+        // leave room for the sandbox's next webhook try, a minute later, on a loaded machine.
         run.env.put("TOPUP_PENDING_TIMEOUT", "90s");
         run.drop("trial.csv", BATCH);
         Path state = run.data.resolve("sandbox/state.json");

@@ -423,6 +423,27 @@ abstract class JournalContractTest {
     // ---- track
 
     @Test
+    void pendingOrdersOfEarlierRunsAreDueSoonAfterAStart() {
+        batchOf(accepted(0, "P-0"), accepted(1, "P-1"), accepted(2, "P-2"), accepted(3, "P-3"));
+        for (int i = 0; i < 4; i++) {
+            journal.markSending(order("P-" + i).id(), T0);
+        }
+        journal.recordOutcome(order("P-0").id(), RowState.PENDING, null, null, null);
+        journal.recordOutcome(order("P-1").id(), RowState.PENDING, null, null, null);
+        journal.recordOutcome(order("P-2").id(), RowState.UNKNOWN, null, null, null);
+        journal.recordOutcome(order("P-3").id(), RowState.SUCCESS, "SN", null, null);
+        journal.scheduleCheck(order("P-0").id(), T0.plusSeconds(300), 3); // waiting for its webhook
+        journal.scheduleCheck(order("P-1").id(), T0.plusSeconds(2), 1);   // already due sooner
+        journal.scheduleCheck(order("P-2").id(), T0.plusSeconds(300), 3);
+
+        assertThat(journal.pendingDueBy(T0.plusSeconds(5))).isEqualTo(1);
+
+        assertThat(journal.dueForCheck(T0.plusSeconds(5), 10)).extracting(RowRecord::refId).containsExactly("P-1", "P-0");
+        assertThat(order("P-0").checks()).as("the back-off goes on from where it was").isEqualTo(3);
+        assertThat(order("P-1").nextCheckAt()).isEqualTo(T0.plusSeconds(2));
+    }
+
+    @Test
     void rowsInStateAndDueForCheckAndScheduleCheck() {
         batchOf(accepted(0, "T-0"), accepted(1, "T-1"), accepted(2, "T-2"), accepted(3, "T-3"), accepted(4, "T-4"));
         for (int i = 0; i < 4; i++) {
