@@ -6,26 +6,23 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.sandbox.SandboxTier;
 import org.topupbatch.testing.Poll;
-import org.topupbatch.testing.PostgresServer;
 
 /**
  * The process is killed with SIGKILL in the middle of submitting; a new one resumes. Nothing may
- * be ordered twice or lost, and the restart may not burst past the rate limit. On both journal
- * databases (PostgreSQL: one embedded server for the class).
+ * be ordered twice or lost, and the restart may not burst past the rate limit. On H2: the crash
+ * campaign (CrashCampaignE2ETest) kills runs on both journals, PostgreSQL included, and audits the
+ * same (nothing lost or doubled, no 429, the busiest window within the limit); this test is the
+ * sharp case of the rate budget across a kill, and at the basic tier's 60 a minute it is slow (about
+ * 70 s a journal), so it runs once, on the default journal.
  */
 class CrashE2ETest {
-
-    @RegisterExtension
-    static final PostgresServer POSTGRES = new PostgresServer();
 
     @TempDir
     Path home;
@@ -42,10 +39,9 @@ class CrashE2ETest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(JournalDatabase.class)
-    void a_killed_run_resumes_without_ordering_twice_losing_an_order_or_bursting(JournalDatabase journal) throws Exception {
-        run = new JarRun(home).journalOn(journal, POSTGRES);
+    @Test
+    void a_killed_run_resumes_without_ordering_twice_losing_an_order_or_bursting() throws Exception {
+        run = new JarRun(home);
         // Basic tier (60 a minute): the first run spends most of its window before it dies, so a
         // restart that forgot those requests would be answered 429.
         sandbox = SandboxProvider.start(SandboxConfig.defaults()
@@ -72,6 +68,5 @@ class CrashE2ETest {
         LedgerCheck.assertConsistent(sandbox, List.of(report));
         assertThat(sandbox.ledger()).hasSize(rows);
         assertThat(sandbox.stats().busiestWindow()).isLessThanOrEqualTo(60);
-        assertThat(run.rowsJournaledFor("big.csv")).isEqualTo(journal == JournalDatabase.POSTGRESQL ? rows : 0);
     }
 }
