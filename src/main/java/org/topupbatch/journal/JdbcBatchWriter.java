@@ -31,16 +31,33 @@ final class JdbcBatchWriter implements BatchWriter {
 
     private static final String INSERT_ROW = "INSERT INTO batch_row (batch_id, seq, line, ref_id, order_ref_id,"
             + " product_sku, customer_no, customer_no_zone, max_price, extras, state, price, message,"
-            + " created_at, updated_at, checks) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)";
+            + " created_at, updated_at, checks, repeat_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)";
     /** Where ref_ids are used: the first line in this batch (rejected rows too), and whether any batch orders it. */
     private static final String FIND_REF_USES = "SELECT ref_id, MIN(CASE WHEN batch_id = ? THEN line END) AS line,"
             + " COUNT(order_ref_id) AS orders FROM batch_row WHERE ref_id IN " + RefIdParts.IN_LIST + " GROUP BY ref_id";
+
+    /**
+     * The orders with these repeat keys that a new row would repeat: not failed (FAILED, REFUSED and
+     * REJECTED never are), sent since the window's start, or accepted since then and not sent yet (it
+     * will be sent, unless its batch is halted: then it never is). One look-up per key on
+     * ix_batch_row_repeat (V11); sent_at and created_at are filtered among a customer's few rows.
+     */
+    static final String FIND_REPEATS = "SELECT r.repeat_key, r.ref_id, r.batch_id, r.line, r.sent_at,"
+            + " r.created_at, b.file_name FROM batch_row r JOIN batch b ON b.id = r.batch_id"
+            + " WHERE r.repeat_key IN " + RefIdParts.IN_LIST
+            + " AND (r.state IN ('SENDING', 'PENDING', 'SUCCESS', 'UNKNOWN') AND r.sent_at >= ?"
+            + " OR r.state = 'ACCEPTED' AND r.created_at >= ? AND b.halt_reason IS NULL)";
 
     private final Connection connection;
     private final long batchId;
     private final long now;
     private final PreparedStatement insertRow;
     private PreparedStatement findRefUses;
+    private PreparedStatement findRepeats;
+    /** Accepted rows of the unsent chunk: repeat key -> the first of them. */
+    private final Map<String, EarlierOrder> unflushedKeys = new HashMap<>();
+    /** What the database said of the repeat keys asked about since rows were last sent (null value: none). */
+    private final Map<String, EarlierOrder> knownRepeats = new HashMap<>();
     private final Set<String> unflushedRefIds = new HashSet<>();
     /** Every row of the unsent chunk, rejected ones too: ref_id -> first line. */
     private final Map<String, Long> unflushedLines = new HashMap<>();
@@ -138,6 +155,84 @@ final class JdbcBatchWriter implements BatchWriter {
     }
 
     @Override
+    public void expectRepeats(Collection<String> repeatKeys, long windowStart) {
+        requireOpen();
+        flush();
+        askRepeats(repeatKeys, windowStart);
+    }
+
+    private void askRepeats(Collection<String> repeatKeys, long windowStart) {
+        try {
+            if (findRepeats == null) {
+                findRepeats = connection.prepareStatement(FIND_REPEATS);
+            }
+            for (List<String> part : RefIdParts.of(repeatKeys)) {
+                RefIdParts.bind(findRepeats, 1, part);
+                findRepeats.setLong(RefIdParts.SIZE + 1, windowStart);
+                findRepeats.setLong(RefIdParts.SIZE + 2, windowStart);
+                Map<String, EarlierOrder> found = new HashMap<>();
+                try (ResultSet rs = findRepeats.executeQuery()) {
+                    while (rs.next()) {
+                        found.merge(rs.getString("repeat_key"), earlier(rs), JdbcBatchWriter::preferred);
+                    }
+                }
+                for (String key : part) {
+                    knownRepeats.put(key, found.get(key));
+                }
+            }
+            repeatWindowStart = windowStart;
+        } catch (SQLException e) {
+            throw new JournalException("cannot look up earlier orders for batch " + batchId + ": " + e.getMessage(), e);
+        }
+    }
+
+    private Long repeatWindowStart;
+
+    private EarlierOrder earlier(ResultSet rs) throws SQLException {
+        return earlier(rs, batchId);
+    }
+
+    /** A row FIND_REPEATS found; a row of {@code thisBatch} is told as a line of this file. */
+    static EarlierOrder earlier(ResultSet rs, long batchId) throws SQLException {
+        long rowBatch = rs.getLong("batch_id");
+        long sentAt = rs.getLong("sent_at");
+        boolean sent = !rs.wasNull();
+        if (rowBatch == batchId) {
+            return EarlierOrder.inThisFile(rs.getString("ref_id"), rs.getLong("line"));
+        }
+        return new EarlierOrder(rs.getString("ref_id"), rowBatch, rs.getString("file_name"), rs.getLong("line"),
+                sent ? sentAt : rs.getLong("created_at"), sent, false);
+    }
+
+    /** This file's first row wins (as plan finds it); else the latest order of earlier batches. */
+    static EarlierOrder preferred(EarlierOrder a, EarlierOrder b) {
+        if (a.thisFile() || b.thisFile()) {
+            if (a.thisFile() && b.thisFile()) {
+                return a.line() <= b.line() ? a : b;
+            }
+            return a.thisFile() ? a : b;
+        }
+        return a.at() >= b.at() ? a : b;
+    }
+
+    @Override
+    public EarlierOrder earlierOrder(String repeatKey, long windowStart) {
+        requireOpen();
+        if (repeatKey == null) {
+            return null;
+        }
+        if (!knownRepeats.containsKey(repeatKey) || repeatWindowStart == null || repeatWindowStart != windowStart) {
+            askRepeats(List.of(repeatKey), windowStart); // rows not yet sent are in unflushedKeys
+        }
+        EarlierOrder known = knownRepeats.get(repeatKey);
+        if (known != null && known.thisFile()) {
+            return known;
+        }
+        EarlierOrder unflushed = unflushedKeys.get(repeatKey);
+        return unflushed != null ? unflushed : known;
+    }
+
+    @Override
     public boolean refIdTaken(String refId) {
         requireOpen();
         if (refId == null) {
@@ -194,6 +289,7 @@ final class JdbcBatchWriter implements BatchWriter {
             insertRow.setString(13, row.message());
             insertRow.setLong(14, now);
             insertRow.setLong(15, now);
+            insertRow.setString(16, order ? row.repeatKey() : null);
             insertRow.addBatch();
         } catch (SQLException e) {
             throw new JournalException("cannot record row " + row.seq() + " of batch " + batchId, e);
@@ -203,6 +299,9 @@ final class JdbcBatchWriter implements BatchWriter {
         }
         if (row.refId() != null && !row.refId().isEmpty()) {
             unflushedLines.putIfAbsent(row.refId(), row.line());
+        }
+        if (order && row.repeatKey() != null) {
+            unflushedKeys.putIfAbsent(row.repeatKey(), EarlierOrder.inThisFile(row.refId(), row.line()));
         }
         unflushedChars += row.chars();
         if (++unflushed >= CHUNK || unflushedChars >= CHUNK_CHARS) {
@@ -224,6 +323,8 @@ final class JdbcBatchWriter implements BatchWriter {
         unflushedRefIds.clear();
         unflushedLines.clear();
         known.clear();
+        unflushedKeys.clear();
+        knownRepeats.clear();
     }
 
     @Override
@@ -231,7 +332,7 @@ final class JdbcBatchWriter implements BatchWriter {
         requireOpen();
         flush();
         try (PreparedStatement ps = connection.prepareStatement(
-                "UPDATE batch_row SET state = 'REJECTED', message = ?, price = NULL, order_ref_id = NULL"
+                "UPDATE batch_row SET state = 'REJECTED', message = ?, price = NULL, order_ref_id = NULL, repeat_key = NULL"
                         + " WHERE batch_id = ? AND state = 'ACCEPTED'")) {
             ps.setString(1, message);
             ps.setLong(2, batchId);
