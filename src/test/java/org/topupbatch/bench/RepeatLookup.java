@@ -42,6 +42,26 @@ final class RepeatLookup {
              JdbcJournal journal = JdbcJournal.open(Path.of("."), pg.getJdbcUrl("postgres", "postgres"), "postgres",
                      "postgres", Clock.systemUTC())) {
             measure("PostgreSQL", journal);
+            explain(pg);
+        }
+    }
+
+    /** The plan PostgreSQL makes for one chunk's look-up: it must use ix_batch_row_repeat, never scan batch_row. */
+    private static void explain(EmbeddedPostgres pg) throws Exception {
+        StringBuilder in = new StringBuilder();
+        for (int i = 0; i < 1_000; i++) {
+            in.append(i == 0 ? "" : ", ").append('\'').append(key(i * 997L % ORDERS).replace("\u001F", "' || chr(31) || '"))
+                    .append('\'');
+        }
+        String sql = "EXPLAIN (ANALYZE, COSTS OFF) SELECT r.repeat_key, r.ref_id, r.batch_id, r.line, r.sent_at,"
+                + " r.created_at, b.file_name FROM batch_row r JOIN batch b ON b.id = r.batch_id"
+                + " WHERE r.repeat_key IN (" + in + ") AND (r.state IN ('SENDING', 'PENDING', 'SUCCESS', 'UNKNOWN')"
+                + " AND r.sent_at >= 0 OR r.state = 'ACCEPTED' AND r.created_at >= 0 AND b.halt_reason IS NULL)";
+        try (java.sql.Connection c = pg.getPostgresDatabase().getConnection(); java.sql.Statement st = c.createStatement();
+             java.sql.ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                System.out.println("    " + rs.getString(1));
+            }
         }
     }
 

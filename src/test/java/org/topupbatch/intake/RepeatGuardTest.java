@@ -133,4 +133,34 @@ class RepeatGuardTest {
                 tuple("B3", RowState.ACCEPTED, RepeatKey.of("TSEL10", "081234567890", "", true)));
         assertThat(writer.rows.get(1).message()).startsWith("insufficient balance");
     }
+
+    @Test
+    void planTellsRepeatsAsIntakeDoesWithTheJournalAskedOncePerChunk() throws IOException {
+        String key = RepeatKey.of("TSEL10", "081234567890", "", true);
+        EarlierOrder tb1 = new EarlierOrder("TB-1", 3, "orders-2026-11-21.csv", 2,
+                Instant.parse("2026-11-21T13:15:00Z").toEpochMilli(), true, false);
+        java.util.List<java.util.Collection<String>> asked = new java.util.ArrayList<>();
+        java.util.List<String> rejections = new java.util.ArrayList<>();
+        try (PlanWriter plan = new PlanWriter(refIds -> java.util.Set.of(), (keys, since) -> {
+            asked.add(java.util.List.copyOf(keys));
+            assertThat(since).isEqualTo(NOW.minus(Duration.ofHours(2)).toEpochMilli());
+            return keys.contains(key) ? java.util.Map.of(key, tb1) : java.util.Map.of();
+        }); CsvBatchReader reader = CsvBatchReader.open(new ByteArrayInputStream("""
+                ref_id,product_sku,customer_no,allow_repeat
+                Q1,TSEL10,+6281234567890,
+                Q2,ISAT10,081234567890,
+                Q3,ISAT10,6281234567890,
+                Q4,TSEL10,081234567890,true
+                """.getBytes(StandardCharsets.UTF_8)))) {
+            new BatchPlanner(validator, BalancePolicy.BEST_EFFORT, Duration.ofHours(2), Clock.fixed(NOW, ZoneOffset.UTC))
+                    .plan(reader, plan, 1_000_000, (row, decision, rejection) -> rejections.add(rejection));
+        }
+        assertThat(rejections).containsExactly(
+                "repeats ref_id TB-1 of batch 3 (orders-2026-11-21.csv), sent 2026-11-21 13:15 UTC" + AGAIN,
+                null,
+                "repeats line 3 of this file" + AGAIN,
+                null);
+        assertThat(asked).as("one look-up for the chunk, without the row that may repeat").hasSize(1);
+        assertThat(asked.get(0)).containsExactlyInAnyOrder(key, RepeatKey.of("ISAT10", "081234567890", "", true));
+    }
 }
