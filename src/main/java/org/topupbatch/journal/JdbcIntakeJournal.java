@@ -66,7 +66,12 @@ final class JdbcIntakeJournal implements IntakeJournal {
                 RefIdParts.bind(ps, 1, part);
                 ps.setLong(RefIdParts.SIZE + 1, windowStart);
                 ps.setLong(RefIdParts.SIZE + 2, windowStart);
-            }, rs -> found.merge(rs.getString("repeat_key"), JdbcBatchWriter.earlier(rs, -1), JdbcBatchWriter::preferred));
+            }, rs -> {
+                EarlierOrder earlier = JdbcBatchWriter.earlier(rs, -1, windowStart);
+                if (earlier != null) {
+                    found.merge(rs.getString("repeat_key"), earlier, JdbcBatchWriter::preferred);
+                }
+            });
         }
         return found;
     }

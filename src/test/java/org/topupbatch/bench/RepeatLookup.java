@@ -53,14 +53,14 @@ final class RepeatLookup {
             in.append(i == 0 ? "" : ", ").append('\'').append(key(i * 997L % ORDERS).replace("\u001F", "' || chr(31) || '"))
                     .append('\'');
         }
-        String sql = "EXPLAIN (ANALYZE, COSTS OFF) SELECT r.repeat_key, r.ref_id, r.batch_id, r.line, r.sent_at,"
-                + " r.created_at, b.file_name FROM batch_row r JOIN batch b ON b.id = r.batch_id"
-                + " WHERE r.repeat_key IN (" + in + ") AND (r.state IN ('SENDING', 'PENDING', 'SUCCESS', 'UNKNOWN')"
-                + " AND r.sent_at >= 0 OR r.state = 'ACCEPTED' AND r.created_at >= 0 AND b.halt_reason IS NULL)";
+        String sql = "EXPLAIN (ANALYZE, COSTS OFF) SELECT r.repeat_key, r.ref_id, r.batch_id, r.line, r.state, r.sent_at,"
+                + " r.created_at, b.file_name, b.halt_reason FROM batch_row r JOIN batch b ON b.id = r.batch_id"
+                + " WHERE r.repeat_key IN (" + in + ") AND (r.sent_at >= 0 OR r.created_at >= 0)";
         try (java.sql.Connection c = pg.getPostgresDatabase().getConnection(); java.sql.Statement st = c.createStatement();
              java.sql.ResultSet rs = st.executeQuery(sql)) {
             while (rs.next()) {
-                System.out.println("    " + rs.getString(1));
+                String line = rs.getString(1);
+                System.out.println("    " + (line.length() > 200 ? line.substring(0, 200) + "..." : line));
             }
         }
     }
