@@ -116,12 +116,13 @@ public final class PlanCommand implements Command {
         long[] warnings = {0};
         out.println("Plan of " + OneLine.of(file.getFileName().toString()) + " (nothing is ordered; the file stays where it is)"
                 + (provider.sandbox() ? ", with the embedded sandbox's prices: no provider is set" : ""));
-        PlanSummary summary = new BatchCheck(catalog, rules, settings.balancePolicy(), settings.inputCharset())
+        PlanSummary summary = new BatchCheck(catalog, rules, settings.balancePolicy(), settings.inputCharset(),
+                        settings.repeatWindow(), java.time.Clock.systemUTC())
                 .check(file, (delimiter, encoding, extras) -> {
             out.println("Read as:  " + encoding.shown() + ", delimiter " + shownDelimiter(delimiter));
             balanceRead[0] = provider.gateway.checkBalance().balance();
             reserved[0] = journal.reservedAmount();
-            writer[0] = new PlanWriter(journal::ordersAmong);
+            writer[0] = new PlanWriter(journal::ordersAmong, journal::repeatsAmong);
             return new BatchCheck.Opened(writer[0], balanceRead[0] - reserved[0]);
         }, (row, decision, rejection) -> {
             if (rejection != null) {

@@ -44,7 +44,7 @@ public final class IntakeConfiguration extends AreaConfiguration {
         if (batchIntake == null) {
             batchIntake = new BatchIntake(journal.journal(), provider.gateway(), new CachedPriceCatalog(provider.gateway()::priceList),
                     customerRules(), settings.balancePolicy(), settings.data().resolve("archive"), clock, ProviderName.of(settings),
-                    settings.inputCharset());
+                    settings.inputCharset(), settings.repeatWindow());
         }
         return batchIntake;
     }

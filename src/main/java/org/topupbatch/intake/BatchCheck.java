@@ -22,12 +22,22 @@ public final class BatchCheck {
     private final BalancePolicy policy;
     /** {@code topup.input-charset}: null for auto. */
     private final Charset inputCharset;
+    /** {@code topup.repeat-window}: zero turns the repeat guard off. */
+    private final java.time.Duration repeatWindow;
+    private final java.time.Clock clock;
 
     public BatchCheck(PriceCatalog catalog, CustomerRules rules, BalancePolicy policy) {
         this(catalog, rules, policy, null);
     }
 
     public BatchCheck(PriceCatalog catalog, CustomerRules rules, BalancePolicy policy, Charset inputCharset) {
+        this(catalog, rules, policy, inputCharset, java.time.Duration.ZERO, java.time.Clock.systemUTC());
+    }
+
+    public BatchCheck(PriceCatalog catalog, CustomerRules rules, BalancePolicy policy, Charset inputCharset,
+                      java.time.Duration repeatWindow, java.time.Clock clock) {
+        this.repeatWindow = repeatWindow;
+        this.clock = clock;
         this.catalog = catalog;
         this.rules = rules;
         this.policy = policy;
@@ -62,7 +72,7 @@ public final class BatchCheck {
     }
 
     private PlanSummary plan(CsvBatchReader reader, BatchWriter writer, long balance, BatchPlanner.RowListener listener) {
-        PlanSummary summary = new BatchPlanner(new RowValidator(catalog, rules), policy).plan(reader, writer, balance, listener);
+        PlanSummary summary = new BatchPlanner(new RowValidator(catalog, rules), policy, repeatWindow, clock).plan(reader, writer, balance, listener);
         writer.commit();
         return summary;
     }

@@ -58,9 +58,17 @@ public class BatchIntake {
     private final String provider;
     /** {@code topup.input-charset}: null for auto. */
     private final Charset inputCharset;
+    private final java.time.Duration repeatWindow;
 
     public BatchIntake(IntakeJournal journal, ProviderGateway gateway, PriceCatalog catalog, CustomerRules rules,
                        BalancePolicy policy, Path archive, Clock clock, String provider, Charset inputCharset) {
+        this(journal, gateway, catalog, rules, policy, archive, clock, provider, inputCharset, java.time.Duration.ZERO);
+    }
+
+    public BatchIntake(IntakeJournal journal, ProviderGateway gateway, PriceCatalog catalog, CustomerRules rules,
+                       BalancePolicy policy, Path archive, Clock clock, String provider, Charset inputCharset,
+                       java.time.Duration repeatWindow) {
+        this.repeatWindow = repeatWindow;
         this.journal = journal;
         this.gateway = gateway;
         this.catalog = catalog;
@@ -157,7 +165,7 @@ public class BatchIntake {
         try {
             org.topupbatch.journal.CrashPoints.failIfAsked(org.topupbatch.journal.CrashPoints.INTAKE_READ, name);
             BatchEncoding[] read = {null};
-            PlanSummary summary = new BatchCheck(catalog, rules, policy, inputCharset).check(file, (delimiter, encoding, extras) -> {
+            PlanSummary summary = new BatchCheck(catalog, rules, policy, inputCharset, repeatWindow, clock).check(file, (delimiter, encoding, extras) -> {
                 read[0] = encoding;
                 // recorded as the batch's balance_before until its first order reads a newer one
                 long balanceRead = gateway.checkBalance().balance();

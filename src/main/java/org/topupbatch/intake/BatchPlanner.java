@@ -2,10 +2,16 @@ package org.topupbatch.intake;
 
 import org.topupbatch.settings.BalancePolicy;
 
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import org.topupbatch.journal.BatchWriter;
+import org.topupbatch.journal.EarlierOrder;
 import org.topupbatch.journal.NewRow;
 import org.topupbatch.journal.RowState;
 
@@ -24,6 +30,12 @@ import org.topupbatch.journal.RowState;
  * <p>An {@link UnreadableBatchException} from the reader (the file turned out not to be text)
  * leaves the planner; the caller then closes the writer uncommitted and records the file as
  * unreadable.
+ *
+ * <p>Repeats (topup.repeat-window, README "Rejected rows"): a row otherwise fit to order whose
+ * product and customer ({@link RepeatKey}) an earlier accepted row of this file, or an order of an
+ * earlier batch sent within the window and not failed, already has, is rejected naming that order,
+ * unless its allow_repeat column says yes. The chunk's keys are asked of the writer in one look-up,
+ * as its ref_ids are. A zero window turns the guard off (in-file repeats included).
  */
 public final class BatchPlanner {
 
@@ -32,12 +44,36 @@ public final class BatchPlanner {
     /** Characters of rows read ahead at most: wide rows make smaller chunks, so memory stays flat. */
     static final long CHUNK_CHARS = 2_000_000;
 
+    /** The extra column that lets a row repeat an earlier order (README "Input file"). */
+    public static final String ALLOW_REPEAT = "allow_repeat";
+    private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
+            .withZone(ZoneOffset.UTC);
+
     private final RowValidator validator;
     private final BalancePolicy policy;
+    private final Duration repeatWindow;
+    private final Clock clock;
 
+    /** Without the repeat guard. */
     public BatchPlanner(RowValidator validator, BalancePolicy policy) {
+        this(validator, policy, Duration.ZERO, Clock.systemUTC());
+    }
+
+    public BatchPlanner(RowValidator validator, BalancePolicy policy, Duration repeatWindow, Clock clock) {
         this.validator = validator;
         this.policy = policy;
+        this.repeatWindow = repeatWindow;
+        this.clock = clock;
+    }
+
+    /** The rejection for a row that repeats {@code earlier}. */
+    static String repeats(EarlierOrder earlier) {
+        String which = earlier.thisFile()
+                ? "repeats line " + earlier.line() + " of this file"
+                : "repeats ref_id " + earlier.refId() + " of batch " + earlier.batchId() + " ("
+                        + org.topupbatch.text.OneLine.of(earlier.fileName(), 100) + "), "
+                        + (earlier.sent() ? "sent " : "accepted and not yet sent, ") + WHEN.format(Instant.ofEpochMilli(earlier.at()));
+        return which + ", for the same product and customer; write yes in " + ALLOW_REPEAT + " to order it again";
     }
 
     /**
@@ -70,6 +106,9 @@ public final class BatchPlanner {
         int accepted = 0;
         long total = 0;
         List<BatchRow> chunk = new ArrayList<>(CHUNK);
+        boolean guard = !repeatWindow.isZero();
+        long windowStart = clock.millis() - repeatWindow.toMillis();
+        int allowColumn = allowRepeatColumn(reader.extraHeaders());
         Iterator<BatchRow> read = reader.iterator();
         while (read.hasNext()) {
             chunk.clear();
@@ -81,9 +120,19 @@ public final class BatchPlanner {
             }
             // one look-up for the chunk's ref_ids instead of one per row
             writer.expect(chunk.stream().map(BatchRow::refId).toList());
+            if (guard) {
+                // one look-up for the chunk's repeat keys too (rows that may repeat leave theirs out)
+                writer.expectRepeats(chunk.stream().filter(r -> !allowsRepeat(r, allowColumn))
+                        .map(validator::repeatKey).filter(java.util.Objects::nonNull).toList(), windowStart);
+            }
             for (BatchRow row : chunk) {
                 rows++;
-                RowDecision decision = validator.validateAgainst(row, ref -> refIdConflict(writer, ref));
+                RowValidator.Repeats repeats = !guard || allowsRepeat(row, allowColumn) ? RowValidator.Repeats.NONE
+                        : key -> {
+                            EarlierOrder earlier = writer.earlierOrder(key, windowStart);
+                            return earlier == null ? null : repeats(earlier);
+                        };
+                RowDecision decision = validator.validateAgainst(row, ref -> refIdConflict(writer, ref), repeats);
                 String reason = decision.reason();
                 if (decision.accepted() && policy == BalancePolicy.BEST_EFFORT && total + decision.price() > balance) {
                     reason = "insufficient balance: price " + decision.price() + ", " + Math.max(0, balance - total)
@@ -111,6 +160,20 @@ public final class BatchPlanner {
     private static NewRow newRow(BatchRow row, RowDecision decision, RowState state, Long price, String message) {
         return new NewRow(row.seq(), row.line(), row.refId(), row.productSku(), row.customerNo(),
                 row.customerNoZone().isEmpty() ? null : row.customerNoZone(), decision.maxPrice(),
-                row.extras(), state, price, message);
+                row.extras(), state, price, message, state == RowState.ACCEPTED ? decision.repeatKey() : null);
+    }
+
+    /** The index among the extras of the allow_repeat column (header matched like the known ones), or -1. */
+    static int allowRepeatColumn(List<String> extraHeaders) {
+        for (int i = 0; i < extraHeaders.size(); i++) {
+            if (extraHeaders.get(i).trim().equalsIgnoreCase(ALLOW_REPEAT)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean allowsRepeat(BatchRow row, int allowColumn) {
+        return allowColumn >= 0 && allowColumn < row.extras().size() && RepeatKey.allowed(row.extras().get(allowColumn));
     }
 }

@@ -1,6 +1,9 @@
 package org.topupbatch.intake;
 
 import java.util.Collection;
+import java.util.Map;
+import java.util.function.BiFunction;
+import org.topupbatch.journal.EarlierOrder;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -13,19 +16,48 @@ import org.topupbatch.journal.RowState;
  * The {@link BatchWriter} of {@code plan}: records nothing in the journal. It remembers the ref_ids
  * of the file being planned ({@link RefIdsSeen}: a repeat is rejected as intake would, in flat
  * memory for a file of any size), and asks {@code ordersAmong} which ref_ids an earlier batch
- * ordered (the journal, read only), a chunk of rows at a time.
+ * ordered (the journal, read only), a chunk of rows at a time. Repeats likewise: the repeat keys of
+ * this file's accepted rows as fingerprints with their first line (a second {@link RefIdsSeen}, so
+ * memory stays flat; a fingerprint collision could only take a row for a repeat in a plan, never in
+ * intake), and {@code repeatsAmong} for earlier batches' orders.
  */
 public final class PlanWriter implements BatchWriter {
 
     private final Function<Collection<String>, Set<String>> ordersAmong;
     private final RefIdsSeen seen = new RefIdsSeen();
+    private final RefIdsSeen keysSeen = new RefIdsSeen();
+    private final BiFunction<Collection<String>, Long, Map<String, EarlierOrder>> repeatsAmong;
+    private Set<String> expectedKeys = Set.of();
+    private Map<String, EarlierOrder> repeatedEarlier = Map.of();
     /** The ref_ids last announced by {@link #expect}, and which of them earlier batches ordered. */
     private Set<String> expected = Set.of();
     private Set<String> orderedEarlier = Set.of();
     private boolean allAcceptedRejected;
 
     public PlanWriter(Function<Collection<String>, Set<String>> ordersAmong) {
+        this(ordersAmong, (keys, since) -> Map.of());
+    }
+
+    public PlanWriter(Function<Collection<String>, Set<String>> ordersAmong,
+                      BiFunction<Collection<String>, Long, Map<String, EarlierOrder>> repeatsAmong) {
         this.ordersAmong = ordersAmong;
+        this.repeatsAmong = repeatsAmong;
+    }
+
+    @Override
+    public void expectRepeats(Collection<String> repeatKeys, long windowStart) {
+        expectedKeys = new HashSet<>(repeatKeys);
+        repeatedEarlier = repeatsAmong.apply(expectedKeys, windowStart);
+    }
+
+    @Override
+    public EarlierOrder earlierOrder(String repeatKey, long windowStart) {
+        Long line = keysSeen.firstLine(repeatKey);
+        if (line != null) {
+            return EarlierOrder.inThisFile(null, line);
+        }
+        return expectedKeys.contains(repeatKey) ? repeatedEarlier.get(repeatKey)
+                : repeatsAmong.apply(List.of(repeatKey), windowStart).get(repeatKey);
     }
 
     @Override
@@ -55,6 +87,9 @@ public final class PlanWriter implements BatchWriter {
         if (row.refId() != null && !row.refId().isEmpty()) {
             seen.remember(row.refId(), row.state() == RowState.REJECTED ? -row.line() : row.line());
         }
+        if (row.state() == RowState.ACCEPTED && row.repeatKey() != null) {
+            keysSeen.remember(row.repeatKey(), row.line());
+        }
     }
 
     @Override
@@ -76,5 +111,6 @@ public final class PlanWriter implements BatchWriter {
     @Override
     public void close() {
         seen.close();
+        keysSeen.close();
     }
 }

@@ -8,10 +8,20 @@ import java.util.List;
  * {@code warnings} are doubts about the customer fields of a row that is sent anyway (the provider
  * decides); {@code plan} shows them.
  */
-public record RowDecision(boolean accepted, Long price, Long maxPrice, String reason, List<String> warnings) {
+public record RowDecision(boolean accepted, Long price, Long maxPrice, String reason, List<String> warnings,
+                          String repeatKey) {
 
     public RowDecision {
         warnings = List.copyOf(warnings);
+    }
+
+    public RowDecision(boolean accepted, Long price, Long maxPrice, String reason, List<String> warnings) {
+        this(accepted, price, maxPrice, reason, warnings, null);
+    }
+
+    /** The same verdict, with the key the repeat guard records for an accepted row ({@link RepeatKey}). */
+    RowDecision withRepeatKey(String key) {
+        return new RowDecision(accepted, price, maxPrice, reason, warnings, key);
     }
 
     public static RowDecision accept(long price, Long maxPrice) {

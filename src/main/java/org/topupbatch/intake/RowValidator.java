@@ -10,8 +10,9 @@ import org.topupbatch.provider.Product;
 /**
  * Decides whether a row may be ordered, with one reason when not. The checks run in the order of
  * README section "Rejected rows" so that the reason is the first thing wrong: malformed row, required
- * fields, ref_id form, ref_id already taken, product, customer rules, max_price. The balance is
- * the planner's business (it needs the running total). Thread-safe when the catalog is.
+ * fields, ref_id form, ref_id already taken, product, customer rules, max_price, repeated order
+ * (when the caller asks: {@link Repeats}). The balance is the planner's business (it needs the
+ * running total). Thread-safe when the catalog is.
  */
 public final class RowValidator {
 
@@ -50,13 +51,47 @@ public final class RowValidator {
     }
 
     public RowDecision validateAgainst(BatchRow row, RefIdConflicts conflicts) {
+        return validateAgainst(row, conflicts, Repeats.NONE);
+    }
+
+    /** Says why a row with this repeat key ({@link RepeatKey}) repeats an earlier order, or null when it does not. */
+    @FunctionalInterface
+    public interface Repeats {
+        Repeats NONE = key -> null;
+
+        String reason(String repeatKey);
+    }
+
+    /**
+     * As {@link #validateAgainst(BatchRow, RefIdConflicts)}, and last (after max_price, before the
+     * balance): a row that would be ordered but repeats an earlier order ({@code repeats}) is rejected.
+     * Last, because only a row that is otherwise fit to order can repeat an order, and every other
+     * reason is the row's own fault, worth saying first. An accepted decision carries the row's repeat key.
+     */
+    public RowDecision validateAgainst(BatchRow row, RefIdConflicts conflicts, Repeats repeats) {
         Long maxPrice = parseMaxPrice(row.maxPrice());
         List<String> warnings = new ArrayList<>();
         String reason = reasonToReject(row, conflicts, maxPrice, warnings);
         if (reason != null) {
             return RowDecision.reject(reason, maxPrice);
         }
-        return RowDecision.accept(catalog.find(row.productSku()).orElseThrow().price(), maxPrice, warnings);
+        String key = repeatKey(row);
+        String repeat = repeats.reason(key);
+        if (repeat != null) {
+            return RowDecision.reject(repeat, maxPrice);
+        }
+        return RowDecision.accept(catalog.find(row.productSku()).orElseThrow().price(), maxPrice, warnings)
+                .withRepeatKey(key);
+    }
+
+    /** The row's repeat key, or null when its product is not in the price list (such a row is rejected anyway). */
+    String repeatKey(BatchRow row) {
+        Optional<Product> product = catalog.find(row.productSku());
+        if (product.isEmpty()) {
+            return null;
+        }
+        boolean phone = rules.ruleFor(product.get().brand()).customerNo().phone();
+        return RepeatKey.of(row.productSku(), row.customerNo(), row.customerNoZone(), phone);
     }
 
     private String reasonToReject(BatchRow row, RefIdConflicts conflicts, Long maxPrice, List<String> warnings) {

@@ -27,6 +27,24 @@ public interface BatchWriter extends AutoCloseable {
     default void expect(java.util.Collection<String> refIds) {
     }
 
+    /**
+     * The rows about to be added have these repeat keys ({@link NewRow#repeatKey}): a writer may
+     * answer {@link #earlierOrder} for them from one look-up instead of one per row. Orders sent (or
+     * accepted, when not yet sent) before {@code windowStart} (epoch millis) are not asked for.
+     */
+    default void expectRepeats(java.util.Collection<String> repeatKeys, long windowStart) {
+    }
+
+    /**
+     * The order a row with this repeat key would repeat: an ACCEPTED row added to this writer
+     * before (the first one), else the latest order not failed of an earlier batch sent (or, not yet
+     * sent, accepted) since the {@code windowStart} last given to {@link #expectRepeats}; null when
+     * none. A writer that keeps no journal (tests) says null.
+     */
+    default EarlierOrder earlierOrder(String repeatKey, long windowStart) {
+        return null;
+    }
+
     void add(NewRow row);
 
     /**

@@ -22,6 +22,13 @@ public interface IntakeJournal {
     /** Those of these ref_ids that an order of any batch uses, asked in as few queries as possible. */
     java.util.Set<String> ordersAmong(java.util.Collection<String> refIds);
 
+    /**
+     * For these repeat keys, the order of an earlier batch each would repeat (the latest, see
+     * {@link BatchWriter#earlierOrder}), sent (or accepted, not yet sent) since {@code windowStart};
+     * keys without one are left out. What {@code plan} asks, a chunk at a time.
+     */
+    java.util.Map<String, EarlierOrder> repeatsAmong(java.util.Collection<String> repeatKeys, long windowStart);
+
     /** The most recent batch taken from a file of this name, if any. */
     Optional<BatchRecord> lastBatchForFile(String fileName);
 

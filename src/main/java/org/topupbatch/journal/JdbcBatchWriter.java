@@ -31,16 +31,33 @@ final class JdbcBatchWriter implements BatchWriter {
 
     private static final String INSERT_ROW = "INSERT INTO batch_row (batch_id, seq, line, ref_id, order_ref_id,"
             + " product_sku, customer_no, customer_no_zone, max_price, extras, state, price, message,"
-            + " created_at, updated_at, checks) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)";
+            + " created_at, updated_at, checks, repeat_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)";
     /** Where ref_ids are used: the first line in this batch (rejected rows too), and whether any batch orders it. */
     private static final String FIND_REF_USES = "SELECT ref_id, MIN(CASE WHEN batch_id = ? THEN line END) AS line,"
             + " COUNT(order_ref_id) AS orders FROM batch_row WHERE ref_id IN " + RefIdParts.IN_LIST + " GROUP BY ref_id";
+
+    /**
+     * The rows with these repeat keys sent, or accepted, since the window's start; which of them
+     * count ({@link #earlier(ResultSet, long, long)}) is decided in Java, not here: the only indexed
+     * condition must be the repeat key, so that the database cannot but look each key up in
+     * ix_batch_row_repeat (V11). With the states in the WHERE clause PostgreSQL, its statistics not
+     * yet updated after a big intake, chose the state index and read all 1,000,000 rows of the
+     * benchmark's journal (250 ms a chunk instead of a few). sent_at and created_at have no index.
+     */
+    static final String FIND_REPEATS = "SELECT r.repeat_key, r.ref_id, r.batch_id, r.line, r.state, r.sent_at,"
+            + " r.created_at, b.file_name, b.halt_reason FROM batch_row r JOIN batch b ON b.id = r.batch_id"
+            + " WHERE r.repeat_key IN " + RefIdParts.IN_LIST + " AND (r.sent_at >= ? OR r.created_at >= ?)";
 
     private final Connection connection;
     private final long batchId;
     private final long now;
     private final PreparedStatement insertRow;
     private PreparedStatement findRefUses;
+    private PreparedStatement findRepeats;
+    /** Accepted rows of the unsent chunk: repeat key -> the first of them. */
+    private final Map<String, EarlierOrder> unflushedKeys = new HashMap<>();
+    /** What the database said of the repeat keys asked about since rows were last sent (null value: none). */
+    private final Map<String, EarlierOrder> knownRepeats = new HashMap<>();
     private final Set<String> unflushedRefIds = new HashSet<>();
     /** Every row of the unsent chunk, rejected ones too: ref_id -> first line. */
     private final Map<String, Long> unflushedLines = new HashMap<>();
@@ -138,6 +155,97 @@ final class JdbcBatchWriter implements BatchWriter {
     }
 
     @Override
+    public void expectRepeats(Collection<String> repeatKeys, long windowStart) {
+        requireOpen();
+        flush();
+        askRepeats(repeatKeys, windowStart);
+    }
+
+    private void askRepeats(Collection<String> repeatKeys, long windowStart) {
+        try {
+            if (findRepeats == null) {
+                findRepeats = connection.prepareStatement(FIND_REPEATS);
+            }
+            for (List<String> part : RefIdParts.of(repeatKeys)) {
+                RefIdParts.bind(findRepeats, 1, part);
+                findRepeats.setLong(RefIdParts.SIZE + 1, windowStart);
+                findRepeats.setLong(RefIdParts.SIZE + 2, windowStart);
+                Map<String, EarlierOrder> found = new HashMap<>();
+                try (ResultSet rs = findRepeats.executeQuery()) {
+                    while (rs.next()) {
+                        EarlierOrder earlier = earlier(rs, batchId, windowStart);
+                        if (earlier != null) {
+                            found.merge(rs.getString("repeat_key"), earlier, JdbcBatchWriter::preferred);
+                        }
+                    }
+                }
+                for (String key : part) {
+                    knownRepeats.put(key, found.get(key));
+                }
+            }
+            repeatWindowStart = windowStart;
+        } catch (SQLException e) {
+            throw new JournalException("cannot look up earlier orders for batch " + batchId + ": " + e.getMessage(), e);
+        }
+    }
+
+    private Long repeatWindowStart;
+
+    /**
+     * A row FIND_REPEATS found, when it is an order a new row would repeat, else null: sent and not
+     * failed (SENDING, PENDING, SUCCESS, UNKNOWN) since {@code windowStart}, or ACCEPTED since then
+     * and going to be sent (its batch not halted). FAILED, REFUSED and REJECTED rows never are. A row
+     * of {@code batchId} is told as a line of this file.
+     */
+    static EarlierOrder earlier(ResultSet rs, long batchId, long windowStart) throws SQLException {
+        long rowBatch = rs.getLong("batch_id");
+        long sentAt = rs.getLong("sent_at");
+        boolean sent = !rs.wasNull();
+        String state = rs.getString("state");
+        boolean counts = switch (state) {
+            case "SENDING", "PENDING", "SUCCESS", "UNKNOWN" -> sent && sentAt >= windowStart;
+            case "ACCEPTED" -> rs.getLong("created_at") >= windowStart && rs.getString("halt_reason") == null;
+            default -> false;
+        };
+        if (!counts) {
+            return null;
+        }
+        if (rowBatch == batchId) {
+            return EarlierOrder.inThisFile(rs.getString("ref_id"), rs.getLong("line"));
+        }
+        return new EarlierOrder(rs.getString("ref_id"), rowBatch, rs.getString("file_name"), rs.getLong("line"),
+                sent ? sentAt : rs.getLong("created_at"), sent, false);
+    }
+
+    /** This file's first row wins (as plan finds it); else the latest order of earlier batches. */
+    static EarlierOrder preferred(EarlierOrder a, EarlierOrder b) {
+        if (a.thisFile() || b.thisFile()) {
+            if (a.thisFile() && b.thisFile()) {
+                return a.line() <= b.line() ? a : b;
+            }
+            return a.thisFile() ? a : b;
+        }
+        return a.at() >= b.at() ? a : b;
+    }
+
+    @Override
+    public EarlierOrder earlierOrder(String repeatKey, long windowStart) {
+        requireOpen();
+        if (repeatKey == null) {
+            return null;
+        }
+        if (!knownRepeats.containsKey(repeatKey) || repeatWindowStart == null || repeatWindowStart != windowStart) {
+            askRepeats(List.of(repeatKey), windowStart); // rows not yet sent are in unflushedKeys
+        }
+        EarlierOrder known = knownRepeats.get(repeatKey);
+        if (known != null && known.thisFile()) {
+            return known;
+        }
+        EarlierOrder unflushed = unflushedKeys.get(repeatKey);
+        return unflushed != null ? unflushed : known;
+    }
+
+    @Override
     public boolean refIdTaken(String refId) {
         requireOpen();
         if (refId == null) {
@@ -194,6 +302,7 @@ final class JdbcBatchWriter implements BatchWriter {
             insertRow.setString(13, row.message());
             insertRow.setLong(14, now);
             insertRow.setLong(15, now);
+            insertRow.setString(16, order ? row.repeatKey() : null);
             insertRow.addBatch();
         } catch (SQLException e) {
             throw new JournalException("cannot record row " + row.seq() + " of batch " + batchId, e);
@@ -203,6 +312,9 @@ final class JdbcBatchWriter implements BatchWriter {
         }
         if (row.refId() != null && !row.refId().isEmpty()) {
             unflushedLines.putIfAbsent(row.refId(), row.line());
+        }
+        if (order && row.repeatKey() != null) {
+            unflushedKeys.putIfAbsent(row.repeatKey(), EarlierOrder.inThisFile(row.refId(), row.line()));
         }
         unflushedChars += row.chars();
         if (++unflushed >= CHUNK || unflushedChars >= CHUNK_CHARS) {
@@ -224,6 +336,8 @@ final class JdbcBatchWriter implements BatchWriter {
         unflushedRefIds.clear();
         unflushedLines.clear();
         known.clear();
+        unflushedKeys.clear();
+        knownRepeats.clear();
     }
 
     @Override
@@ -231,7 +345,7 @@ final class JdbcBatchWriter implements BatchWriter {
         requireOpen();
         flush();
         try (PreparedStatement ps = connection.prepareStatement(
-                "UPDATE batch_row SET state = 'REJECTED', message = ?, price = NULL, order_ref_id = NULL"
+                "UPDATE batch_row SET state = 'REJECTED', message = ?, price = NULL, order_ref_id = NULL, repeat_key = NULL"
                         + " WHERE batch_id = ? AND state = 'ACCEPTED'")) {
             ps.setString(1, message);
             ps.setLong(2, batchId);

@@ -59,6 +59,24 @@ final class JdbcIntakeJournal implements IntakeJournal {
     }
 
     @Override
+    public java.util.Map<String, EarlierOrder> repeatsAmong(Collection<String> repeatKeys, long windowStart) {
+        java.util.Map<String, EarlierOrder> found = new java.util.HashMap<>();
+        for (List<String> part : RefIdParts.of(repeatKeys)) {
+            jdbc.query(JdbcBatchWriter.FIND_REPEATS, ps -> {
+                RefIdParts.bind(ps, 1, part);
+                ps.setLong(RefIdParts.SIZE + 1, windowStart);
+                ps.setLong(RefIdParts.SIZE + 2, windowStart);
+            }, rs -> {
+                EarlierOrder earlier = JdbcBatchWriter.earlier(rs, -1, windowStart);
+                if (earlier != null) {
+                    found.merge(rs.getString("repeat_key"), earlier, JdbcBatchWriter::preferred);
+                }
+            });
+        }
+        return found;
+    }
+
+    @Override
     public Optional<BatchRecord> lastBatchForFile(String fileName) {
         return jdbc.batches(LAST_BATCH_FOR_FILE, ps -> ps.setString(1, fileName)).stream().findFirst();
     }

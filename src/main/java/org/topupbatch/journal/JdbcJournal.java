@@ -138,6 +138,11 @@ public final class JdbcJournal implements Journal {
     }
 
     @Override
+    public java.util.Map<String, EarlierOrder> repeatsAmong(Collection<String> repeatKeys, long windowStart) {
+        return intake.repeatsAmong(repeatKeys, windowStart);
+    }
+
+    @Override
     public Optional<BatchRecord> lastBatchForFile(String fileName) {
         return intake.lastBatchForFile(fileName);
     }

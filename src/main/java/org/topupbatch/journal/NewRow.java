@@ -7,11 +7,17 @@ import java.util.List;
  * {@code line} the physical line it starts on (header = 1). {@code state} is ACCEPTED or REJECTED;
  * {@code price} the price at validation time for accepted rows (null for rejected ones);
  * {@code message} the rejection reason. {@code extras} are the values of the input's extra
- * columns, in the order of the batch's extra headers.
+ * columns, in the order of the batch's extra headers. {@code repeatKey} says whom an accepted row
+ * orders for (product, customer in one form, zone), for the repeat guard; null for rejected rows.
  */
 public record NewRow(int seq, long line, String refId, String productSku, String customerNo,
                      String customerNoZone, Long maxPrice, List<String> extras, RowState state,
-                     Long price, String message) {
+                     Long price, String message, String repeatKey) {
+
+    public NewRow(int seq, long line, String refId, String productSku, String customerNo, String customerNoZone,
+                  Long maxPrice, List<String> extras, RowState state, Long price, String message) {
+        this(seq, line, refId, productSku, customerNo, customerNoZone, maxPrice, extras, state, price, message, null);
+    }
 
     /** About how many characters the row holds: what a writer counts to keep its buffers bounded. */
     public long chars() {

@@ -31,7 +31,9 @@ public record Settings(
         // inbox and reports on an SFTP server: then inbox and reports above are local folders under data
         org.topupbatch.settings.SftpSettings sftp,
         // topup.input-charset (null: auto) and topup.report.charset (null: the batch's own)
-        Charset inputCharset, Charset reportCharset) {
+        Charset inputCharset, Charset reportCharset,
+        // topup.repeat-window: ZERO turns the repeat guard off
+        Duration repeatWindow) {
 
     public enum Mode { WATCH, ONCE }
 
@@ -105,7 +107,8 @@ public record Settings(
                 r.managementPort(),
                 sftp,
                 r.charset("topup.input-charset"),
-                r.charset("topup.report.charset"));
+                r.charset("topup.report.charset"),
+                r.repeatWindow());
     }
 
     private static String checkUrl(String key, String value) {
@@ -205,6 +208,20 @@ public record Settings(
                 throw new SettingsException(key + ": '" + raw + "' is too short (at least " + min.toMillis() + "ms)");
             }
             return d;
+        }
+
+        /** A time as other durations, or 0 (any unit) to turn the repeat guard off. */
+        Duration repeatWindow() {
+            String raw = text("topup.repeat-window", "24h");
+            if (raw.trim().equals("0")) {
+                return Duration.ZERO;
+            }
+            try {
+                return DurationSetting.parse("topup.repeat-window", raw);
+            } catch (SettingsException e) {
+                throw new SettingsException("topup.repeat-window: '" + raw
+                        + "' is not a time such as 30m, 24h or 7d (0 turns the repeat guard off)");
+            }
         }
 
         Mode mode() {

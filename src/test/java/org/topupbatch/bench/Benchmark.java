@@ -50,6 +50,7 @@ public final class Benchmark {
                 case "overhead" -> OrderFigures.overhead();
                 case "settle" -> OrderFigures.settle();
                 case "start" -> OrderFigures.start();
+                case "repeat" -> RepeatLookup.run();
                 case "all" -> {
                     OrderFigures.start();
                     intake();
@@ -58,10 +59,11 @@ public final class Benchmark {
                     OrderFigures.restart();
                     OrderFigures.overhead();
                     OrderFigures.settle();
+                    RepeatLookup.run();
                 }
                 default -> {
                     System.err.println("unknown figure '" + figure
-                            + "'; one of: all, intake, journal, userpath, plan, rate, cpu, restart, overhead, settle, start");
+                            + "'; one of: all, intake, journal, userpath, plan, rate, cpu, restart, overhead, settle, start, repeat");
                     System.exit(2);
                 }
             }

@@ -42,6 +42,10 @@ final class ProductProcess {
         env.put("TOPUP_INBOX", inbox.toString());
         env.put("TOPUP_REPORTS", reports.toString());
         env.put("TOPUP_DATA", home.resolve("data").toString());
+        // the suite's files order a few customers again and again (generated rows cycle through a handful;
+        // files are dropped again under new names): the repeat guard (24h by default) is off unless a
+        // test turns it on, as RepeatGuard tests do
+        env.put("TOPUP_REPEAT_WINDOW", "0");
         env.put("TOPUP_WEBHOOK_HOST", "127.0.0.1");
         env.put("TOPUP_WEBHOOK_PORT", Integer.toString(webhookPort));
         env.put("TOPUP_MANAGEMENT_PORT", "0"); // campaigns run many products side by side

@@ -188,22 +188,48 @@ class BatchFlowE2ETest {
     }
 
     @Test
-    void dropping_a_processed_file_again_orders_nothing() throws Exception {
+    void dropping_a_processed_file_again_orders_nothing_and_a_reexport_under_new_ref_ids_only_what_allow_repeat_says()
+            throws Exception {
+        run.env.put("TOPUP_REPEAT_WINDOW", "24h"); // the default, which JarRun turns off for the other tests
         String content = plainFile("R-", 8);
         run.drop("again.csv", content);
         assertThat(run.runOnce(Duration.ofMinutes(2))).as(run.output()).isZero();
         List<LedgerEntry> first = sandbox.ledger();
 
         run.drop("again.csv", content);
+        // the same rows exported again by the ERP under new ref_ids (the phone number in another form);
+        // the first says allow_repeat
+        String reexport = plainFile("R2-", 8).replace(",erp_id\n", ",erp_id,Allow_Repeat\n")
+                .replace("081234567890", "+6281234567890").replaceAll("(ERP-\\d+)\n", "$1,\n")
+                .replaceFirst("ERP-1,\n", "ERP-1,Yes\n");
+        run.drop("reexport.csv", reexport);
         assertThat(run.runOnce(Duration.ofMinutes(2))).as(run.output()).isZero();
 
-        assertThat(sandbox.ledger()).isEqualTo(first);
+        // an order that failed is no order to repeat: its re-export is ordered again
+        List<String> failed = first.stream().filter(e -> e.status().equals("failed")).map(LedgerEntry::refId).toList();
+        assertThat(sandbox.ledger()).hasSize(first.size() + 1 + failed.size()).containsAll(first);
         Report second = Report.read(run.reports, "again", ',');
         assertThat(second.rows()).hasSize(8).allSatisfy(r -> {
             assertThat(r.get("status")).isEqualTo("rejected");
             assertThat(r.get("message")).containsIgnoringCase("already submitted");
         });
         assertThat(second.summary().get("submitted").asLong()).isZero();
+        Report repeats = Report.read(run.reports, "reexport", ',');
+        assertThat(repeats.header()).contains("Allow_Repeat");
+        assertThat(repeats.rows()).hasSize(8);
+        assertThat(repeats.rows().get(0)).containsEntry("ref_id", "R2-00001").doesNotContainEntry("status", "rejected")
+                .containsEntry("Allow_Repeat", "Yes");
+        for (int i = 2; i <= 8; i++) {
+            Map<String, String> row = repeats.rows().get(i - 1);
+            if (failed.contains("R-0000" + i)) {
+                assertThat(row.get("status")).as(row.toString()).isNotEqualTo("rejected");
+                continue;
+            }
+            assertThat(row.get("status")).as(row.toString()).isEqualTo("rejected");
+            assertThat(row.get("message")).as(row.toString()).matches("repeats ref_id R-0000" + i
+                    + " of batch \\d+ \\(again\\.csv\\), sent \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC, for the same product"
+                    + " and customer; write yes in allow_repeat to order it again");
+        }
     }
 
     @Test

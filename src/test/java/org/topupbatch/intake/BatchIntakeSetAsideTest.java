@@ -263,6 +263,12 @@ class BatchIntakeSetAsideTest {
 
     /** The journal as intake sees it, in memory. */
     static final class FakeJournal implements IntakeJournal {
+        @Override
+        public java.util.Map<String, org.topupbatch.journal.EarlierOrder> repeatsAmong(java.util.Collection<String> keys,
+                                                                                   long windowStart) {
+            return java.util.Map.of();
+        }
+
         final List<Unreadable> unreadable = new ArrayList<>();
         final List<String> opened = new ArrayList<>();
         Supplier<RuntimeException> failure;

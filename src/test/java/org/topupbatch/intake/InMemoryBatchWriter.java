@@ -11,6 +11,9 @@ import org.topupbatch.journal.RowState;
 /** A BatchWriter test double following the journal contract: only order rows take a ref_id. */
 final class InMemoryBatchWriter implements BatchWriter {
     final Set<String> journalRefIds = new HashSet<>();
+    /** The journal's answer for repeat keys: earlier batches' orders within the window. */
+    final java.util.Map<String, org.topupbatch.journal.EarlierOrder> journalRepeats = new java.util.HashMap<>();
+    final List<Long> repeatWindowStarts = new ArrayList<>();
     final List<NewRow> rows = new ArrayList<>();
     String rejectAllMessage;
     boolean committed;
@@ -24,6 +27,18 @@ final class InMemoryBatchWriter implements BatchWriter {
     @Override
     public Long lineInThisBatch(String refId) {
         return rows.stream().filter(r -> refId.equals(r.refId())).map(NewRow::line).findFirst().orElse(null);
+    }
+
+    @Override
+    public void expectRepeats(java.util.Collection<String> repeatKeys, long windowStart) {
+        repeatWindowStarts.add(windowStart);
+    }
+
+    @Override
+    public org.topupbatch.journal.EarlierOrder earlierOrder(String repeatKey, long windowStart) {
+        return rows.stream().filter(r -> r.state() == RowState.ACCEPTED && repeatKey.equals(r.repeatKey()))
+                .map(r -> org.topupbatch.journal.EarlierOrder.inThisFile(r.refId(), r.line())).findFirst()
+                .orElse(journalRepeats.get(repeatKey));
     }
 
     @Override

@@ -150,6 +150,19 @@ class InputFuzzTest {
     // ---- the tester's findings, one by one -------------------------------------------------------
 
     @Test
+    void plan_shows_repeated_orders_of_the_file_unless_allow_repeat_says_yes_or_the_window_is_0() throws IOException {
+        byte[] text = String.join("\n", "ref_id,product_sku,customer_no,allow_repeat",
+                "RP-1,TSEL10,081234567890,", "RP-2,TSEL10,+62 812-3456-7890,", "RP-3,TSEL10,6281234567890,yes", "").getBytes(
+                StandardCharsets.UTF_8);
+        InProcessPlan.Outcome o = planClean("repeats.csv", text);
+        assertThat(o.exit()).as(o.all()).isEqualTo(2);
+        assertThat(o.out()).contains("rejected  line 3  ref_id RP-2: repeats line 2 of this file, for the same product and"
+                + " customer; write yes in allow_repeat to order it again").contains("Rows:     3 read, 2 acceptable, 1 rejected");
+        InProcessPlan.Outcome off = plan.plan(write("repeats-off.csv", text), java.util.Map.of("TOPUP_REPEAT_WINDOW", "0"));
+        assertThat(off.exit()).as(off.all()).isZero();
+    }
+
+    @Test
     void windows_1252_file_with_jose_is_read_as_windows_1252_and_says_so() throws IOException {
         InProcessPlan.Outcome o = planClean("jose-1252.csv", NAMES_TEXT.getBytes(WINDOWS_1252));
         assertThat(o.exit()).as(o.all()).isZero();

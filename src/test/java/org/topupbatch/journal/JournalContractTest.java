@@ -7,6 +7,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -211,6 +212,65 @@ abstract class JournalContractTest {
             assertThat(writer.lineInThisBatch("MANY-1")).isEqualTo(6L);
             assertThat(writer.refIdTaken("N-1")).isTrue();
             writer.commit();
+        }
+    }
+
+    static NewRow keyed(int seq, String refId, RowState state, String key) {
+        return new NewRow(seq, seq + 2L, refId, "TSEL10", "081234567890", null, null, List.of(), state,
+                state == RowState.ACCEPTED ? 10_000L : null, state == RowState.ACCEPTED ? null : "no", key);
+    }
+
+    @Test
+    void earlierOrderFindsOrdersNotFailedWithinTheWindowAndThisFilesAcceptedRows() {
+        long now = System.currentTimeMillis();
+        long windowStart = now - Duration.ofHours(24).toMillis();
+        long b1 = batchOf(keyed(0, "K-SENT-1", RowState.ACCEPTED, "K-SENT"), keyed(1, "K-SENT-2", RowState.ACCEPTED, "K-SENT"),
+                keyed(2, "K-OLD-1", RowState.ACCEPTED, "K-OLD"), keyed(3, "K-FAILED-1", RowState.ACCEPTED, "K-FAILED"),
+                keyed(4, "K-ACC-1", RowState.ACCEPTED, "K-ACC"), keyed(5, "K-REJ-1", RowState.REJECTED, "K-REJ"),
+                keyed(6, "K-OK-1", RowState.ACCEPTED, "K-OK"));
+        journal.markSending(order("K-SENT-1").id(), Instant.ofEpochMilli(now - 3_600_000));
+        journal.markSending(order("K-SENT-2").id(), Instant.ofEpochMilli(now - 1_800_000));
+        journal.markSending(order("K-OLD-1").id(), Instant.ofEpochMilli(now - Duration.ofHours(25).toMillis()));
+        journal.markSending(order("K-FAILED-1").id(), Instant.ofEpochMilli(now - 3_600_000));
+        journal.recordOutcome(order("K-FAILED-1").id(), RowState.FAILED, null, null, "refunded");
+        journal.markSending(order("K-OK-1").id(), Instant.ofEpochMilli(now - 7_200_000));
+        journal.recordOutcome(order("K-OK-1").id(), RowState.SUCCESS, "SN", 10_000L, null);
+        long b2 = batchOf(keyed(0, "K-HALT-1", RowState.ACCEPTED, "K-HALT"));
+        journal.haltBatch(b2, "INVALID_SIGNATURE");
+
+        List<String> keys = List.of("K-SENT", "K-OLD", "K-FAILED", "K-ACC", "K-REJ", "K-OK", "K-HALT", "K-NEW");
+        java.util.Map<String, EarlierOrder> found = journal.repeatsAmong(keys, windowStart);
+        assertThat(found.keySet()).containsExactlyInAnyOrder("K-SENT", "K-ACC", "K-OK");
+        assertThat(found.get("K-SENT")).as("the latest of two").isEqualTo(
+                new EarlierOrder("K-SENT-2", b1, "b.csv", 3, now - 1_800_000, true, false));
+        assertThat(found.get("K-ACC").sent()).isFalse();
+        assertThat(found.get("K-ACC").refId()).isEqualTo("K-ACC-1");
+        assertThat(found.get("K-OK").at()).isEqualTo(now - 7_200_000);
+        assertThat(journal.repeatsAmong(keys, now - 2_000_000)).as("a shorter window")
+                .containsOnlyKeys("K-SENT", "K-ACC");
+
+        try (BatchWriter writer = journal.openBatch("again.csv", ',', List.of(), "archive/again.csv")) {
+            writer.expectRepeats(keys, windowStart);
+            for (String key : keys) {
+                assertThat(writer.earlierOrder(key, windowStart)).as(key).isEqualTo(found.get(key));
+            }
+            writer.add(keyed(0, "N-0", RowState.ACCEPTED, "K-NEW"));
+            writer.add(keyed(1, "N-1", RowState.REJECTED, "K-NEW2"));
+            writer.add(keyed(2, "N-2", RowState.ACCEPTED, "K-SENT"));
+            assertThat(writer.earlierOrder("K-NEW", windowStart)).as("unsent").isEqualTo(EarlierOrder.inThisFile("N-0", 2));
+            assertThat(writer.earlierOrder("K-NEW2", windowStart)).as("a rejected row orders nothing").isNull();
+            assertThat(writer.earlierOrder("K-SENT", windowStart)).as("this file's row first")
+                    .isEqualTo(EarlierOrder.inThisFile("N-2", 4));
+            for (int i = 3; i < JdbcBatchWriter.CHUNK + 3; i++) {
+                writer.add(keyed(i, "N-" + i, RowState.ACCEPTED, "K-MANY-" + i));
+            }
+            assertThat(writer.earlierOrder("K-NEW", windowStart)).as("sent, uncommitted").isEqualTo(EarlierOrder.inThisFile("N-0", 2));
+            writer.expectRepeats(List.of("K-SENT", "K-MANY-7", "K-NEW2"), windowStart);
+            assertThat(writer.earlierOrder("K-SENT", windowStart)).isEqualTo(EarlierOrder.inThisFile("N-2", 4));
+            assertThat(writer.earlierOrder("K-MANY-7", windowStart)).isEqualTo(EarlierOrder.inThisFile("N-7", 9));
+            assertThat(writer.earlierOrder("K-NEW2", windowStart)).isNull();
+            writer.rejectAllAccepted("all-or-nothing");
+            assertThat(writer.earlierOrder("K-NEW", windowStart)).as("rejected after all").isNull();
         }
     }
 

@@ -61,6 +61,18 @@ class SettingsTest {
     }
 
     @Test
+    void the_repeat_window_is_24h_by_default_0_turns_it_off_and_a_bad_value_says_so_in_one_line() {
+        assertThat(load().repeatWindow()).isEqualTo(Duration.ofHours(24));
+        env.put("TOPUP_REPEAT_WINDOW", "0");
+        assertThat(load().repeatWindow()).isZero();
+        env.put("TOPUP_REPEAT_WINDOW", "7d");
+        assertThat(load().repeatWindow()).isEqualTo(Duration.ofDays(7));
+        env.put("TOPUP_REPEAT_WINDOW", "a day");
+        assertThatThrownBy(this::load).isInstanceOf(SettingsException.class).hasMessage(
+                "topup.repeat-window: 'a day' is not a time such as 30m, 24h or 7d (0 turns the repeat guard off)");
+    }
+
+    @Test
     void environment_overrides_the_file_and_system_properties_override_both() {
         env.put("TOPUP_MODE", "once");
         env.put("TOPUP_PENDING_TIMEOUT", "90s");
