@@ -121,8 +121,7 @@ public class BatchIntake {
             LOG.info("Batch {} was recorded before the last run stopped; archiving it now", name);
             return earlier.get().archivedAs();
         }
-        String archivedAs = archive.resolve(baseName(name) + "." + STAMP.format(clock.instant()) + "." + hash + ".csv")
-                .toAbsolutePath().toString();
+        String archivedAs = storedAs(archive, name, clock.instant(), hash).toAbsolutePath().toString();
         record(name, file, archivedAs);
         return archivedAs;
     }
@@ -146,7 +145,7 @@ public class BatchIntake {
             return null;
         }
         Instant now = clock.instant();
-        Path errorAs = errorFolder.resolve(baseName(name) + "." + STAMP.format(now) + "." + key + ".csv");
+        Path errorAs = storedAs(errorFolder, name, now, key);
         LOG.warn("Batch {}: intake failed, attempt {} of {}, set aside as {}: {}", name, attempt,
                 IntakeAttempts.MAX_ATTEMPTS, errorAs, cause);
         try {
@@ -181,6 +180,11 @@ public class BatchIntake {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read batch " + name, e);
         }
+    }
+
+    /** Where a taken file is kept, in the archive or the error folder: NAME.<time>.<content hash>.csv. */
+    private static Path storedAs(Path folder, String name, Instant when, String hash) {
+        return folder.resolve(baseName(name) + "." + STAMP.format(when) + "." + hash + ".csv");
     }
 
     static String baseName(String name) {

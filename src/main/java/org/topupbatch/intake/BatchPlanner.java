@@ -120,19 +120,27 @@ public final class BatchPlanner {
             }
             // one look-up for the chunk's ref_ids instead of one per row
             writer.expect(chunk.stream().map(BatchRow::refId).toList());
+            // each row's repeat key made once: looked up for the chunk here, recorded with the row below
+            List<String> keys = chunk.stream().map(validator::repeatKey).toList();
             if (guard) {
                 // one look-up for the chunk's repeat keys too (rows that may repeat leave theirs out)
-                writer.expectRepeats(chunk.stream().filter(r -> !allowsRepeat(r, allowColumn))
-                        .map(validator::repeatKey).filter(java.util.Objects::nonNull).toList(), windowStart);
+                List<String> asked = new ArrayList<>(keys.size());
+                for (int i = 0; i < chunk.size(); i++) {
+                    if (keys.get(i) != null && !allowsRepeat(chunk.get(i), allowColumn)) {
+                        asked.add(keys.get(i));
+                    }
+                }
+                writer.expectRepeats(asked, windowStart);
             }
-            for (BatchRow row : chunk) {
+            for (int i = 0; i < chunk.size(); i++) {
+                BatchRow row = chunk.get(i);
                 rows++;
                 RowValidator.Repeats repeats = !guard || allowsRepeat(row, allowColumn) ? RowValidator.Repeats.NONE
                         : key -> {
                             EarlierOrder earlier = writer.earlierOrder(key, windowStart);
                             return earlier == null ? null : repeats(earlier);
                         };
-                RowDecision decision = validator.validateAgainst(row, ref -> refIdConflict(writer, ref), repeats);
+                RowDecision decision = validator.validateAgainst(row, ref -> refIdConflict(writer, ref), keys.get(i), repeats);
                 String reason = decision.reason();
                 if (decision.accepted() && policy == BalancePolicy.BEST_EFFORT && total + decision.price() > balance) {
                     reason = "insufficient balance: price " + decision.price() + ", " + Math.max(0, balance - total)

@@ -174,7 +174,7 @@ final class CsvSniffer {
      */
     private static long firstInvalidUtf8Line(byte[] head, Path wholeFile) throws IOException {
         if (wholeFile == null || head.length < HEAD_BYTES) {
-            return firstInvalidUtf8Line(head);
+            return firstUndecodableLine(head, StandardCharsets.UTF_8);
         }
         try (InputStream in = Files.newInputStream(wholeFile)) {
             CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder();
@@ -205,10 +205,6 @@ final class CsvSniffer {
                 }
             }
         }
-    }
-
-    private static long firstInvalidUtf8Line(byte[] head) {
-        return firstUndecodableLine(head, StandardCharsets.UTF_8);
     }
 
     /**

@@ -51,7 +51,7 @@ public final class RowValidator {
     }
 
     public RowDecision validateAgainst(BatchRow row, RefIdConflicts conflicts) {
-        return validateAgainst(row, conflicts, Repeats.NONE);
+        return validateAgainst(row, conflicts, null, Repeats.NONE);
     }
 
     /** Says why a row with this repeat key ({@link RepeatKey}) repeats an earlier order, or null when it does not. */
@@ -66,16 +66,18 @@ public final class RowValidator {
      * As {@link #validateAgainst(BatchRow, RefIdConflicts)}, and last (after max_price, before the
      * balance): a row that would be ordered but repeats an earlier order ({@code repeats}) is rejected.
      * Last, because only a row that is otherwise fit to order can repeat an order, and every other
-     * reason is the row's own fault, worth saying first. An accepted decision carries the row's repeat key.
+     * reason is the row's own fault, worth saying first. An accepted decision carries the row's repeat key:
+     * {@code repeatKey} when the caller made it already ({@link #repeatKey}, to look a chunk's keys up at
+     * once), else made here.
      */
-    public RowDecision validateAgainst(BatchRow row, RefIdConflicts conflicts, Repeats repeats) {
+    public RowDecision validateAgainst(BatchRow row, RefIdConflicts conflicts, String repeatKey, Repeats repeats) {
         Long maxPrice = parseMaxPrice(row.maxPrice());
         List<String> warnings = new ArrayList<>();
         String reason = reasonToReject(row, conflicts, maxPrice, warnings);
         if (reason != null) {
             return RowDecision.reject(reason, maxPrice);
         }
-        String key = repeatKey(row);
+        String key = repeatKey != null ? repeatKey : repeatKey(row);
         String repeat = repeats.reason(key);
         if (repeat != null) {
             return RowDecision.reject(repeat, maxPrice);

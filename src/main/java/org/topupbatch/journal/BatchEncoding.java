@@ -47,7 +47,7 @@ public record BatchEncoding(Charset charset, boolean byteOrderMark) {
         return switch (charset.name()) {
             case "UTF-8" -> new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
             case "UTF-16LE" -> new byte[] {(byte) 0xFF, (byte) 0xFE};
-            case "UTF-16BE", "UTF-16" -> new byte[] {(byte) 0xFE, (byte) 0xFF};
+            case "UTF-16BE" -> new byte[] {(byte) 0xFE, (byte) 0xFF};
             default -> new byte[0];
         };
     }
