@@ -73,7 +73,7 @@ class DamagedFilesE2ETest {
         files.put("esc-\u001B[31mred", "ref_id,product_sku,customer_no\nN-1,FF100,12345680\n".getBytes(StandardCharsets.UTF_8));
         files.put("line\nbreak", "ref_id,product_sku,customer_no\nN-2,FF100,12345681\n".getBytes(StandardCharsets.UTF_8));
         long seed = Long.getLong("fuzz.seed", 20261124L);
-        byte[] sample = Files.readAllBytes(Path.of("inbox/orders-2026-11-21.csv"));
+        byte[] sample = org.topupbatch.testing.SampleBatch.bytes();
         List<String> damage = new ArrayList<>();
         for (int i = 0; i < FUZZED; i++) {
             FileMutator mutator = new FileMutator(seed * 7_919L + i);

@@ -31,7 +31,7 @@ class InputFuzzTest {
 
     static final Charset WINDOWS_1252 = Charset.forName("windows-1252");
 
-    static final String SAMPLE_TEXT = read(Path.of("inbox/orders-2026-11-21.csv"));
+    static final String SAMPLE_TEXT = new String(org.topupbatch.testing.SampleBatch.bytes(), StandardCharsets.UTF_8);
 
     static final String SEMICOLON_TEXT = String.join("\r\n",
             "ref_id;product_sku;customer_no;customer_no_zone;max_price;order_no;note",
@@ -351,13 +351,5 @@ class InputFuzzTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.writeBytes(("\uFEFF" + text).getBytes(charset));
         return out.toByteArray();
-    }
-
-    private static String read(Path file) {
-        try {
-            return Files.readString(file, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
     }
 }
