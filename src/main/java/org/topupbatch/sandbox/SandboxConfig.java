@@ -33,7 +33,8 @@ public final class SandboxConfig {
             "api-key", "api-secret", "tier", "balance", "webhook-url", "latency", "error-rate",
             "lost-answer-rate", "lost-answer-mode", "settle-delay", "fail-rate", "webhook-duplicate-rate",
             "webhook-late-rate", "webhook-late-delay", "webhook-secret", "webhook-retry-schedule", "check-order",
-            "ip-whitelist-enforced", "ip-whitelist", "seed", "rate-limit-storm", "outage", "state-file");
+            "ip-whitelist-enforced", "ip-whitelist", "seed", "rate-limit-storm", "outage", "price-change", "unavailable",
+            "state-file");
 
     private volatile String apiKey = "RSL-7F3A9C21";
     private volatile String apiSecret = "s3cr3t-Kx9pQ2";
@@ -55,6 +56,8 @@ public final class SandboxConfig {
     private volatile boolean ipWhitelistEnforced;
     private volatile List<String> ipWhitelist = List.of("127.0.0.1");
     private volatile Long seed;
+    private volatile PriceChanges priceChanges = PriceChanges.NONE;
+    private volatile List<String> unavailable = List.of();
     private volatile java.nio.file.Path stateFile;
     private volatile boolean stateReadOnly;
     // fault windows (System.nanoTime deadlines): a 429 storm, an outage; 0 = none
@@ -120,6 +123,8 @@ public final class SandboxConfig {
                 case "seed": return setSeed(v.isEmpty() ? null : Long.parseLong(v));
                 case "rate-limit-storm": return startRateLimitStorm(DurationRange.parseDuration(v));
                 case "outage": return startOutage(DurationRange.parseDuration(v));
+                case "price-change": return setPriceChange(v);
+                case "unavailable": return setUnavailable(parseList(v));
                 case "state-file": return setStateFile(v.isEmpty() ? null : java.nio.file.Path.of(v));
                 default: throw new IllegalStateException("knob without a parser: " + name);
             }
@@ -155,6 +160,8 @@ public final class SandboxConfig {
         out.put("seed", seed == null ? "" : seed.toString());
         out.put("rate-limit-storm", remaining(stormUntil).toMillis() + "ms");
         out.put("outage", remaining(outageUntil).toMillis() + "ms");
+        out.put("price-change", priceChanges.toString());
+        out.put("unavailable", String.join(",", unavailable));
         out.put("state-file", stateFile == null ? "" : stateFile.toString());
         return out;
     }
@@ -318,6 +325,21 @@ public final class SandboxConfig {
      * Where the account (balance and orders) is kept between runs; null: in memory only. Read once at
      * start. See {@link SandboxStateFile}.
      */
+    /** {@code +30%}, or {@code SKU:+30%,*:+5%}: prices moved away from the catalog's (empty: the catalog's). */
+    public SandboxConfig setPriceChange(String changes) { this.priceChanges = PriceChanges.parse(changes); return this; }
+
+    /** Products out of stock on command ({@code *}: every product), besides those the catalog marks unavailable. */
+    public SandboxConfig setUnavailable(List<String> skus) { this.unavailable = List.copyOf(skus); return this; }
+
+    /** The product's basic-tier price now. */
+    long basicPrice(SandboxProduct product) { return priceChanges.basicPrice(product); }
+
+    /** Whether the product can be ordered now: in the catalog's stock and not made unavailable. */
+    boolean available(SandboxProduct product) {
+        List<String> down = unavailable;
+        return product.available() && !down.contains(product.sku()) && !down.contains("*");
+    }
+
     public java.nio.file.Path stateFile() { return stateFile; }
     public SandboxConfig setStateFile(java.nio.file.Path file) { this.stateFile = file; return this; }
 

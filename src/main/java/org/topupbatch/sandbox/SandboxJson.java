@@ -71,15 +71,16 @@ final class SandboxJson {
         return node;
     }
 
-    static ObjectNode product(ObjectMapper mapper, SandboxProduct p, SandboxTier tier) {
+    static ObjectNode product(ObjectMapper mapper, SandboxProduct p, SandboxConfig config) {
+        SandboxTier tier = config.tier();
         ObjectNode node = mapper.createObjectNode();
         node.put("product_sku", p.sku());
         node.put("product_name", p.name());
         node.put("brand", p.brand());
         node.put("category", p.category());
-        node.put("price", tier.priceOf(p.basicPrice()));
+        node.put("price", tier.priceOf(config.basicPrice(p)));
         node.put("selling_price", p.sellingPrice());
-        node.put("status", p.available());
+        node.put("status", config.available(p));
         node.put("description", p.description());
         return node;
     }

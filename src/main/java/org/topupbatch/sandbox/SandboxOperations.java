@@ -65,13 +65,12 @@ final class SandboxOperations {
     private JsonNode priceList(ObjectNode body) {
         String category = optionalText(body, "category");
         String brand = optionalText(body, "brand");
-        SandboxTier tier = config.tier();
         ArrayNode data = mapper.createArrayNode();
         for (SandboxProduct p : catalog.all()) {
             // filters are lenient on case; an unknown value simply matches nothing
             if ((category == null || category.isEmpty() || p.category().equalsIgnoreCase(category))
                     && (brand == null || brand.isEmpty() || p.brand().equalsIgnoreCase(brand))) {
-                data.add(SandboxJson.product(mapper, p, tier));
+                data.add(SandboxJson.product(mapper, p, config));
             }
         }
         return data;

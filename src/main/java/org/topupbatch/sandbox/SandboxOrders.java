@@ -66,12 +66,12 @@ final class SandboxOrders {
             }
             SandboxProduct product = catalog.find(sku).orElseThrow(() ->
                     new SandboxException(404, "PRODUCT_NOT_FOUND", "unknown product_sku " + sku));
-            if (!product.available()) {
+            if (!config.available(product)) {
                 throw new SandboxException(422, "PRODUCT_UNAVAILABLE", "product " + sku + " is currently unavailable");
             }
             String zoneOrNull = zone == null || zone.isBlank() ? null : zone;
             product.rule().check(customerNo, zoneOrNull);
-            long price = config.tier().priceOf(product.basicPrice());
+            long price = config.tier().priceOf(config.basicPrice(product));
             long before = account.debit(price);
             String failReason = failReason(customerNo);
             Instant createdAt = clock.get();

@@ -97,6 +97,52 @@ class SandboxInspectionTest {
     }
 
     @Test
+    void pricesRiseOnCommandInTheListAndInNewOrders() {
+        long before = priceOf("ML86", SandboxTier.GOLD);
+        long other = priceOf("FF100", SandboxTier.GOLD);
+        SandboxTestClient.Answer changed = client.post("/sandbox/config",
+                SandboxTestClient.MAPPER.createObjectNode().put("price-change", "ML86:+30%"));
+        assertThat(changed.status()).as(changed.body()).isEqualTo(200);
+        assertThat(changed.data().get("price-change").textValue()).isEqualTo("ML86:+30%");
+        long risen = priceOf("ML86", SandboxTier.GOLD);
+        assertThat(risen).isGreaterThan(before * 129 / 100).isLessThan(before * 131 / 100);
+        assertThat(priceOf("FF100", SandboxTier.GOLD)).isEqualTo(other);
+        assertThat(client.createOrder("R-1", "ML86", "12345678", "1234").data().get("price").longValue()).isEqualTo(risen);
+        sandbox.config().set("price-change", "+10%");
+        assertThat(priceOf("FF100", SandboxTier.GOLD)).isGreaterThan(other);
+        sandbox.config().set("price-change", "");
+        assertThat(priceOf("ML86", SandboxTier.GOLD)).isEqualTo(before);
+        SandboxTestClient.Answer bad = client.post("/sandbox/config",
+                SandboxTestClient.MAPPER.createObjectNode().put("price-change", "ML86 up a lot"));
+        assertThat(bad.status()).isEqualTo(400);
+        assertThat(bad.json().get("message").textValue()).contains("price-change");
+    }
+
+    @Test
+    void productsGoOutOfStockOnCommandAndComeBack() {
+        assertThat(client.post("/sandbox/config", SandboxTestClient.MAPPER.createObjectNode().put("unavailable", "ML86"))
+                .status()).isEqualTo(200);
+        assertThat(statusOf("ML86")).isFalse();
+        assertThat(statusOf("FF100")).isTrue();
+        SandboxTestClient.Answer refused = client.createOrder("U-1", "ML86", "12345678", "1234");
+        assertThat(refused.status()).isEqualTo(422);
+        assertThat(refused.code()).isEqualTo("PRODUCT_UNAVAILABLE");
+        assertThat(client.get("/sandbox/ledger").json()).isEmpty();
+        sandbox.config().set("unavailable", "");
+        assertThat(statusOf("ML86")).isTrue();
+        assertThat(client.createOrder("U-2", "ML86", "12345678", "1234").status()).isEqualTo(200);
+    }
+
+    private boolean statusOf(String sku) {
+        for (JsonNode p : client.priceList().data()) {
+            if (p.get("product_sku").textValue().equals(sku)) {
+                return p.get("status").booleanValue();
+            }
+        }
+        throw new AssertionError(sku + " not listed");
+    }
+
+    @Test
     void catalogHasTheAgreedShape() {
         SandboxCatalog catalog = SandboxCatalog.load(SandboxTestClient.MAPPER);
         assertThat(catalog.all()).hasSizeGreaterThanOrEqualTo(30);
