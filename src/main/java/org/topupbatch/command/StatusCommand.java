@@ -23,6 +23,7 @@ import org.topupbatch.journal.BatchProgress;
 import org.topupbatch.journal.BatchRecord;
 import org.topupbatch.journal.JdbcJournal;
 import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.ProductOutages;
 import org.topupbatch.journal.JournalException;
 import org.topupbatch.journal.RowRecord;
 import org.topupbatch.journal.RowState;
@@ -44,6 +45,8 @@ public final class StatusCommand implements Command {
     private final PrintStream out;
     private final PrintStream err;
     private final Clock clock;
+    /** topup.outage-wait, for when held rows are rejected. */
+    private Duration outageWait = Duration.ofMinutes(30);
 
     public StatusCommand(Function<String, String> lookup, PrintStream out, PrintStream err, Clock clock) {
         this.lookup = lookup;
@@ -62,6 +65,7 @@ public final class StatusCommand implements Command {
         if (settings == null) {
             return ExitCode.FAILED.code();
         }
+        outageWait = settings.outageWait();
         try (Journal journal = JdbcJournal.openForReading(settings.data(), settings.dbUrl(), settings.dbUser(),
                 settings.dbPassword())) {
             if (args.isEmpty()) {
@@ -101,6 +105,7 @@ public final class StatusCommand implements Command {
         if (batches.size() == BATCHES_SHOWN) {
             out.println("(the latest " + BATCHES_SHOWN + " batches; 'status BATCH' shows any one)");
         }
+        printHeld(journal);
         return ExitCode.OK.code();
     }
 
@@ -114,6 +119,7 @@ public final class StatusCommand implements Command {
         if (batch.haltReason() != null) {
             out.println("Halted: " + OneLine.of(batch.haltReason(), 1000));
         }
+        printHeld(journal);
         List<RowRecord> waiting = journal.rowsOfBatch(batch.id(), EnumSet.of(RowState.PENDING, RowState.UNKNOWN,
                 RowState.SENDING), ORDERS_SHOWN);
         if (waiting.isEmpty()) {
@@ -130,6 +136,15 @@ public final class StatusCommand implements Command {
         }
         if (waiting.size() == ORDERS_SHOWN) {
             out.println("(the first " + ORDERS_SHOWN + " in file order)");
+        }
+    }
+
+    /** Products the provider reports unavailable, whose rows wait in QUEUED (README "Outages: rows held, not sent"). */
+    private void printHeld(Journal journal) {
+        for (ProductOutages.ProductOutage outage : journal.productOutages()) {
+            if (outage.held()) {
+                out.println("Held: " + OneLine.of(outage.describe(outageWait), 1000));
+            }
         }
     }
 

@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import org.apache.camel.BindToRegistry;
 import org.topupbatch.intake.BatchIntake;
-import org.topupbatch.intake.CachedPriceCatalog;
 import org.topupbatch.intake.CustomerRules;
 import org.topupbatch.run.InboxSnapshot;
 import org.topupbatch.settings.ProviderName;
@@ -42,7 +41,7 @@ public final class IntakeConfiguration extends AreaConfiguration {
     @BindToRegistry("batchIntake")
     public synchronized BatchIntake batchIntake() {
         if (batchIntake == null) {
-            batchIntake = new BatchIntake(journal.journal(), provider.gateway(), new CachedPriceCatalog(provider.gateway()::priceList),
+            batchIntake = new BatchIntake(journal.journal(), provider.gateway(), provider.prices(),
                     customerRules(), settings.balancePolicy(), settings.data().resolve("archive"), clock, ProviderName.of(settings),
                     settings.inputCharset(), settings.repeatWindow());
         }

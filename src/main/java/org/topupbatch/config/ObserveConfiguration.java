@@ -61,7 +61,7 @@ public final class ObserveConfiguration extends AreaConfiguration {
         if (observability == null) {
             observability = new Observability(Observability.meterRegistry(camel), journal.journal(), provider.budget(),
                     cluster.node(), clock, ProviderName.of(settings), provider.balances(),
-                    settings.inbox());
+                    settings.inbox(), settings.outageWait());
         }
         return observability;
     }

@@ -9,6 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.topupbatch.provider.AccountLimits;
 import org.topupbatch.provider.AccountLimitsRefresh;
+import org.topupbatch.provider.CachedPriceCatalog;
 import org.topupbatch.provider.BalanceSeen;
 import org.topupbatch.provider.HttpProviderClient;
 import org.topupbatch.provider.ProviderEndpoint;
@@ -50,6 +51,7 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
     private final BalanceSeen balances;
     private ProviderGateway gateway;
     private AccountLimitsRefresh accountLimits;
+    private CachedPriceCatalog prices;
 
     public ProviderConfiguration(Settings settings, Function<String, String> lookup, Clock clock, JournalConfiguration journal) {
         this.settings = settings;
@@ -90,6 +92,14 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
             gateway = new ProviderGateway(client(), budget());
         }
         return gateway;
+    }
+
+    /** The price list, one cache for the run: intake checks rows against it, sending checks prices again. */
+    public synchronized CachedPriceCatalog prices() {
+        if (prices == null) {
+            prices = new CachedPriceCatalog(gateway()::priceList);
+        }
+        return prices;
     }
 
     public synchronized RateBudget budget() {

@@ -4,13 +4,17 @@ import java.time.Clock;
 import java.util.concurrent.ExecutorService;
 import org.apache.camel.BindToRegistry;
 import org.apache.camel.PropertyInject;
+import org.topupbatch.settings.Settings;
 import org.topupbatch.submit.OrderQueue;
+import org.topupbatch.submit.PriceGuard;
+import org.topupbatch.submit.ProductAvailability;
 import org.topupbatch.submit.OrderSubmitter;
 import org.topupbatch.submit.SubmitOutcomes;
 
 /** Submitting (routes/submit.yaml): which rows are due, marking them SENDING, and what each answer means. */
 public final class SubmitConfiguration extends AreaConfiguration implements AutoCloseable {
 
+    private final Settings settings;
     private final Clock clock;
     private final JournalConfiguration journal;
     private final ProviderConfiguration provider;
@@ -20,7 +24,8 @@ public final class SubmitConfiguration extends AreaConfiguration implements Auto
     private OrderSubmitter submitter;
     private ExecutorService workers;
 
-    public SubmitConfiguration(Clock clock, JournalConfiguration journal, ProviderConfiguration provider) {
+    public SubmitConfiguration(Settings settings, Clock clock, JournalConfiguration journal, ProviderConfiguration provider) {
+        this.settings = settings;
         this.clock = clock;
         this.journal = journal;
         this.provider = provider;
@@ -29,7 +34,10 @@ public final class SubmitConfiguration extends AreaConfiguration implements Auto
     @BindToRegistry("orderSubmitter")
     public synchronized OrderSubmitter orderSubmitter() {
         if (submitter == null) {
-            submitter = new OrderSubmitter(journal.journal(), provider.gateway(), clock);
+            ProductAvailability availability = new ProductAvailability(journal.journal(), provider.prices(),
+                    settings.outageWait(), settings.outageRecheck(), clock);
+            submitter = new OrderSubmitter(journal.journal(), provider.gateway(), clock,
+                    new PriceGuard(provider.prices(), settings.priceTolerance()), availability);
         }
         return submitter;
     }
@@ -44,6 +52,12 @@ public final class SubmitConfiguration extends AreaConfiguration implements Auto
     @BindToRegistry("submitOutcomes")
     public SubmitOutcomes submitOutcomes() {
         return orderSubmitter().outcomes();
+    }
+
+    /** The watch over products the provider reports unavailable (routes/submit.yaml, route product-outages). */
+    @BindToRegistry("productAvailability")
+    public ProductAvailability productAvailability() {
+        return orderSubmitter().availability();
     }
 
     /** The split's worker threads: enough requests in flight that latency never caps the rate. */

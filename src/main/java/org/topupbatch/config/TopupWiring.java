@@ -63,7 +63,7 @@ public final class TopupWiring implements AutoCloseable {
         observe = new ObserveConfiguration(settings, clock, journal, provider, cluster);
         sftp = new SftpConfiguration(settings);
         intake = new IntakeConfiguration(settings, clock, journal, provider);
-        submit = new SubmitConfiguration(clock, journal, provider);
+        submit = new SubmitConfiguration(settings, clock, journal, provider);
         track = new TrackConfiguration(settings, clock, journal, provider);
         report = new ReportConfiguration(settings, clock, journal, provider, sftp, observe);
         run = new RunConfiguration(settings, clock, exit, journal, provider, observe, intake, submit, report);

@@ -1,5 +1,7 @@
 package org.topupbatch.intake;
 
+import org.topupbatch.provider.PriceCatalog;
+
 import org.topupbatch.settings.BalancePolicy;
 
 import java.io.IOException;

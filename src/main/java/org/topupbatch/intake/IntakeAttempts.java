@@ -1,5 +1,7 @@
 package org.topupbatch.intake;
 
+import org.topupbatch.provider.PriceListUnavailableException;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,5 +1,7 @@
 package org.topupbatch.intake;
 
+import org.topupbatch.provider.PriceCatalog;
+
 import org.topupbatch.text.OneLine;
 import java.util.ArrayList;
 import java.util.List;

@@ -33,6 +33,7 @@ public final class JdbcJournal implements Journal {
     private final JdbcReportingJournal reporting;
     private final JdbcStatusJournal status;
     private final JdbcCallLog callLog;
+    private final JdbcProductOutages outages;
 
     /** A journal on a pool someone else owns and closes. */
     public JdbcJournal(DataSource dataSource, Clock clock) {
@@ -49,6 +50,7 @@ public final class JdbcJournal implements Journal {
         this.reporting = new JdbcReportingJournal(jdbc);
         this.status = new JdbcStatusJournal(jdbc);
         this.callLog = new JdbcCallLog(jdbc);
+        this.outages = new JdbcProductOutages(jdbc, clock, rowFinal);
     }
 
     /**
@@ -165,6 +167,36 @@ public final class JdbcJournal implements Journal {
     @Override
     public boolean returnToQueue(long rowId) {
         return orderQueue.returnToQueue(rowId);
+    }
+
+    @Override
+    public boolean rejectUnsent(long rowId, String message) {
+        return orderQueue.rejectUnsent(rowId, message);
+    }
+
+    @Override
+    public void holdProduct(String sku, Instant since, String message) {
+        outages.holdProduct(sku, since, message);
+    }
+
+    @Override
+    public void releaseProduct(String sku) {
+        outages.releaseProduct(sku);
+    }
+
+    @Override
+    public void endOutage(String sku) {
+        outages.endOutage(sku);
+    }
+
+    @Override
+    public List<ProductOutage> productOutages() {
+        return outages.productOutages();
+    }
+
+    @Override
+    public int rejectWaitingRows(String sku, String message) {
+        return outages.rejectWaitingRows(sku, message);
     }
 
     @Override

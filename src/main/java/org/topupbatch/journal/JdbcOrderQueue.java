@@ -16,7 +16,11 @@ final class JdbcOrderQueue implements OrderQueue {
     private static final String NEXT_TO_SUBMIT = "SELECT " + Mapping.ROW_COLUMNS
             + " FROM batch_row r JOIN batch b ON b.id = r.batch_id"
             + " WHERE r.state = 'ACCEPTED' AND b.halt_reason IS NULL AND b.error IS NULL"
+            + " AND NOT EXISTS (SELECT 1 FROM product_outage o WHERE o.product_sku = r.product_sku AND o.held = TRUE)"
             + " ORDER BY r.batch_id, r.seq LIMIT ?";
+    private static final String REJECT_UNSENT = "UPDATE batch_row SET state = 'REJECTED', order_ref_id = NULL,"
+            + " repeat_key = NULL, message = ?, updated_at = ? WHERE id = ? AND state = 'ACCEPTED'";
+    private static final String BATCH_OF_ROW = "SELECT batch_id FROM batch_row WHERE id = ?";
     private static final String MARK_SENDING = "UPDATE batch_row SET state = 'SENDING', sent_at = ?, updated_at = ?"
             + " WHERE id = ? AND state = 'ACCEPTED'";
     private static final String RETURN_TO_QUEUE = "UPDATE batch_row SET state = 'ACCEPTED', sent_at = NULL, updated_at = ?"
@@ -49,6 +53,19 @@ final class JdbcOrderQueue implements OrderQueue {
             ps.setLong(2, at.toEpochMilli());
             ps.setLong(3, rowId);
         }) == 1;
+    }
+
+    @Override
+    public boolean rejectUnsent(long rowId, String message) {
+        boolean rejected = jdbc.update(REJECT_UNSENT, ps -> {
+            ps.setString(1, message);
+            ps.setLong(2, clock.millis());
+            ps.setLong(3, rowId);
+        }) == 1;
+        if (rejected) {
+            jdbc.query(BATCH_OF_ROW, ps -> ps.setLong(1, rowId), rs -> rowFinal.current().rowsFinal(rs.getLong(1)));
+        }
+        return rejected;
     }
 
     @Override

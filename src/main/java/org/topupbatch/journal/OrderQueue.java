@@ -10,7 +10,7 @@ public interface OrderQueue extends RowOutcomes {
 
     /**
      * ACCEPTED rows of batches that are not halted, oldest batch first, in file order,
-     * at most {@code limit}.
+     * at most {@code limit}; rows of a held product ({@link ProductOutages}) wait.
      */
     List<RowRecord> nextToSubmit(int limit);
 
@@ -22,6 +22,12 @@ public interface OrderQueue extends RowOutcomes {
      * was refused, or the provider refused the credentials); false when the row was not SENDING.
      */
     boolean returnToQueue(long rowId);
+
+    /**
+     * ACCEPTED -> REJECTED with the message, for a row that will never be sent (its price rose too
+     * far); committed. Its ref_id is free again. False when the row was not ACCEPTED any more.
+     */
+    boolean rejectUnsent(long rowId, String message);
 
     /** Stops submission of a batch; its ACCEPTED rows stay as they are. Idempotent. */
     void haltBatch(long batchId, String reason);

@@ -1,5 +1,6 @@
 package org.topupbatch.observe;
 
+import org.topupbatch.journal.ProductOutages.ProductOutage;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -32,6 +33,9 @@ import org.topupbatch.provider.RateBudget;
  */
 public final class DashboardView {
 
+    /** topup.outage-wait: when held rows are rejected, as the outage lines say. */
+    private final Duration outageWait;
+
     private final RunReadings readings;
     private final RateBudget budget;
     private final String provider;
@@ -40,7 +44,9 @@ public final class DashboardView {
     private final String template;
     private final ObjectMapper json = new ObjectMapper();
 
-    public DashboardView(RunReadings readings, RateBudget budget, String provider, NodeRole node, Clock clock) {
+    public DashboardView(RunReadings readings, RateBudget budget, String provider, NodeRole node, Clock clock,
+                         Duration outageWait) {
+        this.outageWait = outageWait;
         this.readings = readings;
         this.budget = budget;
         this.provider = provider;
@@ -91,6 +97,17 @@ public final class DashboardView {
         view.put("balanceAgeSeconds", balance.map(b -> Math.max(0, Duration.between(b.at(), clock.instant()).toSeconds()))
                 .orElse(null));
         view.put("pendingOrders", reading.pendingOrders());
+        view.put("heldRows", reading.heldRows());
+        List<Map<String, Object>> outages = new ArrayList<>();
+        for (ProductOutage o : reading.held()) {
+            Map<String, Object> shown = new LinkedHashMap<>();
+            shown.put("sku", o.sku());
+            shown.put("rows", o.rowsWaiting());
+            shown.put("since", o.since().toString());
+            shown.put("line", o.describe(outageWait));
+            outages.add(shown);
+        }
+        view.put("outages", outages);
         Map<String, Object> rate = new LinkedHashMap<>();
         rate.put("used", budget.inWindow());
         rate.put("limit", limits.perMinute());

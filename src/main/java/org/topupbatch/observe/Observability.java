@@ -41,7 +41,7 @@ public final class Observability implements AutoCloseable {
     private final JvmGcMetrics gc;
 
     public Observability(PrometheusMeterRegistry registry, Journal journal, RateBudget budget, NodeRole node,
-                         Clock clock, String provider, BalanceSeen balances, Path inbox) {
+                         Clock clock, String provider, BalanceSeen balances, Path inbox, java.time.Duration outageWait) {
         this.registry = registry;
         this.node = node;
         this.access = new ProviderAccess(clock);
@@ -53,7 +53,7 @@ public final class Observability implements AutoCloseable {
         metrics.node(registry, node);
         metrics.inbox(registry, inbox);
         this.gc = jvmAndProcess(registry);
-        this.dashboard = new DashboardView(readings, budget, provider, node, clock);
+        this.dashboard = new DashboardView(readings, budget, provider, node, clock, outageWait);
     }
 
     /**

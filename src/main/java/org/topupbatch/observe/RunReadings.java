@@ -1,5 +1,6 @@
 package org.topupbatch.observe;
 
+import org.topupbatch.journal.ProductOutages.ProductOutage;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,7 +23,12 @@ public final class RunReadings {
 
     /** One reading of the journal. */
     public record Reading(Map<RowState, Long> rowsByState, List<BatchOverview> batches,
-                          Optional<BalanceSeen.Reading> journalBalance, Instant at) {
+                          Optional<BalanceSeen.Reading> journalBalance, List<ProductOutage> held, Instant at) {
+
+        /** Rows waiting, not sent, because the provider reports their product unavailable. */
+        public long heldRows() {
+            return held.stream().mapToLong(ProductOutage::rowsWaiting).sum();
+        }
 
         /** Orders sent whose final status is still to learn. */
         public long pendingOrders() {
@@ -46,7 +52,7 @@ public final class RunReadings {
         this.journal = journal;
         this.clock = clock;
         this.answers = answers;
-        this.last = new Reading(Map.of(), List.of(), Optional.empty(), Instant.EPOCH);
+        this.last = new Reading(Map.of(), List.of(), Optional.empty(), List.of(), Instant.EPOCH);
     }
 
     /** The latest reading; the previous one while the journal does not answer (health says so). */
@@ -57,7 +63,8 @@ public final class RunReadings {
         }
         try {
             last = new Reading(journal.rowsByState(), journal.batchOverviews(BATCHES_SHOWN),
-                    journal.latestBalanceReading().map(b -> new BalanceSeen.Reading(b.balance(), b.at())), now);
+                    journal.latestBalanceReading().map(b -> new BalanceSeen.Reading(b.balance(), b.at())),
+                    journal.productOutages().stream().filter(ProductOutage::held).toList(), now);
             failing = false;
         } catch (JournalException e) {
             if (!failing) {

@@ -42,6 +42,10 @@ public final class TopupMetrics {
         }
         Gauge.builder("topup.rows.rejected", readings, r -> r.current().rowsByState().getOrDefault(RowState.REJECTED, 0L))
                 .description("Rows of every batch rejected before any order was sent").register(registry);
+        Gauge.builder("topup.rows.held", readings, r -> r.current().heldRows())
+                .description("Rows waiting, not sent, because the provider reports their product unavailable").register(registry);
+        Gauge.builder("topup.products.held", readings, r -> r.current().held().size())
+                .description("Products the provider reports unavailable whose rows are held").register(registry);
         Gauge.builder("topup.orders.pending", readings, r -> r.current().pendingOrders())
                 .description("Orders sent whose final status is still to learn").register(registry);
         Gauge.builder("topup.balance.rupiah", readings, r -> r.balance().map(b -> (double) b.balance()).orElse(Double.NaN))

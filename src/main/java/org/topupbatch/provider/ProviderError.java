@@ -38,6 +38,15 @@ public enum ProviderError {
     /** The request was never sent: the run is stopping, or the waiting thread was interrupted. */
     INTERRUPTED;
 
+    /**
+     * Codes that say the product cannot be had now rather than that this order is wrong. The interface
+     * names none; these are the names providers give it (the sandbox answers PRODUCT_UNAVAILABLE,
+     * Digiflazz's failures read "stock empty", "product down (inactive)", "cut-off"). See docs/provider.md.
+     */
+    static final java.util.Set<String> UNAVAILABLE_CODES = java.util.Set.of(
+            "PRODUCT_UNAVAILABLE", "PRODUCT_INACTIVE", "PRODUCT_DOWN", "PRODUCT_DISABLED", "PRODUCT_MAINTENANCE",
+            "PRODUCT_OUT_OF_STOCK", "OUT_OF_STOCK", "STOCK_EMPTY", "PRODUCT_CUT_OFF", "CUT_OFF", "IN_CUT_OFF");
+
     /** The known code for a wire code (any letter case), if it is one of ours. */
     public static Optional<ProviderError> of(String code) {
         if (code == null) {

@@ -111,4 +111,12 @@ public class ProviderException extends RuntimeException {
     public boolean meansNoSuchOrder() {
         return is(ProviderError.ORDER_NOT_FOUND);
     }
+
+    /**
+     * The provider refused the order because the product cannot be had now (out of stock, inactive,
+     * down, in cut-off): no order exists, and the product's other rows would be refused alike.
+     */
+    public boolean meansProductUnavailable() {
+        return !outcomeUnknown && code != null && ProviderError.UNAVAILABLE_CODES.contains(code.toUpperCase(java.util.Locale.ROOT));
+    }
 }

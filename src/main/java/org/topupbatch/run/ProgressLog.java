@@ -143,6 +143,10 @@ public final class ProgressLog {
         if (budget.inWindow() >= limits.perMinute()) {
             return "the rate limit (" + limits.perMinute() + " requests per minute)";
         }
-        return null;
+        // rows of a product the provider reports unavailable wait for it (README "Outages")
+        String held = journal.productOutages().stream().filter(o -> o.held() && o.rowsWaiting() > 0)
+                .map(o -> o.sku() + " (unavailable since " + o.sinceShown() + ")")
+                .collect(java.util.stream.Collectors.joining(", "));
+        return held.isEmpty() ? null : "rows held for products the provider reports unavailable: " + held;
     }
 }

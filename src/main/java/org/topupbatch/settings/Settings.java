@@ -33,7 +33,9 @@ public record Settings(
         // topup.input-charset (null: auto) and topup.report.charset (null: the batch's own)
         Charset inputCharset, Charset reportCharset,
         // topup.repeat-window: ZERO turns the repeat guard off
-        Duration repeatWindow) {
+        Duration repeatWindow,
+        // topup.price-tolerance in percent; topup.outage-wait and topup.outage-recheck
+        java.math.BigDecimal priceTolerance, Duration outageWait, Duration outageRecheck) {
 
     public enum Mode { WATCH, ONCE }
 
@@ -108,7 +110,10 @@ public record Settings(
                 sftp,
                 r.charset("topup.input-charset"),
                 r.charset("topup.report.charset"),
-                r.repeatWindow());
+                r.repeatWindow(),
+                r.priceTolerance(),
+                r.duration("topup.outage-wait", "30m", Duration.ofSeconds(1)),
+                r.duration("topup.outage-recheck", "1m", Duration.ofSeconds(1)));
     }
 
     private static String checkUrl(String key, String value) {
@@ -221,6 +226,22 @@ public record Settings(
             } catch (SettingsException e) {
                 throw new SettingsException("topup.repeat-window: '" + raw
                         + "' is not a time such as 30m, 24h or 7d (0 turns the repeat guard off)");
+            }
+        }
+
+        /** {@code 10%} (the {@code %} may be left out): how far a price may rise above the one a row was accepted at. */
+        java.math.BigDecimal priceTolerance() {
+            String raw = text("topup.price-tolerance", "10%");
+            String number = raw.trim().endsWith("%") ? raw.trim().substring(0, raw.trim().length() - 1).trim() : raw.trim();
+            try {
+                java.math.BigDecimal percent = new java.math.BigDecimal(number);
+                if (percent.signum() < 0 || percent.compareTo(java.math.BigDecimal.valueOf(1000)) > 0) {
+                    throw new NumberFormatException();
+                }
+                return percent;
+            } catch (NumberFormatException e) {
+                throw new SettingsException("topup.price-tolerance: '" + raw
+                        + "' is not a percentage from 0% to 1000% such as 10% (0% sends nothing dearer than when accepted)");
             }
         }
 

@@ -37,10 +37,16 @@ public class OrderQueue {
     private final AtomicReference<String> fatal = new AtomicReference<>();
     private volatile boolean refusing;
 
-    OrderQueue(Journal journal, BalanceBefore balanceBefore, Clock clock) {
+    private final PriceGuard prices;
+    private final ProductAvailability availability;
+
+    OrderQueue(Journal journal, BalanceBefore balanceBefore, Clock clock, PriceGuard prices,
+               ProductAvailability availability) {
         this.journal = journal;
         this.balanceBefore = balanceBefore;
         this.clock = clock;
+        this.prices = prices;
+        this.availability = availability;
     }
 
     /** The next rows to submit, oldest batch first and in file order. */
@@ -58,6 +64,8 @@ public class OrderQueue {
         }
         try {
             balanceBefore.ensureRecorded(row.batchId());
+            // before the budget, not after it: reading the list spends a request of its own
+            prices.refreshIfDue();
             return true;
         } catch (ProviderException e) {
             if (e.stopsSubmission()) {
@@ -68,12 +76,24 @@ public class OrderQueue {
     }
 
     /**
-     * ACCEPTED -> SENDING, committed, right before the request leaves; false (the row is dropped)
-     * when submission stopped meanwhile or the row is no longer ACCEPTED. Called from inside the
-     * provider route (its body is the signed request by then), so the row comes from the exchange.
+     * ACCEPTED -> SENDING, committed, right before the request leaves; false (the row is dropped and
+     * stays ACCEPTED) when submission stopped meanwhile, the row is no longer ACCEPTED, its product is
+     * held, or a new price is being read. A row whose price rose too far is rejected here, unsent.
+     * Called from inside the provider route (its body is the signed request by then), so the row comes
+     * from the exchange.
      */
     public boolean markSending(@ExchangeProperty(SubmitOutcomes.ROW) RowRecord row, Exchange exchange) {
-        if (stopped(row) || !journal.markSending(row.id(), clock.instant())) {
+        if (stopped(row) || availability.held(row.productSku()) || prices.waitingForPrices()) {
+            return false;
+        }
+        java.util.Optional<String> tooDear = prices.refusal(row);
+        if (tooDear.isPresent()) {
+            if (journal.rejectUnsent(row.id(), tooDear.get())) {
+                LOG.warn("Order {} rejected: {}", row.refId(), tooDear.get());
+            }
+            return false;
+        }
+        if (!journal.markSending(row.id(), clock.instant())) {
             return false;
         }
         exchange.setProperty(SENDING, true);

@@ -14,9 +14,19 @@ public class OrderSubmitter {
     private final OrderQueue queue;
     private final SubmitOutcomes outcomes;
 
-    public OrderSubmitter(Journal journal, ProviderGateway gateway, Clock clock) {
-        this.queue = new OrderQueue(journal, new BalanceBefore(journal, gateway::checkBalance, clock), clock);
-        this.outcomes = new SubmitOutcomes(journal, queue, gateway::rateLimited, clock);
+    private final ProductAvailability availability;
+
+    public OrderSubmitter(Journal journal, ProviderGateway gateway, Clock clock, PriceGuard prices,
+                          ProductAvailability availability) {
+        this.availability = availability;
+        this.queue = new OrderQueue(journal, new BalanceBefore(journal, gateway::checkBalance, clock), clock, prices,
+                availability);
+        this.outcomes = new SubmitOutcomes(journal, queue, gateway::rateLimited, clock, prices, availability);
+    }
+
+    /** The watch over products the provider reports unavailable (bean productAvailability). */
+    public ProductAvailability availability() {
+        return availability;
     }
 
     /** Takes due rows and marks them SENDING (bean orderQueue of the submit route). */

@@ -35,17 +35,25 @@ public class SubmitOutcomes {
     private final Clock clock;
 
     /** @param rateLimited pauses every caller after the provider said "too many requests" */
-    SubmitOutcomes(Journal journal, OrderQueue queue, Consumer<ProviderException> rateLimited, Clock clock) {
+    private final PriceGuard prices;
+    private final ProductAvailability availability;
+
+    SubmitOutcomes(Journal journal, OrderQueue queue, Consumer<ProviderException> rateLimited, Clock clock,
+                   PriceGuard prices, ProductAvailability availability) {
         this.journal = journal;
         this.queue = queue;
         this.rateLimited = rateLimited;
         this.clock = clock;
+        this.prices = prices;
+        this.availability = availability;
     }
 
     /** The provider answered the row's create-order. */
     public void record(@ExchangeProperty(ROW) RowRecord row, Order order) {
         CrashPoints.pass(CrashPoints.SUBMIT_AFTER_ANSWER);
         recordAnswer(row, order);
+        availability.worked(row.productSku());
+        prices.observe(order, row);
     }
 
     /** The row's submission failed somewhere between waiting for the budget and recording the answer. */
@@ -97,6 +105,9 @@ public class SubmitOutcomes {
             stop(row, e);
         } else {
             journal.recordOutcome(row.id(), RowState.REFUSED, null, null, OrderOutcomes.refusal(e));
+            if (e.meansProductUnavailable()) {
+                availability.refused(row, e);
+            }
         }
     }
 

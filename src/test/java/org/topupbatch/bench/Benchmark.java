@@ -51,6 +51,7 @@ public final class Benchmark {
                 case "settle" -> OrderFigures.settle();
                 case "start" -> OrderFigures.start();
                 case "repeat" -> RepeatLookup.run();
+                case "guards" -> MoneyGuardFigures.run();
                 case "all" -> {
                     OrderFigures.start();
                     intake();
@@ -60,10 +61,11 @@ public final class Benchmark {
                     OrderFigures.overhead();
                     OrderFigures.settle();
                     RepeatLookup.run();
+                    MoneyGuardFigures.run();
                 }
                 default -> {
                     System.err.println("unknown figure '" + figure
-                            + "'; one of: all, intake, journal, userpath, plan, rate, cpu, restart, overhead, settle, start, repeat");
+                            + "'; one of: all, intake, journal, userpath, plan, rate, cpu, restart, overhead, settle, start, repeat, guards");
                     System.exit(2);
                 }
             }

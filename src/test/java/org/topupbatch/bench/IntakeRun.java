@@ -13,7 +13,7 @@ import org.topupbatch.intake.BatchPlanner;
 import org.topupbatch.intake.CsvBatchReader;
 import org.topupbatch.intake.CustomerRules;
 import org.topupbatch.intake.PlanSummary;
-import org.topupbatch.intake.PriceCatalog;
+import org.topupbatch.provider.PriceCatalog;
 import org.topupbatch.intake.RowValidator;
 import org.topupbatch.journal.BatchWriter;
 import org.topupbatch.journal.JdbcJournal;

@@ -8,16 +8,25 @@ import java.util.Random;
 
 /**
  * One seeded input file of the campaign: instant and async products, orders that fail at the
- * provider (customer numbers ending 0000), and rows the product must reject before spending money.
+ * provider (customer numbers ending 0000), and rows the product must reject before spending money,
+ * among them repeats of an earlier row of the file (the repeat guard is on). Every other row is for
+ * a customer of its own ({@code ####}: four digits counted up), so no row repeats an earlier order.
  */
 record CampaignBatch(String fileName, String content, Map<String, Boolean> acceptedByRef, int rows) {
 
     private static final String[][] ACCEPTED = {
-        {"FF100", "12345678", ""}, {"ML86", "123456789", "2345"}, {"TSEL10", "081234567890", ""},
-        {"GI60", "812345678", "asia"}, {"STEAM45K", "gamer@example.com", ""}, {"PUBG60", "5123456789", ""},
-        {"XL10", "081712345678", ""}, {"GP20K", "buyer@example.com", ""}, {"XL10", "081700000000", ""},
-        {"GI60", "812340000", "europe"}, {"TRI10", "089612340000", ""},
+        {"FF100", "1234####", ""}, {"ML86", "12345####", "2345"}, {"TSEL10", "08123456####", ""},
+        {"GI60", "81234####", "asia"}, {"STEAM45K", "gamer####@example.com", ""}, {"PUBG60", "512345####", ""},
+        {"XL10", "08171234####", ""}, {"GP20K", "buyer####@example.com", ""}, {"XL10", "0817####0000", ""},
+        {"GI60", "8####0000", "europe"}, {"TRI10", "0896####0000", ""},
     };
+    /**
+     * Products the crash campaign's market takes out of stock (CrashCampaign.MARKET): a row of one may
+     * be rejected at intake, so a row repeating it would not be a repeat; repeats copy other products.
+     */
+    static final java.util.Set<String> MAY_GO_DOWN = java.util.Set.of("FF100", "GI60", "XL10");
+    /** Customers so far, across batches: 1000 to 9999 and round again (far more than a campaign uses). */
+    private static final java.util.concurrent.atomic.AtomicInteger CUSTOMERS = new java.util.concurrent.atomic.AtomicInteger();
     private static final String[][] REJECTED = {
         {"NOPE1", "12345678", ""}, {"ML86", "123456789", ""}, {"FF2180", "12345678", ""},
     };
@@ -26,11 +35,25 @@ record CampaignBatch(String fileName, String content, Map<String, Boolean> accep
     static CampaignBatch generate(String fileName, String refPrefix, int rows, Random random) {
         StringBuilder sb = new StringBuilder("ref_id,product_sku,customer_no,customer_no_zone,erp_id\n");
         Map<String, Boolean> accepted = new LinkedHashMap<>();
+        List<String[]> earlier = new ArrayList<>();
         for (int i = 1; i <= rows; i++) {
             boolean reject = random.nextInt(8) == 0;
-            String[] p = reject ? REJECTED[random.nextInt(REJECTED.length)] : ACCEPTED[random.nextInt(ACCEPTED.length)];
+            boolean repeat = !reject && !earlier.isEmpty() && random.nextInt(10) == 0;
+            String[] p;
+            if (repeat) {
+                p = earlier.get(random.nextInt(earlier.size()));
+            } else if (reject) {
+                p = REJECTED[random.nextInt(REJECTED.length)];
+            } else {
+                String[] template = ACCEPTED[random.nextInt(ACCEPTED.length)];
+                String digits = Integer.toString(1000 + CUSTOMERS.getAndIncrement() % 9000);
+                p = new String[] {template[0], template[1].replace("####", digits), template[2]};
+                if (!MAY_GO_DOWN.contains(p[0])) {
+                    earlier.add(p);
+                }
+            }
             String ref = refPrefix + String.format("%04d", i);
-            accepted.put(ref, !reject);
+            accepted.put(ref, !reject && !repeat);
             sb.append(ref).append(',').append(p[0]).append(',').append(p[1]).append(',').append(p[2])
                     .append(",ERP-").append(i).append('\n');
         }

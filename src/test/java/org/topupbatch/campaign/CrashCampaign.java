@@ -22,21 +22,29 @@ import org.topupbatch.testing.Poll;
  * answers, errors before commit, duplicate webhooks), killing it at seeded moments: half of the
  * runs at a random time, half at one of the product's crash points. Small batches keep arriving.
  * When the kills are spent, one last run finishes everything and {@link LedgerAudit} checks the
- * outcome. Everything random derives from the seed, so a failure can be replayed.
+ * outcome. The money guards are on and the market moves under them: during a run, at a seeded
+ * moment, prices may rise (a little, within the price tolerance, or too much) or fall back, and a
+ * product may go out of stock or come back. Everything random derives from the seed, so a failure
+ * can be replayed.
  */
 final class CrashCampaign {
 
     static final List<String> CRASH_POINTS = List.of("intake-after-commit", "submit-after-sending",
             "submit-after-answer", "track-after-answer", "report-before-rename");
     private static final Duration RUN_LIMIT = Duration.ofMinutes(3);
+    /** Moves of the market, one of which may happen during a run: knob, value. */
+    static final List<String[]> MARKET = List.of(new String[] {"price-change", "+5%"}, new String[] {"price-change", "+25%"},
+            new String[] {"price-change", ""}, new String[] {"unavailable", "FF100"}, new String[] {"unavailable", "GI60,XL10"},
+            new String[] {"unavailable", ""});
 
     record Figures(long seed, String journal, int kills, int runs, int batches, int ordersChecked,
-                   Map<String, Integer> killsByMoment, Duration took, List<String> anomalies) {
+                   Map<String, Integer> killsByMoment, Map<String, Integer> marketMoves, Duration took,
+                   List<String> anomalies) {
 
         String describe() {
-            return String.format("crash campaign on %s, seed %d: %d kills survived in %d runs %s, %d batches, %d orders checked,"
-                            + " %d anomalies, %d s", journal, seed, kills, runs, killsByMoment, batches, ordersChecked,
-                    anomalies.size(), took.toSeconds());
+            return String.format("crash campaign on %s, seed %d: %d kills survived in %d runs %s, market moves %s, %d batches,"
+                            + " %d orders checked, %d anomalies, %d s", journal, seed, kills, runs, killsByMoment, marketMoves,
+                    batches, ordersChecked, anomalies.size(), took.toSeconds());
         }
     }
 
@@ -65,6 +73,7 @@ final class CrashCampaign {
         Random random = new Random(seed);
         List<CampaignBatch> batches = new ArrayList<>();
         Map<String, Integer> byMoment = new TreeMap<>();
+        Map<String, Integer> market = new TreeMap<>();
         List<String> anomalies = new ArrayList<>();
         int kills = 0;
         try (SandboxProvider sandbox = SandboxProvider.start(misbehavingSandbox(seed), 0)) {
@@ -79,6 +88,7 @@ final class CrashCampaign {
                     product.drop(batch.fileName(), batch.content());
                     batches.add(batch);
                 }
+                marketMoves(sandbox, random, market);
                 String moment = nextKill(random);
                 boolean atPoint = !moment.startsWith("random");
                 long requestsBefore = sandbox.stats().totalRequests();
@@ -111,8 +121,28 @@ final class CrashCampaign {
             anomalies.addAll(audit.anomalies());
             anomalies.addAll(secretsInLogs(product, sandbox.config().apiSecret()));
             return new Figures(seed, journal.name(), kills, product.runs(), batches.size(), audit.ordersChecked(),
-                    byMoment, Duration.ofNanos(System.nanoTime() - started), anomalies);
+                    byMoment, market, Duration.ofNanos(System.nanoTime() - started), anomalies);
         }
+    }
+
+    /** Half of the runs see the market move, at a seeded moment within their first two seconds. */
+    private void marketMoves(SandboxProvider sandbox, Random random, Map<String, Integer> moves) {
+        if (random.nextBoolean()) {
+            return;
+        }
+        String[] move = MARKET.get(random.nextInt(MARKET.size()));
+        long delay = random.nextInt(2000);
+        moves.merge("market " + move[0] + "=" + move[1], 1, Integer::sum);
+        Thread mover = new Thread(() -> {
+            try {
+                Thread.sleep(delay);
+                sandbox.config().set(move[0], move[1]);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "market");
+        mover.setDaemon(true);
+        mover.start();
     }
 
     /** {@code point:n} for a crash point, or {@code random@<ms>ms} for a kill at a random time. */

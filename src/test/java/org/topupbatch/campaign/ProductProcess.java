@@ -42,10 +42,12 @@ final class ProductProcess {
         env.put("TOPUP_INBOX", inbox.toString());
         env.put("TOPUP_REPORTS", reports.toString());
         env.put("TOPUP_DATA", home.resolve("data").toString());
-        // the suite's files order a few customers again and again (generated rows cycle through a handful;
-        // files are dropped again under new names): the repeat guard (24h by default) is off unless a
-        // test turns it on, as RepeatGuard tests do
-        env.put("TOPUP_REPEAT_WINDOW", "0");
+        // the money guards as a user has them: the repeat guard on (CampaignBatch gives every row a
+        // customer of its own but for its deliberate repeats), the price tolerance at its default, and
+        // outages held briefly so that a campaign does not wait the default half hour for a product
+        env.put("TOPUP_REPEAT_WINDOW", "24h");
+        env.put("TOPUP_OUTAGE_WAIT", "4s");
+        env.put("TOPUP_OUTAGE_RECHECK", "1s");
         env.put("TOPUP_WEBHOOK_HOST", "127.0.0.1");
         env.put("TOPUP_WEBHOOK_PORT", Integer.toString(webhookPort));
         env.put("TOPUP_MANAGEMENT_PORT", "0"); // campaigns run many products side by side

@@ -94,6 +94,8 @@ class ObserveE2ETest {
                 "topup_orders{status=\"success\"} 2.0",
                 "topup_rows_rejected 1.0",
                 "topup_orders_pending 0.0",
+                "topup_rows_held 0.0",
+                "topup_products_held 0.0",
                 "topup_provider_calls_total{answer=\"200\",operation=\"create-order\"} 2.0",
                 "topup_provider_latency_seconds_count{operation=\"create-order\"} 2",
                 "topup_rate_window_limit ",

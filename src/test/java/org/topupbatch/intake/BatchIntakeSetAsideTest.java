@@ -1,5 +1,8 @@
 package org.topupbatch.intake;
 
+import org.topupbatch.provider.PriceCatalog;
+import org.topupbatch.provider.PriceListUnavailableException;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

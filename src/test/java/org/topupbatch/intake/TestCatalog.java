@@ -1,5 +1,7 @@
 package org.topupbatch.intake;
 
+import org.topupbatch.provider.PriceCatalog;
+
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -22,6 +22,9 @@ import org.topupbatch.journal.JdbcJournal;
 import org.topupbatch.journal.NewRow;
 import org.topupbatch.journal.RowState;
 import org.topupbatch.submit.OrderSubmitter;
+import org.topupbatch.submit.PriceGuard;
+import org.topupbatch.submit.ProductAvailability;
+import org.topupbatch.provider.CachedPriceCatalog;
 import org.topupbatch.provider.HttpProviderClient;
 import org.topupbatch.provider.ProviderEndpoint;
 import org.topupbatch.provider.ProviderGateway;
@@ -90,6 +93,7 @@ class PendingTimeoutRestartTest {
 
     final class Process {
         final ProviderGateway gateway = new ProviderGateway(client, budget, d -> { });
+        final CachedPriceCatalog prices = new CachedPriceCatalog(gateway::priceList);
         final BatchReporter reporter = new BatchReporter(journal, gateway, new ReportWriter(dir.resolve("reports")), clock, TIMEOUT);
         final List<Integer> exits = new CopyOnWriteArrayList<>();
         final RunMonitor monitor;
@@ -101,7 +105,9 @@ class PendingTimeoutRestartTest {
                 throw new java.io.UncheckedIOException(e);
             }
             monitor = new RunMonitor(InboxSnapshot.takenNow(dir.resolve("inbox")), journal,
-                    new OrderSubmitter(journal, gateway, clock), reporter, exits::add);
+                    new OrderSubmitter(journal, gateway, clock, new PriceGuard(prices, java.math.BigDecimal.TEN),
+                            new ProductAvailability(journal, prices, Duration.ofMinutes(30), Duration.ofMinutes(1), clock)),
+                    reporter, exits::add);
         }
     }
 

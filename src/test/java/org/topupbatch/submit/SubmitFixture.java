@@ -1,6 +1,8 @@
 package org.topupbatch.submit;
 
+import java.math.BigDecimal;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +14,8 @@ import org.topupbatch.journal.NewRow;
 import org.topupbatch.journal.RowRecord;
 import org.topupbatch.journal.RowState;
 import org.topupbatch.provider.Balance;
+import org.topupbatch.provider.CachedPriceCatalog;
+import org.topupbatch.provider.Product;
 import org.topupbatch.provider.ProviderException;
 import org.topupbatch.testing.MutableClock;
 
@@ -26,14 +30,24 @@ final class SubmitFixture implements AutoCloseable {
     final AtomicInteger balanceReads = new AtomicInteger();
     final List<ProviderException> rateLimited = new ArrayList<>();
     volatile Supplier<Balance> balance = () -> new Balance(900_000, "IDR", "basic", "Demo");
+    /** The provider's price list as the fixture's catalog reads it; change it and the next read sees it. */
+    volatile List<Product> priceList = List.of(product("ML86", 20_000, true));
+    final CachedPriceCatalog prices;
+    final PriceGuard priceGuard;
+    final ProductAvailability availability;
     final OrderQueue queue;
     final SubmitOutcomes outcomes;
 
     SubmitFixture(Path dir, int rows) {
+        this(dir, rows, null);
+    }
+
+    /** @param maxPrice every row's max_price (null: none) */
+    SubmitFixture(Path dir, int rows, Long maxPrice) {
         journal = JdbcJournal.open(dir.resolve("data"), null, null, null, clock);
         try (BatchWriter writer = journal.openBatch("orders.csv", ',', org.topupbatch.journal.BatchEncoding.UTF_8, List.of(), "archive/orders.csv", 900_000L, "sandbox")) {
             for (int i = 0; i < rows; i++) {
-                writer.add(new NewRow(i, i + 2, "R-" + i, "ML86", "12345678" + i, "1234", null, List.of(),
+                writer.add(new NewRow(i, i + 2, "R-" + i, "ML86", "12345678" + i, "1234", maxPrice, List.of(),
                         RowState.ACCEPTED, 20_000L, null));
             }
             batchId = writer.commit();
@@ -42,12 +56,22 @@ final class SubmitFixture implements AutoCloseable {
             balanceReads.incrementAndGet();
             return balance.get();
         }, clock);
-        queue = new OrderQueue(journal, before, clock);
-        outcomes = new SubmitOutcomes(journal, queue, rateLimited::add, clock);
+        prices = new CachedPriceCatalog(() -> priceList, Duration.ofMinutes(5), Duration.ofMinutes(30),
+                Duration.ofSeconds(30), clock);
+        priceGuard = new PriceGuard(prices, BigDecimal.TEN);
+        availability = new ProductAvailability(journal, prices, Duration.ofMinutes(30), Duration.ofMinutes(1), clock);
+        queue = new OrderQueue(journal, before, clock, priceGuard, availability);
+        outcomes = new SubmitOutcomes(journal, queue, rateLimited::add, clock, priceGuard, availability);
+    }
+
+    static Product product(String sku, long price, boolean available) {
+        return new Product(sku, sku + " item", "MOBILE LEGENDS", "games", price, price + 1000, available, "");
     }
 
     RowRecord row(int i) {
-        return journal.findOrder("R-" + i).orElseThrow();
+        // a rejected row has no order ref_id any more: found among the batch's rows
+        return journal.findOrder("R-" + i).orElseGet(() -> journal.rowsOfBatch(batchId, List.of(RowState.values()), 10_000)
+                .stream().filter(r -> r.refId().equals("R-" + i)).findFirst().orElseThrow());
     }
 
     RowState state(int i) {

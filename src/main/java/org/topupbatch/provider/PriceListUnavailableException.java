@@ -1,4 +1,4 @@
-package org.topupbatch.intake;
+package org.topupbatch.provider;
 
 /** No price list young enough to validate against: the provider could not be asked, or failed. */
 public class PriceListUnavailableException extends RuntimeException {

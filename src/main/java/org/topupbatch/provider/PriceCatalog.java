@@ -1,7 +1,7 @@
-package org.topupbatch.intake;
+package org.topupbatch.provider;
 
 import java.util.Optional;
-import org.topupbatch.provider.Product;
+
 
 /** Looks up products of the provider's price list by SKU. */
 public interface PriceCatalog {

@@ -1,4 +1,5 @@
-package org.topupbatch.intake;
+package org.topupbatch.provider;
+
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -11,7 +12,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
-import org.topupbatch.provider.Product;
+
 
 class CachedPriceCatalogTest {
 
@@ -48,7 +49,7 @@ class CachedPriceCatalogTest {
         if (failing) {
             throw new IllegalStateException("provider down");
         }
-        return List.of(TestCatalog.product("A", "TELKOMSEL", "pulsa", price, true));
+        return List.of(new Product("A", "A item", "TELKOMSEL", "pulsa", price, price + 500, true, ""));
     };
 
     CachedPriceCatalog catalog() {
@@ -121,5 +122,51 @@ class CachedPriceCatalogTest {
             t.join();
         }
         assertThat(calls).hasValue(1);
+    }
+
+    @Test
+    void anAnswersNewPriceIsTakenAtOnceAndTheListIsReadAgain() {
+        CachedPriceCatalog c = catalog();
+        assertThat(c.find("A").orElseThrow().price()).isEqualTo(1000);
+        assertThat(c.observe("A", 1000)).as("same price: nothing to do").isFalse();
+        assertThat(c.changePending()).isFalse();
+        price = 1300;
+        assertThat(c.observe("A", 1300)).isTrue();
+        assertThat(c.peek("A").orElseThrow().price()).isEqualTo(1300);
+        assertThat(c.changePending()).isTrue();
+        c.refreshIfDue(Duration.ofMinutes(5));
+        assertThat(calls).hasValue(2);
+        assertThat(c.changePending()).isFalse();
+        c.refreshIfDue(Duration.ofMinutes(5));
+        assertThat(calls).as("fresh and nothing observed: not read again").hasValue(2);
+    }
+
+    @Test
+    void aListThatCannotBeReadDoesNotHoldSendingBack() {
+        CachedPriceCatalog c = catalog();
+        c.find("A");
+        c.observe("A", 1300);
+        failing = true;
+        c.refreshIfDue(Duration.ofMinutes(5));
+        assertThat(c.changePending()).isFalse();
+        assertThat(c.peek("A").orElseThrow().price()).as("the observed price stays").isEqualTo(1300);
+    }
+
+    @Test
+    void aShorterWantedAgeReadsSooner() {
+        CachedPriceCatalog c = catalog();
+        c.find("A");
+        clock.advance(Duration.ofSeconds(61));
+        c.refreshIfDue(Duration.ofMinutes(5));
+        assertThat(calls).hasValue(1);
+        c.refreshIfDue(Duration.ofMinutes(1));
+        assertThat(calls).hasValue(2);
+    }
+
+    @Test
+    void peekNeverAsksTheProvider() {
+        CachedPriceCatalog c = catalog();
+        assertThat(c.peek("A")).isEmpty();
+        assertThat(calls).hasValue(0);
     }
 }

@@ -1,4 +1,4 @@
-package org.topupbatch.intake;
+package org.topupbatch.provider;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
-import org.topupbatch.provider.Product;
+
 
 /**
  * The provider's price list, fetched through {@code loader} at most once per {@code ttl}
@@ -20,6 +20,12 @@ import org.topupbatch.provider.Product;
  * row into a provider call. With no list young enough, {@link #find} throws
  * {@link PriceListUnavailableException}. Thread-safe: one refresh at a time, readers never block
  * on a fresh list.
+ *
+ * <p>Sending uses it too (submit's price guard): a create-order answer tells the real price, and one
+ * that differs from the list is {@linkplain #observe observed}: the product's price is taken at once
+ * and the whole list is read again at the next {@link #refreshIfDue}, whatever its age, because
+ * prices move together. Until that read has succeeded, {@link #changePending} says so, and the
+ * guard sends nothing that the old list would price.
  */
 public final class CachedPriceCatalog implements PriceCatalog {
 
@@ -34,6 +40,9 @@ public final class CachedPriceCatalog implements PriceCatalog {
     private final Clock clock;
 
     private volatile Snapshot snapshot;
+    /** Counts observed price changes; a load that began before the newest one cannot clear it. */
+    private final java.util.concurrent.atomic.AtomicLong changes = new java.util.concurrent.atomic.AtomicLong();
+    private volatile long changesLoaded;
     private Instant nextAttemptAfterFailure;
     private RuntimeException lastFailure;
 
@@ -68,6 +77,59 @@ public final class CachedPriceCatalog implements PriceCatalog {
         return Optional.ofNullable(current().bySku().get(sku));
     }
 
+    /** The product as the list last known it (with observed prices), without asking the provider. */
+    public Optional<Product> peek(String sku) {
+        Snapshot s = snapshot;
+        return s == null ? Optional.empty() : Optional.ofNullable(s.bySku().get(sku));
+    }
+
+    /**
+     * An order answer's price for {@code sku}: when it differs from the list, the list takes it at once
+     * and is read again at the next {@link #refreshIfDue}. Returns whether the price had changed.
+     */
+    public boolean observe(String sku, long price) {
+        synchronized (this) {
+            Snapshot s = snapshot;
+            Product known = s == null ? null : s.bySku().get(sku);
+            if (known == null || known.price() == price || price <= 0) {
+                return false;
+            }
+            Map<String, Product> bySku = new LinkedHashMap<>(s.bySku());
+            bySku.put(sku, new Product(known.sku(), known.name(), known.brand(), known.category(), price,
+                    known.sellingPrice(), known.available(), known.description()));
+            snapshot = new Snapshot(java.util.Collections.unmodifiableMap(bySku), s.loadedAt());
+            changes.incrementAndGet();
+            nextAttemptAfterFailure = null;
+            return true;
+        }
+    }
+
+    /** When the list in use was read, if it was. */
+    public Optional<Instant> loadedAt() {
+        Snapshot s = snapshot;
+        return s == null ? Optional.empty() : Optional.of(s.loadedAt());
+    }
+
+    /** True from an observed price change until a list read after it has arrived (or failed). */
+    public boolean changePending() {
+        return changes.get() != changesLoaded;
+    }
+
+    /**
+     * Reads the list again when its cache time is over, an observed change asks for it, or it is older
+     * than {@code maxAgeWanted} (to learn sooner that a product is back); otherwise does nothing.
+     *
+     * @throws PriceListUnavailableException when it is due, cannot be read and the last list is too old
+     */
+    public void refreshIfDue(Duration maxAgeWanted) {
+        Duration wanted = maxAgeWanted.compareTo(ttl) < 0 ? maxAgeWanted : ttl;
+        Snapshot s = snapshot;
+        Instant now = clock.instant();
+        if (s == null || changePending() || !now.isBefore(s.loadedAt().plus(wanted))) {
+            refresh(now, wanted);
+        }
+    }
+
     /** Every product of the current list, in the provider's order. */
     public List<Product> products() {
         return List.copyOf(current().bySku().values());
@@ -79,12 +141,13 @@ public final class CachedPriceCatalog implements PriceCatalog {
         if (s != null && now.isBefore(s.loadedAt().plus(ttl))) {
             return s;
         }
-        return refresh(now);
+        return refresh(now, ttl);
     }
 
-    private synchronized Snapshot refresh(Instant now) {
+    private synchronized Snapshot refresh(Instant now, Duration wantedAge) {
         Snapshot s = snapshot;
-        if (s != null && now.isBefore(s.loadedAt().plus(ttl))) {
+        long changesAtStart = changes.get();
+        if (s != null && changesAtStart == changesLoaded && now.isBefore(s.loadedAt().plus(wantedAge))) {
             return s; // another thread refreshed while this one waited
         }
         if (nextAttemptAfterFailure == null || !now.isBefore(nextAttemptAfterFailure)) {
@@ -96,10 +159,13 @@ public final class CachedPriceCatalog implements PriceCatalog {
                 snapshot = new Snapshot(java.util.Collections.unmodifiableMap(bySku), now);
                 nextAttemptAfterFailure = null;
                 lastFailure = null;
+                changesLoaded = changesAtStart;
                 return snapshot;
             } catch (RuntimeException e) {
                 lastFailure = e;
                 nextAttemptAfterFailure = now.plus(retryAfterFailure);
+                // the observed prices stay; waiting for a list that cannot be read would stop every batch
+                changesLoaded = changesAtStart;
             }
         }
         if (s != null && !now.isAfter(s.loadedAt().plus(maxAge))) {

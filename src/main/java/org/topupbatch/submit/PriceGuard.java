@@ -1,0 +1,81 @@
+package org.topupbatch.submit;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.topupbatch.journal.RowRecord;
+import org.topupbatch.provider.CachedPriceCatalog;
+import org.topupbatch.provider.Order;
+import org.topupbatch.provider.PriceListUnavailableException;
+import org.topupbatch.provider.Product;
+
+/**
+ * The price at the moment of sending (README "Prices at sending"): a row goes out only while its
+ * product's price is within the row's max_price and at most {@code topup.price-tolerance} above the
+ * price the row was accepted at. Prices come from the shared price list, read again at its cache
+ * time during a batch and at once after an order answer showed a price the list did not have; until
+ * that read is back nothing is sent, so only orders already on the wire can be charged more than a
+ * row allows.
+ */
+public final class PriceGuard {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PriceGuard.class);
+    private static final BigDecimal HUNDRED = BigDecimal.valueOf(100);
+
+    private final CachedPriceCatalog prices;
+    private final BigDecimal tolerancePercent;
+
+    /** @param tolerancePercent how far (in percent) a price may rise above the accepted one, e.g. 10 */
+    public PriceGuard(CachedPriceCatalog prices, BigDecimal tolerancePercent) {
+        this.prices = prices;
+        this.tolerancePercent = tolerancePercent;
+    }
+
+    /**
+     * Before a row waits for the rate budget: reads the list again when its cache time is over or an
+     * answer showed a new price. A list that cannot be read leaves the last one in use (logged).
+     */
+    void refreshIfDue() {
+        try {
+            prices.refreshIfDue(CachedPriceCatalog.DEFAULT_TTL);
+        } catch (PriceListUnavailableException e) {
+            LOG.warn("Prices at sending: {}; rows are checked against the last list read", e.getMessage());
+        }
+    }
+
+    /** True while an answer showed a price the list has not been read again for: nothing goes out meanwhile. */
+    boolean waitingForPrices() {
+        return prices.changePending();
+    }
+
+    /** Why the row must not go out at the product's current price, or empty when it may. */
+    Optional<String> refusal(RowRecord row) {
+        Optional<Product> product = prices.peek(row.productSku());
+        if (product.isEmpty()) {
+            return Optional.empty(); // not listed now: the provider decides
+        }
+        long now = product.get().price();
+        Long accepted = row.price();
+        Long max = row.maxPrice();
+        if (max != null && now > max) {
+            return Optional.of("price " + now + " now, above max_price " + max
+                    + (accepted == null ? "" : " (" + accepted + " when accepted)") + "; not sent");
+        }
+        if (accepted != null && accepted > 0 && BigDecimal.valueOf(now).multiply(HUNDRED)
+                .compareTo(BigDecimal.valueOf(accepted).multiply(HUNDRED.add(tolerancePercent))) > 0) {
+            return Optional.of("price " + now + " now, more than " + tolerancePercent.stripTrailingZeros().toPlainString()
+                    + "% above " + accepted + " when accepted (topup.price-tolerance); not sent");
+        }
+        return Optional.empty();
+    }
+
+    /** An order answer: a price the list did not have makes the list read again before anything else goes out. */
+    void observe(Order order, RowRecord row) {
+        if (order.price() != null && prices.observe(row.productSku(), order.price())) {
+            LOG.info("Price of {} is now {} (order {}); reading the price list again before sending more",
+                    row.productSku(), order.price(), row.refId());
+        }
+    }
+}
