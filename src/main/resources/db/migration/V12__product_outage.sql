@@ -4,7 +4,7 @@
 -- passed from it); a product listed as available again is released (held FALSE) but keeps its
 -- `since` until an order of it works, so an outage that comes and goes still ends its wait.
 CREATE TABLE product_outage (
-    product_sku VARCHAR(200) PRIMARY KEY,
+    product_sku VARCHAR(1000) PRIMARY KEY,
     since       BIGINT       NOT NULL,
     held        BOOLEAN      NOT NULL,
     message     VARCHAR(1000),

@@ -119,6 +119,14 @@ public final class StatusCommand implements Command {
         if (batch.haltReason() != null) {
             out.println("Halted: " + OneLine.of(batch.haltReason(), 1000));
         }
+        if (batch.held()) {
+            out.println("Held by the operator since " + TIME.format(batch.heldAt().atZone(ZoneId.systemDefault()))
+                    + ": its queued rows wait for 'resume " + batch.id() + "'");
+        }
+        if (batch.cancelled()) {
+            out.println("Cancelled by the operator at " + TIME.format(batch.cancelledAt().atZone(ZoneId.systemDefault()))
+                    + ": its rows not sent then are reported rejected; its sent orders are tracked to the end");
+        }
         printHeld(journal);
         List<RowRecord> waiting = journal.rowsOfBatch(batch.id(), EnumSet.of(RowState.PENDING, RowState.UNKNOWN,
                 RowState.SENDING), ORDERS_SHOWN);

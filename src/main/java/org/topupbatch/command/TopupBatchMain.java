@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
+import org.topupbatch.journal.OperatorAction;
 import org.topupbatch.run.ExitCode;
 import org.topupbatch.sandbox.SandboxMain;
 
@@ -28,6 +29,9 @@ public final class TopupBatchMain {
             "  plan FILE.csv                   check a batch file before spending: rejected rows, cost, balance, time",
             "  status [BATCH]                  the latest batches from the journal, or one batch's waiting orders",
             "  report BATCH                    write a batch's report again from the journal",
+            "  hold BATCH                      stop sending a batch's rows (they stay queued) until resume",
+            "  resume BATCH                    send a held batch's rows again",
+            "  cancel BATCH                    never send a batch's rows not yet sent (reported rejected); sent orders are tracked",
             "  retry-failed BATCH              write the failed rows of a batch into the inbox under new ref_ids",
             "  migrate-journal --to JDBC_URL   move the H2 journal to PostgreSQL",
             "  compact-journal                 give back the disk space a stopped product's H2 journal no longer uses",
@@ -50,9 +54,16 @@ public final class TopupBatchMain {
             "report", () -> new ReportCommand(SettingsLookup.standard(), System.out, System.err, Clock.systemUTC()),
             "retry-failed", () -> new RetryFailedCommand(SettingsLookup.standard(), System.out, System.err),
             "migrate-journal", () -> new MigrateJournalCommand(SettingsLookup.standard(), System.getenv(), System.out),
-            "compact-journal", () -> new CompactJournalCommand(SettingsLookup.standard(), System.out, System.err));
+            "compact-journal", () -> new CompactJournalCommand(SettingsLookup.standard(), System.out, System.err),
+            "cancel", () -> control(OperatorAction.CANCEL),
+            "hold", () -> control(OperatorAction.HOLD),
+            "resume", () -> control(OperatorAction.RESUME));
 
     private TopupBatchMain() {
+    }
+
+    private static Command control(OperatorAction action) {
+        return new BatchControlCommand(action, SettingsLookup.standard(), System.out, System.err, Clock.systemUTC());
     }
 
     public static void main(String[] args) {

@@ -4,6 +4,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import org.apache.camel.BindToRegistry;
 import org.apache.camel.CamelContext;
+import org.topupbatch.observe.DashboardActions;
 import org.topupbatch.observe.DashboardView;
 import org.topupbatch.observe.ManagementHttp;
 import org.topupbatch.observe.Observability;
@@ -43,6 +44,12 @@ public final class ObserveConfiguration extends AreaConfiguration {
     @BindToRegistry("dashboardView")
     public DashboardView dashboardView() {
         return observability().dashboard();
+    }
+
+    /** The dashboard's hold, resume and cancel buttons (routes/dashboard.yaml). */
+    @BindToRegistry("dashboardActions")
+    public DashboardActions dashboardActions() {
+        return new DashboardActions(journal.journal(), clock);
     }
 
     @Override

@@ -5,6 +5,7 @@ import java.util.concurrent.ExecutorService;
 import org.apache.camel.BindToRegistry;
 import org.apache.camel.PropertyInject;
 import org.topupbatch.settings.Settings;
+import org.topupbatch.submit.Cancellations;
 import org.topupbatch.submit.OrderQueue;
 import org.topupbatch.submit.PriceGuard;
 import org.topupbatch.submit.ProductAvailability;
@@ -22,6 +23,7 @@ public final class SubmitConfiguration extends AreaConfiguration implements Auto
     @PropertyInject("topup.submit.concurrency")
     private int concurrency;
     private OrderSubmitter submitter;
+    private Cancellations cancellations;
     private ExecutorService workers;
 
     public SubmitConfiguration(Settings settings, Clock clock, JournalConfiguration journal, ProviderConfiguration provider) {
@@ -58,6 +60,15 @@ public final class SubmitConfiguration extends AreaConfiguration implements Auto
     @BindToRegistry("productAvailability")
     public ProductAvailability productAvailability() {
         return orderSubmitter().availability();
+    }
+
+    /** Takes up cancels written by the cancel command (routes/submit.yaml, route batch-cancellations). */
+    @BindToRegistry("cancellations")
+    public synchronized Cancellations cancellations() {
+        if (cancellations == null) {
+            cancellations = new Cancellations(journal.journal(), clock);
+        }
+        return cancellations;
     }
 
     /** The split's worker threads: enough requests in flight that latency never caps the rate. */

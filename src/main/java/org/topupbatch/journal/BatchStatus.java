@@ -12,6 +12,8 @@ public enum BatchStatus {
     UNREADABLE,
     /** An operator or a check stopped the batch; its reason is on the batch record. */
     HALTED,
+    /** An operator holds the batch ({@code hold BATCH}): its queued rows wait for {@code resume}. */
+    HELD,
     /** Rows accepted, no order sent yet. */
     QUEUED,
     /** Orders are being sent. */
@@ -33,6 +35,9 @@ public enum BatchStatus {
             return HALTED;
         }
         long toSend = progress.count(RowState.ACCEPTED) + progress.count(RowState.SENDING);
+        if (batch.held() && progress.count(RowState.ACCEPTED) > 0) {
+            return HELD;
+        }
         if (toSend > 0) {
             return batch.submitStartedAt() == null && progress.count(RowState.SENDING) == 0 ? QUEUED : SUBMITTING;
         }

@@ -19,7 +19,7 @@ import org.topupbatch.provider.ProviderCall;
  * The journal over plain JDBC: one repository per role on one pool, opened and closed together.
  * The work is in the repositories ({@link JdbcIntakeJournal}, {@link JdbcOrderQueue},
  * {@link JdbcTrackingJournal}, {@link JdbcReportingJournal}, {@link JdbcStatusJournal},
- * {@link JdbcCallLog}); this class only owns the pool and hands each call to its role's
+ * {@link JdbcCallLog}, {@link JdbcProductOutages}, {@link JdbcBatchControl}); this class only owns the pool and hands each call to its role's
  * repository, because the wiring, the commands and the tests open the journal as one object.
  * Code wired to one role can take that role's repository ({@link #intake()} and the like).
  */
@@ -34,6 +34,7 @@ public final class JdbcJournal implements Journal {
     private final JdbcStatusJournal status;
     private final JdbcCallLog callLog;
     private final JdbcProductOutages outages;
+    private final JdbcBatchControl control;
 
     /** A journal on a pool someone else owns and closes. */
     public JdbcJournal(DataSource dataSource, Clock clock) {
@@ -51,6 +52,7 @@ public final class JdbcJournal implements Journal {
         this.status = new JdbcStatusJournal(jdbc);
         this.callLog = new JdbcCallLog(jdbc);
         this.outages = new JdbcProductOutages(jdbc, clock, rowFinal);
+        this.control = new JdbcBatchControl(jdbc, clock, rowFinal);
     }
 
     /**
@@ -197,6 +199,41 @@ public final class JdbcJournal implements Journal {
     @Override
     public int rejectWaitingRows(String sku, String message) {
         return outages.rejectWaitingRows(sku, message);
+    }
+
+    @Override
+    public boolean holdBatch(long batchId, Instant at) {
+        return control.holdBatch(batchId, at);
+    }
+
+    @Override
+    public boolean resumeBatch(long batchId) {
+        return control.resumeBatch(batchId);
+    }
+
+    @Override
+    public int cancelBatch(long batchId, Instant at, String message) {
+        return control.cancelBatch(batchId, at, message);
+    }
+
+    @Override
+    public int rejectQueuedOfCancelled(long batchId, String message) {
+        return control.rejectQueuedOfCancelled(batchId, message);
+    }
+
+    @Override
+    public List<BatchRecord> cancelledWithRowsQueued() {
+        return control.cancelledWithRowsQueued();
+    }
+
+    @Override
+    public long[] heldAndCancelled() {
+        return control.heldAndCancelled();
+    }
+
+    @Override
+    public List<BatchRecord> cancelledSince(Instant since) {
+        return control.cancelledSince(since);
     }
 
     @Override

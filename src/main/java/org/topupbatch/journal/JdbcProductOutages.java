@@ -18,11 +18,14 @@ final class JdbcProductOutages implements ProductOutages {
             + " (SELECT COUNT(*) FROM batch_row r JOIN batch b ON b.id = r.batch_id WHERE r.state = 'ACCEPTED'"
             + " AND r.product_sku = o.product_sku AND b.halt_reason IS NULL AND b.error IS NULL) AS waiting"
             + " FROM product_outage o ORDER BY o.since, o.product_sku";
-    private static final String WAITING = " FROM batch_row r WHERE r.state = 'ACCEPTED' AND r.product_sku = ?"
-            + " AND r.batch_id IN (SELECT b.id FROM batch b WHERE b.halt_reason IS NULL AND b.error IS NULL)";
-    private static final String BATCHES_WAITING = "SELECT DISTINCT r.batch_id" + WAITING;
+    private static final String GOING_ON = "(SELECT b.id FROM batch b WHERE b.halt_reason IS NULL AND b.error IS NULL)";
+    private static final String BATCHES_WAITING = "SELECT DISTINCT r.batch_id FROM batch_row r WHERE r.state = 'ACCEPTED'"
+            + " AND r.product_sku = ? AND r.batch_id IN " + GOING_ON;
+    // the state is a condition of the updated row itself: PostgreSQL re-checks it on a row another
+    // transaction just marked SENDING (a condition only inside a subquery would not be re-checked)
     private static final String REJECT_WAITING = "UPDATE batch_row SET state = 'REJECTED', order_ref_id = NULL,"
-            + " repeat_key = NULL, message = ?, updated_at = ? WHERE id IN (SELECT r.id" + WAITING + ")";
+            + " repeat_key = NULL, message = ?, updated_at = ? WHERE state = 'ACCEPTED' AND product_sku = ?"
+            + " AND batch_id IN " + GOING_ON;
 
     private final JdbcSupport jdbc;
     private final Clock clock;

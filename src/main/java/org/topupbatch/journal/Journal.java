@@ -12,7 +12,7 @@ import org.topupbatch.provider.CallLog;
  * Safe for use from several threads.
  */
 public interface Journal extends IntakeJournal, OrderQueue, TrackingJournal, ReportingJournal, StatusJournal, CallLog,
-        ProductOutages, AutoCloseable {
+        ProductOutages, BatchControl, AutoCloseable {
 
     @Override
     void close();

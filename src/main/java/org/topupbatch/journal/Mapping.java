@@ -12,7 +12,7 @@ final class Mapping {
 
     static final String BATCH_COLUMNS = "id, file_name, delimiter, extra_headers, archived_as, error, halt_reason,"
             + " balance_before, started_at, submit_started_at, reported_at, report_complete, provider, balance_after,"
-            + " encoding";
+            + " encoding, held_at, cancelled_at";
 
     static final String BATCH_BY_ID = "SELECT " + BATCH_COLUMNS + " FROM batch WHERE id = ?";
 
@@ -59,6 +59,8 @@ final class Mapping {
                 rs.getBoolean("report_complete"),
                 rs.getString("provider"),
                 Columns.getLong(rs, "balance_after"),
-                BatchEncoding.parse(rs.getString("encoding")));
+                BatchEncoding.parse(rs.getString("encoding")),
+                Columns.getInstant(rs, "held_at"),
+                Columns.getInstant(rs, "cancelled_at"));
     }
 }

@@ -10,11 +10,15 @@ public interface OrderQueue extends RowOutcomes {
 
     /**
      * ACCEPTED rows of batches that are not halted, oldest batch first, in file order,
-     * at most {@code limit}; rows of a held product ({@link ProductOutages}) wait.
+     * at most {@code limit}; rows of a held product ({@link ProductOutages}) and of batches an
+     * operator holds or cancelled ({@link BatchControl}) wait.
      */
     List<RowRecord> nextToSubmit(int limit);
 
-    /** ACCEPTED -> SENDING, committed; false when the row was not ACCEPTED any more. */
+    /**
+     * ACCEPTED -> SENDING, committed; false when the row was not ACCEPTED any more, or its batch is
+     * held or cancelled by an operator.
+     */
     boolean markSending(long rowId, Instant at);
 
     /**

@@ -142,7 +142,21 @@ public final class DashboardView {
         m.put("counts", counts);
         m.put("charged", o.charged());
         m.put("startedAt", b.startedAt().toString());
-        m.put("note", b.error() != null ? b.error() : b.haltReason());
+        m.put("note", b.error() != null ? b.error() : b.haltReason() != null ? b.haltReason()
+                : b.cancelled() ? "cancelled by the operator at " + b.cancelledAt() : b.held() ? "held by the operator since " + b.heldAt() : null);
+        // the buttons that mean something now (the journal decides again when one is pressed)
+        List<String> actions = new ArrayList<>();
+        boolean queued = p.count(RowState.ACCEPTED) > 0 && b.error() == null && b.haltReason() == null && !b.cancelled();
+        if (queued && !b.held()) {
+            actions.add("hold");
+        }
+        if (b.held() && !b.cancelled()) {
+            actions.add("resume");
+        }
+        if (queued) {
+            actions.add("cancel");
+        }
+        m.put("actions", actions);
         return m;
     }
 }

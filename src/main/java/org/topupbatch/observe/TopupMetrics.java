@@ -43,9 +43,17 @@ public final class TopupMetrics {
         Gauge.builder("topup.rows.rejected", readings, r -> r.current().rowsByState().getOrDefault(RowState.REJECTED, 0L))
                 .description("Rows of every batch rejected before any order was sent").register(registry);
         Gauge.builder("topup.rows.held", readings, r -> r.current().heldRows())
-                .description("Rows waiting, not sent, because the provider reports their product unavailable").register(registry);
+                .description("Rows queued but not sent: their product is unavailable, or an operator holds their batch")
+                .tag("reason", "product_unavailable").register(registry);
+        Gauge.builder("topup.rows.held", readings, r -> r.current().rowsInHeldBatches())
+                .description("Rows queued but not sent: their product is unavailable, or an operator holds their batch")
+                .tag("reason", "batch_held").register(registry);
         Gauge.builder("topup.products.held", readings, r -> r.current().held().size())
                 .description("Products the provider reports unavailable whose rows are held").register(registry);
+        Gauge.builder("topup.batches.held", readings, r -> r.current().batchesHeld())
+                .description("Batches an operator holds (hold BATCH): their queued rows wait for resume").register(registry);
+        Gauge.builder("topup.batches.cancelled", readings, r -> r.current().batchesCancelled())
+                .description("Batches an operator cancelled (cancel BATCH), in the whole journal").register(registry);
         Gauge.builder("topup.orders.pending", readings, r -> r.current().pendingOrders())
                 .description("Orders sent whose final status is still to learn").register(registry);
         Gauge.builder("topup.balance.rupiah", readings, r -> r.balance().map(b -> (double) b.balance()).orElse(Double.NaN))

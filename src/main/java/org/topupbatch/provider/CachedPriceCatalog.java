@@ -43,6 +43,8 @@ public final class CachedPriceCatalog implements PriceCatalog {
     /** Counts observed price changes; a load that began before the newest one cannot clear it. */
     private final java.util.concurrent.atomic.AtomicLong changes = new java.util.concurrent.atomic.AtomicLong();
     private volatile long changesLoaded;
+    /** Prices order answers showed since the last regular read: a list lagging behind them does not undo them. */
+    private final Map<String, Long> observed = new java.util.concurrent.ConcurrentHashMap<>();
     private Instant nextAttemptAfterFailure;
     private RuntimeException lastFailure;
 
@@ -98,6 +100,7 @@ public final class CachedPriceCatalog implements PriceCatalog {
             bySku.put(sku, new Product(known.sku(), known.name(), known.brand(), known.category(), price,
                     known.sellingPrice(), known.available(), known.description()));
             snapshot = new Snapshot(java.util.Collections.unmodifiableMap(bySku), s.loadedAt());
+            observed.put(sku, price);
             changes.incrementAndGet();
             nextAttemptAfterFailure = null;
             return true;
@@ -155,6 +158,15 @@ public final class CachedPriceCatalog implements PriceCatalog {
                 Map<String, Product> bySku = new LinkedHashMap<>();
                 for (Product p : loader.get()) {
                     bySku.putIfAbsent(p.sku(), p);
+                }
+                if (changesAtStart == changesLoaded) {
+                    observed.clear(); // a regular read: the list is the word on prices again
+                } else {
+                    // read because an answer showed a new price: where the list is still behind, the
+                    // answer's price (what was really charged) stands until the next regular read
+                    observed.forEach((sku, price) -> bySku.computeIfPresent(sku, (k, p) -> p.price() >= price ? p
+                            : new Product(p.sku(), p.name(), p.brand(), p.category(), price, p.sellingPrice(),
+                                    p.available(), p.description())));
                 }
                 snapshot = new Snapshot(java.util.Collections.unmodifiableMap(bySku), now);
                 nextAttemptAfterFailure = null;

@@ -72,6 +72,12 @@ public class ReportSchedule {
         BatchProgress p = journal.progress(batch.id());
         boolean halted = batch.haltReason() != null;
         if (p.count(RowState.SENDING) > 0 || (!halted && p.count(RowState.ACCEPTED) > 0)) {
+            if (batch.held() && p.count(RowState.SENDING) + p.count(RowState.PENDING) + p.count(RowState.UNKNOWN) == 0
+                    && !p.equals(shownAtTimeout.get(batch.id()))) {
+                // held by the operator: what happened so far, as a report that is not complete (written
+                // again after resume); a once run can end on it
+                return Optional.of(new Due(p, false));
+            }
             return Optional.empty(); // still submitting
         }
         long open = p.count(RowState.PENDING) + p.count(RowState.UNKNOWN);

@@ -164,7 +164,7 @@ public final class ReportWriter {
         printer.printRecord(header);
         try {
             rows.accept(row -> {
-                ReportedRow r = ReportedRow.of(row, batch.haltReason());
+                ReportedRow r = ReportedRow.of(row, batch.haltReason(), batch.held());
                 tally.count(r);
                 List<String> cells = new ArrayList<>(COLUMNS.size() + extraHeaders.size());
                 cells.add(Long.toString(row.line()));

@@ -11,6 +11,11 @@ record ReportedRow(String status, Long price, String message) {
     static final String REJECTED = "rejected";
 
     static ReportedRow of(RowRecord row, String haltReason) {
+        return of(row, haltReason, false);
+    }
+
+    /** @param held whether an operator holds the row's batch (its queued rows wait for resume) */
+    static ReportedRow of(RowRecord row, String haltReason, boolean held) {
         String message = row.message() == null ? "" : row.message();
         return switch (row.state()) {
             case SUCCESS -> new ReportedRow(SUCCESS, row.price(), message);
@@ -26,7 +31,7 @@ record ReportedRow(String status, Long price, String message) {
             case REJECTED -> new ReportedRow(REJECTED, null, message);
             case ACCEPTED -> haltReason != null
                     ? new ReportedRow(REJECTED, null, "not submitted: " + haltReason)
-                    : new ReportedRow(PENDING, null, "not yet submitted");
+                    : new ReportedRow(PENDING, null, held ? "not yet submitted: the batch is held by the operator" : "not yet submitted");
         };
     }
 }

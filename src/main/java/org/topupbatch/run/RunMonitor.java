@@ -69,9 +69,11 @@ public class RunMonitor {
             }
             case ONLY_TIMED_OUT -> {
                 if (aside > 0) {
-                    end(ExitCode.ATTENTION, setAsideWhy(aside) + "; every other batch is processed, some orders were still pending at the pending timeout");
+                    end(ExitCode.ATTENTION, setAsideWhy(aside) + "; every other batch is processed, some orders were still pending at the pending timeout"
+                            + " or held by the operator");
                 } else {
-                    end(ExitCode.PENDING_AT_TIMEOUT, "every batch is processed; some orders were still pending at the pending timeout");
+                    end(ExitCode.PENDING_AT_TIMEOUT, "every batch is processed; some orders were still pending at the pending"
+                            + " timeout, or rows of a batch held by the operator wait for resume");
                 }
             }
             default -> { }

@@ -321,10 +321,6 @@ public final class SandboxConfig {
         return left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
     }
 
-    /**
-     * Where the account (balance and orders) is kept between runs; null: in memory only. Read once at
-     * start. See {@link SandboxStateFile}.
-     */
     /** {@code +30%}, or {@code SKU:+30%,*:+5%}: prices moved away from the catalog's (empty: the catalog's). */
     public SandboxConfig setPriceChange(String changes) { this.priceChanges = PriceChanges.parse(changes); return this; }
 
@@ -340,6 +336,10 @@ public final class SandboxConfig {
         return product.available() && !down.contains(product.sku()) && !down.contains("*");
     }
 
+    /**
+     * Where the account (balance and orders) is kept between runs; null: in memory only. Read once at
+     * start. See {@link SandboxStateFile}.
+     */
     public java.nio.file.Path stateFile() { return stateFile; }
     public SandboxConfig setStateFile(java.nio.file.Path file) { this.stateFile = file; return this; }
 

@@ -1,6 +1,7 @@
 package org.topupbatch.submit;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,6 +28,8 @@ public class OrderQueue {
 
     /** Exchange property set once the row is committed as SENDING: from then on its request may have left. */
     public static final String SENDING = "TopupSending";
+    /** Exchange property: when the row was marked SENDING (an answer to an order sent before an outage proves nothing). */
+    public static final String SENT_AT = "TopupSentAt";
 
     private static final Logger LOG = LoggerFactory.getLogger(OrderQueue.class);
 
@@ -39,6 +42,7 @@ public class OrderQueue {
 
     private final PriceGuard prices;
     private final ProductAvailability availability;
+    private final OperatorHolds operator;
 
     OrderQueue(Journal journal, BalanceBefore balanceBefore, Clock clock, PriceGuard prices,
                ProductAvailability availability) {
@@ -47,6 +51,7 @@ public class OrderQueue {
         this.clock = clock;
         this.prices = prices;
         this.availability = availability;
+        this.operator = new OperatorHolds(journal, clock);
     }
 
     /** The next rows to submit, oldest batch first and in file order. */
@@ -57,16 +62,21 @@ public class OrderQueue {
         return journal.nextToSubmit(limit);
     }
 
-    /** Whether the row may start waiting for the rate budget: its batch goes on and its balance_before is known. */
+    /**
+     * Whether the row may start waiting for the rate budget: its batch goes on (not halted, not held
+     * or cancelled by an operator), its product is not held, its price is still acceptable, and its
+     * batch's balance_before is known. Everything that can stop a row is asked here first, because a
+     * row stopped after the budget's wait has spent a request slot for nothing; {@link #markSending}
+     * asks again for what changed during the wait.
+     */
     public boolean mayStart(RowRecord row) {
-        if (stopped(row)) {
+        if (stopped(row) || availability.held(row.productSku()) || operator.stopped(row.batchId())) {
             return false;
         }
         try {
             balanceBefore.ensureRecorded(row.batchId());
             // before the budget, not after it: reading the list spends a request of its own
-            prices.refreshIfDue();
-            return true;
+            return prices.refreshIfDue() && !rejectedForPrice(row);
         } catch (ProviderException e) {
             if (e.stopsSubmission()) {
                 stopAll("the provider refused the credentials (" + e.code() + ")");
@@ -86,18 +96,25 @@ public class OrderQueue {
         if (stopped(row) || availability.held(row.productSku()) || prices.waitingForPrices()) {
             return false;
         }
-        java.util.Optional<String> tooDear = prices.refusal(row);
-        if (tooDear.isPresent()) {
-            if (journal.rejectUnsent(row.id(), tooDear.get())) {
-                LOG.warn("Order {} rejected: {}", row.refId(), tooDear.get());
-            }
-            return false;
-        }
-        if (!journal.markSending(row.id(), clock.instant())) {
+        Instant sentAt = clock.instant();
+        if (rejectedForPrice(row) || !journal.markSending(row.id(), sentAt)) {
             return false;
         }
         exchange.setProperty(SENDING, true);
+        exchange.setProperty(SENT_AT, sentAt);
         CrashPoints.pass(CrashPoints.SUBMIT_AFTER_SENDING);
+        return true;
+    }
+
+    /** Rejects the row, unsent, when its product's price now is beyond what it allows. */
+    private boolean rejectedForPrice(RowRecord row) {
+        java.util.Optional<String> tooDear = prices.refusal(row);
+        if (tooDear.isEmpty()) {
+            return false;
+        }
+        if (journal.rejectUnsent(row.id(), tooDear.get())) {
+            LOG.warn("Order {} rejected: {}", row.refId(), tooDear.get());
+        }
         return true;
     }
 

@@ -1,7 +1,7 @@
 package org.topupbatch.submit;
 
 import java.math.BigDecimal;
-import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,6 +26,7 @@ public final class PriceGuard {
 
     private final CachedPriceCatalog prices;
     private final BigDecimal tolerancePercent;
+    private volatile Instant lastWarned;
 
     /** @param tolerancePercent how far (in percent) a price may rise above the accepted one, e.g. 10 */
     public PriceGuard(CachedPriceCatalog prices, BigDecimal tolerancePercent) {
@@ -35,13 +36,22 @@ public final class PriceGuard {
 
     /**
      * Before a row waits for the rate budget: reads the list again when its cache time is over or an
-     * answer showed a new price. A list that cannot be read leaves the last one in use (logged).
+     * answer showed a new price. False when there is no list to check prices against (none could be
+     * read, or the last one is older than the catalog's maximum age): then nothing is sent, as intake
+     * takes nothing, until a read succeeds.
      */
-    void refreshIfDue() {
+    boolean refreshIfDue() {
         try {
             prices.refreshIfDue(CachedPriceCatalog.DEFAULT_TTL);
+            return prices.loadedAt().isPresent();
         } catch (PriceListUnavailableException e) {
-            LOG.warn("Prices at sending: {}; rows are checked against the last list read", e.getMessage());
+            Instant now = Instant.now();
+            Instant last = lastWarned;
+            if (last == null || now.isAfter(last.plusSeconds(60))) {
+                lastWarned = now;
+                LOG.warn("Rows wait: their prices cannot be checked: {}", e.getMessage());
+            }
+            return false;
         }
     }
 

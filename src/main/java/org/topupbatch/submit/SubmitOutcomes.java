@@ -5,6 +5,7 @@ import org.topupbatch.track.OrderOutcomes;
 import org.topupbatch.track.CheckSchedule;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.function.Consumer;
 import org.apache.camel.Exchange;
 import org.apache.camel.ExchangeProperty;
@@ -49,10 +50,11 @@ public class SubmitOutcomes {
     }
 
     /** The provider answered the row's create-order. */
-    public void record(@ExchangeProperty(ROW) RowRecord row, Order order) {
+    public void record(@ExchangeProperty(ROW) RowRecord row, @ExchangeProperty(OrderQueue.SENT_AT) Instant sentAt,
+                       Order order) {
         CrashPoints.pass(CrashPoints.SUBMIT_AFTER_ANSWER);
         recordAnswer(row, order);
-        availability.worked(row.productSku());
+        availability.worked(row.productSku(), sentAt);
         prices.observe(order, row);
     }
 

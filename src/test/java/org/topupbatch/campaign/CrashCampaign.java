@@ -24,8 +24,9 @@ import org.topupbatch.testing.Poll;
  * When the kills are spent, one last run finishes everything and {@link LedgerAudit} checks the
  * outcome. The money guards are on and the market moves under them: during a run, at a seeded
  * moment, prices may rise (a little, within the price tolerance, or too much) or fall back, and a
- * product may go out of stock or come back. Everything random derives from the seed, so a failure
- * can be replayed.
+ * product may go out of stock or come back. Between runs an operator now and then holds, resumes or
+ * cancels a batch (the jar's own commands; every hold is resumed before the last run). Everything
+ * random derives from the seed, so a failure can be replayed.
  */
 final class CrashCampaign {
 
@@ -74,6 +75,7 @@ final class CrashCampaign {
         List<CampaignBatch> batches = new ArrayList<>();
         Map<String, Integer> byMoment = new TreeMap<>();
         Map<String, Integer> market = new TreeMap<>();
+        java.util.Set<String> held = new java.util.TreeSet<>();
         List<String> anomalies = new ArrayList<>();
         int kills = 0;
         try (SandboxProvider sandbox = SandboxProvider.start(misbehavingSandbox(seed), 0)) {
@@ -88,6 +90,7 @@ final class CrashCampaign {
                     product.drop(batch.fileName(), batch.content());
                     batches.add(batch);
                 }
+                operatorMoves(product, batches, random, market, held);
                 marketMoves(sandbox, random, market);
                 String moment = nextKill(random);
                 boolean atPoint = !moment.startsWith("random");
@@ -105,12 +108,16 @@ final class CrashCampaign {
                     kills++;
                     byMoment.merge(atPoint ? moment.substring(0, moment.indexOf(':')) : "random time", 1, Integer::sum);
                     lastRunFinished = false;
-                } else if (exit == 0) {
+                } else if (exit == 0 || exit == 3 && !held.isEmpty()) {
+                    // 3: the run ended with the rows of a held batch left queued, as it should
                     lastRunFinished = true;
                 } else {
                     anomalies.add("run " + product.runs() + " exited with " + exit + " instead of 0:\n" + product.output());
                     break;
                 }
+            }
+            for (String name : held) {
+                product.command("resume", name);
             }
             product.start(null);
             int exit = product.await(RUN_LIMIT);
@@ -123,6 +130,24 @@ final class CrashCampaign {
             return new Figures(seed, journal.name(), kills, product.runs(), batches.size(), audit.ordersChecked(),
                     byMoment, market, Duration.ofNanos(System.nanoTime() - started), anomalies);
         }
+    }
+
+    /** Before one run in four, an operator holds, resumes or cancels a batch (the product is stopped then). */
+    private void operatorMoves(ProductProcess product, List<CampaignBatch> batches, Random random,
+                               Map<String, Integer> moves, java.util.Set<String> held) throws Exception {
+        if (batches.isEmpty() || random.nextInt(4) != 0) {
+            return;
+        }
+        String name = batches.get(random.nextInt(batches.size())).fileName();
+        String action = held.contains(name) ? (random.nextBoolean() ? "resume" : "cancel")
+                : (random.nextInt(3) == 0 ? "cancel" : "hold");
+        String said = product.command(action, name);
+        if (action.equals("hold") && said.contains("is held:")) {
+            held.add(name);
+        } else if (!action.equals("hold")) {
+            held.remove(name);
+        }
+        moves.merge("operator " + action, 1, Integer::sum);
     }
 
     /** Half of the runs see the market move, at a seeded moment within their first two seconds. */

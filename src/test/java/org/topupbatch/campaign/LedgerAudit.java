@@ -207,14 +207,15 @@ final class LedgerAudit {
     }
 
     /**
-     * An accepted row that the money guards kept from being ordered, and say so: rejected at sending
-     * for its price or after its product's outage, rejected at intake because the product was listed
-     * unavailable then, or refused by the provider as unavailable (no order, reported failed).
+     * An accepted row that the money guards or the operator kept from being ordered, and say so:
+     * rejected at sending for its price or after its product's outage, rejected at intake because the
+     * product was listed unavailable then, refused by the provider as unavailable (no order, reported
+     * failed), or cancelled by the operator.
      */
     static boolean leftUnsentByAGuard(String status, String message) {
         String m = message == null ? "" : message;
         return status.equals("rejected") && (m.startsWith("price ") || m.startsWith("unavailable since ")
-                || m.endsWith("is not available now"))
+                || m.endsWith("is not available now") || m.startsWith("cancelled by the operator"))
                 || status.equals("failed") && m.contains("PRODUCT_UNAVAILABLE");
     }
 

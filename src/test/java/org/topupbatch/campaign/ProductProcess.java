@@ -94,6 +94,25 @@ final class ProductProcess {
         return process;
     }
 
+    /**
+     * Runs an operator command of the jar ({@code hold BATCH}, ...) on this product's journal, with the
+     * product stopped; returns its output, failing when it does not exit 0 (or 1 for a batch not taken yet).
+     */
+    String command(String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", "-jar", BuiltJar.path().toAbsolutePath().toString()));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(home.toFile()).redirectErrorStream(true);
+        pb.environment().keySet().removeIf(k -> k.startsWith("TOPUP_"));
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(2, TimeUnit.MINUTES) || p.exitValue() != 0 && !(p.exitValue() == 1 && out.contains("no batch '"))) {
+            throw new AssertionError(String.join(" ", args) + " failed: " + out);
+        }
+        return out;
+    }
+
     /** Waits for the run to end by itself; kills it and fails when it overruns. */
     int await(Duration limit) throws InterruptedException {
         if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {

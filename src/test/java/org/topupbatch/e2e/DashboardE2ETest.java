@@ -36,7 +36,7 @@ class DashboardE2ETest {
 
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
-    private static final int ROWS = 40;
+    private static final int ROWS = 200;
     private static final String INTAKE_BALANCE = "Rp 10.000.000";
 
     @TempDir
@@ -125,6 +125,47 @@ class DashboardE2ETest {
         assertThat(browser.findElement(By.id("node")).getText()).as("the node in the header").isEqualTo("dash-1 (single)");
         assertThat(batch.findElement(By.cssSelector("td.charged")).getText()).matches("Rp \\d{1,3}(\\.\\d{3})*");
         assertThat(Files.size(shot)).isPositive();
+
+        operatorButtons(wait, page);
+    }
+
+    /**
+     * The hold and resume buttons: each asks first (a dismissed question does nothing), then acts;
+     * a request that does not carry the page's confirmation, as another site's page would send it,
+     * changes nothing.
+     */
+    private void operatorButtons(WebDriverWait wait, String page) throws Exception {
+        clickOnBatchRow(wait, "hold");
+        browser.switchTo().alert().dismiss();
+        Thread.sleep(500);
+        assertThat(browser.findElement(By.id("notice")).getText()).as("a dismissed question does nothing").isEmpty();
+        HttpResponse<String> forged = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(page + "batches/1/cancel"))
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(forged.statusCode()).as(forged.body()).isEqualTo(403);
+
+        clickOnBatchRow(wait, "hold");
+        browser.switchTo().alert().accept();
+        wait.until(b -> b.findElement(By.id("notice")).getText().contains("is held:"));
+        wait.ignoring(StaleElementReferenceException.class).until(b -> b.findElements(By.cssSelector("tr.batch td.state")).stream()
+                .anyMatch(td -> td.getText().equals("held")));
+        System.out.println("DASHBOARD after Hold: " + browser.findElement(By.id("notice")).getText());
+        clickOnBatchRow(wait, "resume");
+        browser.switchTo().alert().accept();
+        wait.until(b -> b.findElement(By.id("notice")).getText().contains("goes on:"));
+        wait.ignoring(StaleElementReferenceException.class).until(b -> b.findElements(By.cssSelector("tr.batch td.state")).stream()
+                .noneMatch(td -> td.getText().equals("held")));
+        assertThat(run.output()).doesNotContain("was cancelled");
+    }
+
+    private void clickOnBatchRow(WebDriverWait wait, String action) {
+        wait.ignoring(StaleElementReferenceException.class).until(b -> {
+            WebElement button = b.findElements(By.cssSelector("tr.batch button.action-" + action)).stream().findFirst().orElse(null);
+            if (button == null) {
+                return false;
+            }
+            button.click();
+            return true;
+        });
     }
 
     /** Chromium as Debian installs it; Selenium Manager is never asked to download anything. */

@@ -94,8 +94,11 @@ class ObserveE2ETest {
                 "topup_orders{status=\"success\"} 2.0",
                 "topup_rows_rejected 1.0",
                 "topup_orders_pending 0.0",
-                "topup_rows_held 0.0",
+                "topup_rows_held{reason=\"product_unavailable\"} 0.0",
+                "topup_rows_held{reason=\"batch_held\"} 0.0",
                 "topup_products_held 0.0",
+                "topup_batches_held 0.0",
+                "topup_batches_cancelled 0.0",
                 "topup_provider_calls_total{answer=\"200\",operation=\"create-order\"} 2.0",
                 "topup_provider_latency_seconds_count{operation=\"create-order\"} 2",
                 "topup_rate_window_limit ",
@@ -160,7 +163,7 @@ class ObserveE2ETest {
         Promtool.Result check = Promtool.run(null, "check", "rules", "deploy/topup-batch.rules.yml");
         System.out.println("promtool check rules (exit " + check.exitCode() + "): " + check.output());
         assertThat(check.exitCode()).as(check.output()).isZero();
-        assertThat(check.output()).contains("SUCCESS: 6 rules found");
+        assertThat(check.output()).contains("SUCCESS: 7 rules found");
     }
 
     /** One scrape of /observe/metrics, which must answer 200. */

@@ -787,4 +787,111 @@ abstract class JournalContractTest {
         assertThat(journal.progress(id).count(RowState.REJECTED)).isEqualTo(rows / 50);
         assertThat(journal.progress(id).rows()).isEqualTo(rows);
     }
+
+    // ---- money guards and the operator's hand (issue 19, issue 20)
+
+    @Test
+    void a_held_product_waits_in_the_queue_is_released_and_its_rows_rejected_after_the_wait() {
+        long batch = batchOf(accepted(0, "O-1"), accepted(1, "O-2"));
+        journal.holdProduct("ML86", T0, "PRODUCT_UNAVAILABLE: down");
+        journal.holdProduct("ML86", T0.plusSeconds(60), "PRODUCT_UNAVAILABLE: still down");
+        assertThat(journal.nextToSubmit(10)).isEmpty();
+        assertThat(journal.productOutages()).singleElement().satisfies(o -> {
+            assertThat(o.since()).as("a second hold keeps the outage's start").isEqualTo(T0);
+            assertThat(o.held()).isTrue();
+            assertThat(o.rowsWaiting()).isEqualTo(2);
+            assertThat(o.message()).isEqualTo("PRODUCT_UNAVAILABLE: still down");
+        });
+        journal.releaseProduct("ML86");
+        assertThat(journal.nextToSubmit(10)).hasSize(2);
+        journal.holdProduct("ML86", T0.plusSeconds(120), "again");
+        assertThat(journal.productOutages().get(0).since()).isEqualTo(T0);
+        assertThat(journal.rejectWaitingRows("ML86", "unavailable since 03:04 UTC; not sent")).isEqualTo(2);
+        assertThat(rowsOf(batch)).allSatisfy(r -> {
+            assertThat(r.state()).isEqualTo(RowState.REJECTED);
+            assertThat(r.message()).startsWith("unavailable since");
+        });
+        assertThat(journal.findOrder("O-1")).as("a rejected row's ref_id is free again").isEmpty();
+        journal.endOutage("ML86");
+        assertThat(journal.productOutages()).isEmpty();
+    }
+
+    @Test
+    void a_row_rejected_unsent_only_while_it_is_accepted() {
+        batchOf(accepted(0, "U-1"), accepted(1, "U-2"));
+        long sending = order("U-2").id();
+        assertThat(journal.markSending(sending, T0)).isTrue();
+        assertThat(journal.rejectUnsent(order("U-1").id(), "price 30000 now, above max_price 25000")).isTrue();
+        assertThat(journal.rejectUnsent(sending, "price")).as("a row on the wire is an order").isFalse();
+        assertThat(order("U-2").state()).isEqualTo(RowState.SENDING);
+    }
+
+    @Test
+    void a_held_batch_sends_nothing_until_resumed_and_a_cancel_rejects_only_what_was_not_sent() {
+        long batch = batchOf(accepted(0, "H-1"), accepted(1, "H-2"), accepted(2, "H-3"));
+        long first = order("H-1").id();
+        assertThat(journal.markSending(first, T0)).isTrue();
+        assertThat(journal.holdBatch(batch, T0)).isTrue();
+        assertThat(journal.holdBatch(batch, T0)).as("held already").isFalse();
+        assertThat(journal.nextToSubmit(10)).isEmpty();
+        assertThat(journal.markSending(order("H-2").id(), T0)).as("a row taken before the hold stays").isFalse();
+        assertThat(journal.batch(batch).orElseThrow().heldAt()).isEqualTo(T0);
+        assertThat(journal.heldAndCancelled()).containsExactly(1, 0, 2);
+        assertThat(journal.resumeBatch(batch)).isTrue();
+        assertThat(journal.resumeBatch(batch)).isFalse();
+        assertThat(journal.nextToSubmit(10)).extracting(RowRecord::refId).containsExactly("H-2", "H-3");
+
+        assertThat(journal.cancelBatch(batch, T0.plusSeconds(5), "cancelled by the operator; not sent")).isEqualTo(2);
+        assertThat(journal.cancelBatch(batch, T0.plusSeconds(6), "again")).isEqualTo(-1);
+        assertThat(order("H-1").state()).as("the order on the wire is tracked").isEqualTo(RowState.SENDING);
+        assertThat(rowsOf(batch)).filteredOn(r -> !r.refId().equals("H-1")).allSatisfy(r -> {
+            assertThat(r.state()).isEqualTo(RowState.REJECTED);
+            assertThat(r.message()).startsWith("cancelled");
+        });
+        assertThat(journal.holdBatch(batch, T0)).as("nothing to hold once cancelled").isFalse();
+        // the one on the wire certainly never arrived: back in the queue, then rejected as cancelled
+        assertThat(journal.returnToQueue(first)).isTrue();
+        assertThat(journal.cancelledWithRowsQueued()).extracting(BatchRecord::id).containsExactly(batch);
+        assertThat(journal.nextToSubmit(10)).isEmpty();
+        assertThat(journal.rejectQueuedOfCancelled(batch, "cancelled late")).isEqualTo(1);
+        assertThat(journal.cancelledWithRowsQueued()).isEmpty();
+        assertThat(journal.cancelledSince(T0)).extracting(BatchRecord::id).containsExactly(batch);
+        assertThat(journal.cancelledSince(T0.plusSeconds(6))).isEmpty();
+        assertThat(journal.heldAndCancelled()).containsExactly(0, 1, 0);
+    }
+
+    @Test
+    void a_cancel_racing_the_senders_leaves_every_row_either_sent_or_rejected() throws Exception {
+        NewRow[] rows = new NewRow[200];
+        for (int i = 0; i < rows.length; i++) {
+            rows[i] = accepted(i, "R-" + i);
+        }
+        long batch = batchOf(rows);
+        List<Long> ids = rowsOf(batch).stream().map(RowRecord::id).toList();
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<Integer>> senders = new ArrayList<>();
+            for (int t = 0; t < 3; t++) {
+                int offset = t;
+                senders.add(pool.submit(() -> {
+                    int sent = 0;
+                    for (int i = offset; i < ids.size(); i += 3) {
+                        sent += journal.markSending(ids.get(i), T0) ? 1 : 0;
+                    }
+                    return sent;
+                }));
+            }
+            Future<Integer> cancel = pool.submit(() -> journal.cancelBatch(batch, T0, "cancelled; not sent"));
+            int sent = 0;
+            for (Future<Integer> f : senders) {
+                sent += f.get(60, TimeUnit.SECONDS);
+            }
+            int rejected = cancel.get(60, TimeUnit.SECONDS);
+            assertThat(sent + rejected).isEqualTo(rows.length);
+            assertThat(rowsOf(batch)).allSatisfy(r -> assertThat(r.state()).isIn(RowState.SENDING, RowState.REJECTED));
+            assertThat(rowsOf(batch).stream().filter(r -> r.state() == RowState.SENDING).count()).isEqualTo(sent);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
 }

@@ -37,7 +37,7 @@ class MoneyGuardsAtSendingTest {
     }
 
     private void answered(int i, long price) {
-        f.outcomes.record(f.row(i), new Order("R-" + i, "ML86", "x", OrderStatus.SUCCESS, "SN", price, 1L, 1L, "ok"));
+        f.outcomes.record(f.row(i), f.row(i).sentAt(), new Order("R-" + i, "ML86", "x", OrderStatus.SUCCESS, "SN", price, 1L, 1L, "ok"));
     }
 
     private void refusedUnavailable(int i) {
@@ -134,5 +134,45 @@ class MoneyGuardsAtSendingTest {
         assertThat(f.row(4).message()).startsWith("unavailable since 08:00 UTC").contains("PRODUCT_UNAVAILABLE");
         assertThat(f.journal.productOutages()).isEmpty();
         assertThat(f.journal.batch(f.batchId).orElseThrow().haltReason()).isNull();
+    }
+
+    @Test
+    void a_hold_from_refusals_is_not_lifted_by_the_list_that_let_them_happen() {
+        f = new SubmitFixture(dir, 6);
+        f.prices.find("ML86"); // lists ML86 available, and keeps saying so
+        for (int i = 0; i < 3; i++) {
+            assertThat(send(i)).isTrue();
+            refusedUnavailable(i);
+        }
+        f.clock.advance(Duration.ofSeconds(5));
+        f.availability.watch();
+        assertThat(f.queue.due(10)).as("no list read since the hold: still held").isEmpty();
+        f.clock.advance(Duration.ofMinutes(1));
+        f.availability.watch();
+        assertThat(f.queue.due(10)).as("a list read after the hold shows it available").hasSize(3);
+    }
+
+    @Test
+    void a_late_answer_to_an_order_sent_before_the_outage_ends_nothing() {
+        f = new SubmitFixture(dir, 6);
+        f.prices.find("ML86");
+        assertThat(send(0)).isTrue();
+        f.clock.advance(Duration.ofMillis(10));
+        for (int i = 1; i <= 3; i++) {
+            assertThat(send(i)).isTrue();
+            f.clock.advance(Duration.ofMillis(10));
+            refusedUnavailable(i);
+        }
+        answered(0, 20_000); // on the wire since before the first refusal
+        assertThat(f.journal.productOutages()).extracting(ProductOutage::held).containsExactly(true);
+        assertThat(f.queue.due(10)).isEmpty();
+    }
+
+    @Test
+    void no_price_list_at_all_sends_nothing() {
+        f = new SubmitFixture(dir, 1, 10_000L);
+        f.priceList = null; // the provider's price list cannot be read
+        assertThat(f.queue.mayStart(f.row(0))).isFalse();
+        assertThat(f.state(0)).isEqualTo(RowState.ACCEPTED);
     }
 }

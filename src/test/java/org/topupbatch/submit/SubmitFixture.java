@@ -56,7 +56,13 @@ final class SubmitFixture implements AutoCloseable {
             balanceReads.incrementAndGet();
             return balance.get();
         }, clock);
-        prices = new CachedPriceCatalog(() -> priceList, Duration.ofMinutes(5), Duration.ofMinutes(30),
+        prices = new CachedPriceCatalog(() -> {
+            List<Product> list = priceList;
+            if (list == null) {
+                throw new IllegalStateException("the price list cannot be read");
+            }
+            return list;
+        }, Duration.ofMinutes(5), Duration.ofMinutes(30),
                 Duration.ofSeconds(30), clock);
         priceGuard = new PriceGuard(prices, BigDecimal.TEN);
         availability = new ProductAvailability(journal, prices, Duration.ofMinutes(30), Duration.ofMinutes(1), clock);

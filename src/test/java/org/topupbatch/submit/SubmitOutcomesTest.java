@@ -47,7 +47,7 @@ class SubmitOutcomesTest {
     @Test
     void a_success_answer_is_recorded_as_final() {
         RowRecord row = f.sending(0);
-        f.outcomes.record(row, answer(row, OrderStatus.SUCCESS));
+        f.outcomes.record(row, row.sentAt(), answer(row, OrderStatus.SUCCESS));
         assertThat(f.row(0)).satisfies(r -> {
             assertThat(r.state()).isEqualTo(RowState.SUCCESS);
             assertThat(r.serialNumber()).isEqualTo("SN-1");
@@ -58,7 +58,7 @@ class SubmitOutcomesTest {
     @Test
     void a_pending_answer_gets_its_first_check_planned_on_the_clock() {
         RowRecord row = f.sending(0);
-        f.outcomes.record(row, answer(row, OrderStatus.PENDING));
+        f.outcomes.record(row, row.sentAt(), answer(row, OrderStatus.PENDING));
         assertThat(f.row(0).state()).isEqualTo(RowState.PENDING);
         assertThat(f.row(0).nextCheckAt()).isEqualTo(CheckSchedule.next(f.clock.instant(), 0, false));
     }
@@ -66,7 +66,7 @@ class SubmitOutcomesTest {
     @Test
     void an_answer_about_another_order_is_an_unknown_outcome() {
         RowRecord row = f.sending(0);
-        f.outcomes.record(row, new Order(row.refId(), "OTHER", row.customerNo(), OrderStatus.SUCCESS, "SN", 1L, null, null, null));
+        f.outcomes.record(row, row.sentAt(), new Order(row.refId(), "OTHER", row.customerNo(), OrderStatus.SUCCESS, "SN", 1L, null, null, null));
         assertThat(f.row(0).state()).isEqualTo(RowState.UNKNOWN);
     }
 

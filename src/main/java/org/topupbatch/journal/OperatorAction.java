@@ -1,0 +1,66 @@
+package org.topupbatch.journal;
+
+import java.time.Instant;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The operator's three actions on a batch, as the {@code hold}, {@code resume} and {@code cancel}
+ * commands and the dashboard's buttons take them: applied to the journal, answered in one sentence.
+ */
+public enum OperatorAction {
+    HOLD, RESUME, CANCEL;
+
+    /** What the action did, in one sentence, and whether it changed anything. */
+    public record Outcome(boolean changed, String message) {
+    }
+
+    /** The action named {@code hold}, {@code resume} or {@code cancel} (any case). */
+    public static Optional<OperatorAction> named(String name) {
+        for (OperatorAction a : values()) {
+            if (a.word().equalsIgnoreCase(name == null ? "" : name.trim())) {
+                return Optional.of(a);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The word of the command and the button. */
+    public String word() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    public Outcome apply(Journal journal, BatchRecord batch, Instant now) {
+        String shown = "Batch " + batch.id() + " (" + org.topupbatch.text.OneLine.of(batch.fileName(), 200) + ")";
+        return switch (this) {
+            case HOLD -> {
+                if (batch.cancelled()) {
+                    yield new Outcome(false, shown + " was cancelled: nothing is left to hold.");
+                }
+                if (!journal.holdBatch(batch.id(), now)) {
+                    yield new Outcome(false, shown + " is held already; 'resume " + batch.id() + "' lets it go on.");
+                }
+                yield new Outcome(true, shown + " is held: its " + queued(journal, batch) + " rows queued stay unsent until"
+                        + " 'resume " + batch.id() + "'; orders already sent are tracked as usual.");
+            }
+            case RESUME -> journal.resumeBatch(batch.id())
+                    ? new Outcome(true, shown + " goes on: its " + queued(journal, batch) + " rows queued are sent again.")
+                    : new Outcome(false, shown + " is not held: nothing to resume.");
+            case CANCEL -> {
+                int rejected = journal.cancelBatch(batch.id(), now, BatchControl.cancelledMessage(now));
+                if (rejected < 0) {
+                    yield new Outcome(false, shown + " was cancelled already.");
+                }
+                BatchProgress p = journal.progress(batch.id());
+                long sent = p.rows() - p.count(RowState.REJECTED) - p.count(RowState.ACCEPTED);
+                yield new Outcome(true, shown + " is cancelled: " + rejected + " rows not yet sent will never be sent"
+                        + " (reported rejected, \"cancelled ...\"); " + sent + " orders already sent are tracked to the end"
+                        + " and reported as usual.");
+            }
+        };
+    }
+
+    private static long queued(Journal journal, BatchRecord batch) {
+        return journal.progress(batch.id()).count(RowState.ACCEPTED);
+    }
+}
