@@ -32,8 +32,18 @@ import org.topupbatch.provider.ProviderCall;
  * answer comes, and the account's limits are remembered whenever they are learned, so that
  * {@link #restore} rebuilds the window after a restart exactly, judged by the right limit at once.
  *
+ * <p>Even pacing: requests also leave evenly, at most {@code perMinute/60} a second with bursts of
+ * at most {@code perMinute/60} (a token bucket; gold: 5 a second, 5 at once), well inside "in any
+ * span of t seconds at most (limit/60)·t + limit/30". A provider behind a per-second gateway
+ * (nginx's {@code limit_req}) refuses the rest of a burst, and requests that leave together may
+ * arrive closer still, so the burst is half of what that rule allows. Rebuilt from the journal's
+ * reservations after a restart or failover, as the window is.
+ *
  * <p>Also: the per-day limit (the provider's UTC day), and a pause after a 429 so that every
- * caller backs off together rather than each hammering on its own.
+ * caller backs off together rather than each hammering on its own: once per episode (the 429s of
+ * requests that left before the pause began do not lengthen it), as long as {@code Retry-After}
+ * asks, else doubling from 2 s to at most a window while 429s go on. A request answered 429 was
+ * not taken: it does not count in the window or the day.
  */
 public final class RateBudget implements RequestGate {
 
@@ -68,7 +78,12 @@ public final class RateBudget implements RequestGate {
     private LocalDate today;
     private Instant pausedUntil = Instant.MIN;
     private int consecutive429;
+    /** When the latest 429 pause began: a 429 to a request that left before it belongs to that episode. */
+    private Instant episodeStart = Instant.MIN;
+    /** The token bucket's theoretical arrival time (GCRA): a request may leave while this is at most a burst ahead. */
+    private Instant paceAt = Instant.EPOCH;
     private long waitsLogged;
+    private volatile boolean paced = true;
     private boolean refusing;
 
     /**
@@ -120,6 +135,8 @@ public final class RateBudget implements RequestGate {
             today = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC);
             pausedUntil = Instant.MIN;
             consecutive429 = 0;
+            episodeStart = Instant.MIN;
+            paceAt = Instant.EPOCH;
         }
         restoreUsage(remembered);
         seed();
@@ -148,13 +165,20 @@ public final class RateBudget implements RequestGate {
         // A reservation older than this ended (answer or timeout) before the window began.
         Instant since = oldestThatCounts.minus(longestCall).minus(WINDOW);
         int open = 0;
+        java.util.List<Instant> starts = new java.util.ArrayList<>();
         for (ProviderCall call : callLog.callsSince(since)) {
+            if (call.httpStatus() != null && call.httpStatus() == 429) {
+                continue; // refused, not taken: never counted
+            }
+            starts.add(call.reservedAt());
             Instant end = call.completed() ? call.answeredAt() : call.reservedAt().plus(longestCall);
             if (end.isAfter(oldestThatCounts)) {
                 ended.add(end);
                 open += call.completed() ? 0 : 1;
             }
         }
+        starts.sort(null);
+        starts.forEach(this::paced); // the last run's pace goes on
         if (!ended.isEmpty()) {
             LOG.info("Rate budget seeded with {} requests of the last minute ({} left without an answer by the last run)",
                     ended.size(), open);
@@ -205,11 +229,12 @@ public final class RateBudget implements RequestGate {
                 Instant now = clock.instant();
                 forgetOld(now);
                 rollDay(now);
-                long waitMs = waitMillis(now);
+                long waitMs = Math.max(waitMillis(now), paced ? paceMillis(now) : 0);
                 if (waitMs <= 0) {
                     inFlight++;
                     usedToday++;
                     reservedAt = now;
+                    paced(now);
                     break;
                 }
                 if (waitsLogged++ % 500 == 0 && waitMs > 5000) {
@@ -231,7 +256,8 @@ public final class RateBudget implements RequestGate {
             throw new ProviderException(operation, ProviderError.CONNECTION_FAILED, 0, false,
                     "not sent: the journal could not record the call (" + e.getMessage() + ")", null, e);
         }
-        return status -> completed(callId, status);
+        Instant left = reservedAt;
+        return status -> completed(callId, left, status);
     }
 
     @Override
@@ -264,15 +290,21 @@ public final class RateBudget implements RequestGate {
         return Math.max(1, Duration.between(now, frees).toMillis());
     }
 
-    private void completed(long callId, int httpStatus) {
+    private void completed(long callId, Instant reservedAt, int httpStatus) {
         Instant now = clock.instant();
         synchronized (this) {
             inFlight--;
-            ended.add(now);
             if (httpStatus == 429) {
-                consecutive429++;
-            } else if (httpStatus > 0) {
-                consecutive429 = 0;
+                // refused, not taken: its slot and its day's count are given back
+                usedToday = Math.max(0, usedToday - 1);
+                if (reservedAt.isAfter(episodeStart)) {
+                    consecutive429++; // left after the last pause began: the pause was not enough
+                }
+            } else {
+                ended.add(now);
+                if (httpStatus > 0 && reservedAt.isAfter(episodeStart)) {
+                    consecutive429 = 0;
+                }
             }
             notifyAll();
         }
@@ -296,13 +328,49 @@ public final class RateBudget implements RequestGate {
             } else {
                 ms = Math.min(WINDOW.toMillis(), 2000L << Math.min(5, Math.max(0, consecutive429 - 1)));
             }
-            Instant until = clock.instant().plusMillis(ms);
-            if (until.isAfter(pausedUntil)) {
+            Instant now = clock.instant();
+            Instant until = now.plusMillis(ms);
+            if (!now.isBefore(pausedUntil) && until.isAfter(pausedUntil)) {
+                // a new episode: the 429s of requests already on the wire belong to it, not to another
+                episodeStart = now;
                 pausedUntil = until;
                 LOG.warn("Provider answered 429 (rate limit); pausing all requests for {} ms", ms);
+            } else if (retryAfterSeconds != null && until.isAfter(pausedUntil)) {
+                pausedUntil = until; // the provider asked for longer
             }
             notifyAll();
         }
+    }
+
+    /**
+     * Judges by the rolling window and the day alone, without the even pace: for tests of the window's
+     * own rules, which would otherwise wait out the pace at every step. Returns this budget.
+     */
+    public RateBudget withoutPacing() {
+        paced = false;
+        return this;
+    }
+
+    /** The pace's interval between two requests: a minute shared evenly by the per-minute limit. */
+    private Duration interval() {
+        return Duration.ofNanos(WINDOW.toNanos() / perMinute);
+    }
+
+    /** How many requests may leave at once: the per-second rate, at least one. */
+    private int burst() {
+        return Math.max(1, perMinute / 60);
+    }
+
+    /** How long the pace makes the caller wait now; 0 when a request may leave. */
+    private long paceMillis(Instant now) {
+        // a burst of b leaves at once when the bucket is full: the b-th finds paceAt (b - 1) intervals ahead
+        Instant earliest = paceAt.minus(interval().multipliedBy(burst() - 1L));
+        return now.isBefore(earliest) ? Math.max(1, Duration.between(now, earliest).toMillis()) : 0;
+    }
+
+    /** A request left at {@code at}: the bucket's theoretical arrival time moves on by one interval. */
+    private void paced(Instant at) {
+        paceAt = (paceAt.isAfter(at) ? paceAt : at).plus(interval());
     }
 
     private void forgetOld(Instant now) {

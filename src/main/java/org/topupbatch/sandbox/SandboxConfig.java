@@ -34,7 +34,7 @@ public final class SandboxConfig {
             "lost-answer-rate", "lost-answer-mode", "settle-delay", "fail-rate", "webhook-duplicate-rate",
             "webhook-late-rate", "webhook-late-delay", "webhook-secret", "webhook-retry-schedule", "check-order",
             "ip-whitelist-enforced", "ip-whitelist", "seed", "rate-limit-storm", "outage", "price-change", "unavailable",
-            "state-file");
+            "gateway-limit", "gateway-answer", "state-file");
 
     private volatile String apiKey = "RSL-7F3A9C21";
     private volatile String apiSecret = "s3cr3t-Kx9pQ2";
@@ -58,6 +58,8 @@ public final class SandboxConfig {
     private volatile Long seed;
     private volatile PriceChanges priceChanges = PriceChanges.NONE;
     private volatile List<String> unavailable = List.of();
+    private volatile GatewayLimit gatewayLimit = GatewayLimit.OFF;
+    private volatile String gatewayAnswer = "html";
     private volatile java.nio.file.Path stateFile;
     private volatile boolean stateReadOnly;
     // fault windows (System.nanoTime deadlines): a 429 storm, an outage; 0 = none
@@ -125,6 +127,8 @@ public final class SandboxConfig {
                 case "outage": return startOutage(DurationRange.parseDuration(v));
                 case "price-change": return setPriceChange(v);
                 case "unavailable": return setUnavailable(parseList(v));
+                case "gateway-limit": return setGatewayLimit(v);
+                case "gateway-answer": return setGatewayAnswer(v);
                 case "state-file": return setStateFile(v.isEmpty() ? null : java.nio.file.Path.of(v));
                 default: throw new IllegalStateException("knob without a parser: " + name);
             }
@@ -162,6 +166,8 @@ public final class SandboxConfig {
         out.put("outage", remaining(outageUntil).toMillis() + "ms");
         out.put("price-change", priceChanges.toString());
         out.put("unavailable", String.join(",", unavailable));
+        out.put("gateway-limit", gatewayLimit.toString());
+        out.put("gateway-answer", gatewayAnswer);
         out.put("state-file", stateFile == null ? "" : stateFile.toString());
         return out;
     }
@@ -326,6 +332,23 @@ public final class SandboxConfig {
 
     /** Products out of stock on command ({@code *}: every product), besides those the catalog marks unavailable. */
     public SandboxConfig setUnavailable(List<String> skus) { this.unavailable = List.copyOf(skus); return this; }
+
+    /** {@code 5/s burst 10}: a per-second gateway in front of the provider, refusing the rest with 429; {@code off}. */
+    public SandboxConfig setGatewayLimit(String limit) { this.gatewayLimit = GatewayLimit.parse(limit); return this; }
+
+    /** How the gateway's 429 reads: {@code html} (nginx's page), {@code empty}, {@code json} (with Retry-After: 1). */
+    public SandboxConfig setGatewayAnswer(String answer) {
+        String a = answer == null ? "" : answer.trim().toLowerCase(java.util.Locale.ROOT);
+        if (!List.of("html", "empty", "json").contains(a)) {
+            throw new IllegalArgumentException("expected html, empty or json");
+        }
+        this.gatewayAnswer = a;
+        return this;
+    }
+
+    GatewayLimit gatewayLimit() { return gatewayLimit; }
+
+    String gatewayAnswer() { return gatewayAnswer; }
 
     /** The product's basic-tier price now. */
     long basicPrice(SandboxProduct product) { return priceChanges.basicPrice(product); }

@@ -90,6 +90,12 @@ final class SandboxHttpHandler implements HttpHandler {
             exchange.close();
             return;
         }
+        if (!config.gatewayLimit().admit()) {
+            // refused in front of the provider: it never sees the request, no limit of the account counts it
+            counter.gatewayRefused();
+            gatewayRefusal(exchange);
+            return;
+        }
         if (config.inRateLimitStorm()) {
             // answered here, not thrown, so it stays out of the account's rate_limited count
             counter.stormRateLimited();
@@ -129,6 +135,28 @@ final class SandboxHttpHandler implements HttpHandler {
             return;
         }
         send(exchange, 200, SandboxJson.success(mapper, data, now));
+    }
+
+    private static final String NGINX_429_HTML = "<html>\r\n<head><title>429 Too Many Requests</title></head>\r\n"
+            + "<body>\r\n<center><h1>429 Too Many Requests</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
+
+    /** A 429 as the gateway knob gateway-answer says: nginx's page, an empty body, or JSON with Retry-After. */
+    private void gatewayRefusal(HttpExchange exchange) throws IOException {
+        switch (config.gatewayAnswer()) {
+            case "json" -> {
+                exchange.getResponseHeaders().set("Retry-After", "1");
+                send(exchange, 429, SandboxJson.error(mapper, "RATE_LIMIT_EXCEEDED", "too many requests per second", clock.get()));
+            }
+            case "empty" -> exchange.sendResponseHeaders(429, -1);
+            default -> {
+                byte[] html = NGINX_429_HTML.getBytes(StandardCharsets.UTF_8);
+                exchange.getResponseHeaders().set("Content-Type", "text/html");
+                exchange.sendResponseHeaders(429, html.length);
+                try (OutputStream out = exchange.getResponseBody()) {
+                    out.write(html);
+                }
+            }
+        }
     }
 
     /** The order exists; the client never learns it. */

@@ -74,6 +74,7 @@ final class SandboxInspection {
         node.put("rate_limited", s.rateLimited());
         node.put("busiest_window", s.busiestWindow());
         node.put("total_requests", s.totalRequests());
+        node.put("gateway_refused", s.gatewayRefused());
         node.put("balance", account.balance());
         node.put("orders", orders.totalOrders());
         return node;

@@ -13,6 +13,7 @@ final class SandboxRequestCounter {
     private final LongAdder rateLimited = new LongAdder();
     private final LongAdder stormRateLimited = new LongAdder();
     private final LongAdder droppedInOutage = new LongAdder();
+    private final LongAdder gatewayRefused = new LongAdder();
 
     void received() {
         total.increment();
@@ -31,6 +32,11 @@ final class SandboxRequestCounter {
         stormRateLimited.increment();
     }
 
+    /** A 429 of the per-second gateway: the request never reached the provider. */
+    void gatewayRefused() {
+        gatewayRefused.increment();
+    }
+
     void droppedInOutage() {
         droppedInOutage.increment();
     }
@@ -45,6 +51,6 @@ final class SandboxRequestCounter {
             LongAdder adder = perOperation.get(op);
             counts.put(op.wireName(), adder == null ? 0L : adder.sum());
         }
-        return new SandboxStats(Map.copyOf(counts), rateLimited.sum(), busiestWindow, total.sum());
+        return new SandboxStats(Map.copyOf(counts), rateLimited.sum(), busiestWindow, total.sum(), gatewayRefused.sum());
     }
 }

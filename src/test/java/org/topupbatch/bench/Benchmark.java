@@ -52,6 +52,7 @@ public final class Benchmark {
                 case "start" -> OrderFigures.start();
                 case "repeat" -> RepeatLookup.run();
                 case "guards" -> MoneyGuardFigures.run();
+                case "gateway" -> GatewayFigures.run();
                 case "all" -> {
                     OrderFigures.start();
                     intake();
@@ -62,10 +63,11 @@ public final class Benchmark {
                     OrderFigures.settle();
                     RepeatLookup.run();
                     MoneyGuardFigures.run();
+                    GatewayFigures.run();
                 }
                 default -> {
                     System.err.println("unknown figure '" + figure
-                            + "'; one of: all, intake, journal, userpath, plan, rate, cpu, restart, overhead, settle, start, repeat, guards");
+                            + "'; one of: all, intake, journal, userpath, plan, rate, cpu, restart, overhead, settle, start, repeat, guards, gateway");
                     System.exit(2);
                 }
             }

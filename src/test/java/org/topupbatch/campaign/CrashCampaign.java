@@ -43,7 +43,7 @@ final class CrashCampaign {
                    List<String> anomalies) {
 
         String describe() {
-            return String.format("crash campaign on %s, seed %d: %d kills survived in %d runs %s, market moves %s, %d batches,"
+            return String.format("crash campaign on %s, seed %d: %d kills survived in %d runs %s, market and operator moves %s, %d batches,"
                             + " %d orders checked, %d anomalies, %d s", journal, seed, kills, runs, killsByMoment, marketMoves,
                     batches, ordersChecked, anomalies.size(), took.toSeconds());
         }

@@ -51,13 +51,13 @@ abstract class RateBudgetRestartTest {
     private RateBudget restart() {
         journal.close();
         journal = open(clock);
-        return RateBudget.restore(clock, journal, LONGEST_CALL, waiter, BASIC);
+        return RateBudget.restore(clock, journal, LONGEST_CALL, waiter, BASIC).withoutPacing();
     }
 
     @Test
     void after_a_crash_with_requests_in_flight_the_next_call_waits_exactly_as_long_as_the_window_requires()
             throws Exception {
-        RateBudget before = RateBudget.restore(clock, journal, LONGEST_CALL, waiter, BASIC);
+        RateBudget before = RateBudget.restore(clock, journal, LONGEST_CALL, waiter, BASIC).withoutPacing();
         before.setLimits(5, 1000, 0);
         for (int i = 0; i < 3; i++) {
             RequestGate.Ticket ticket = before.enter("create-order");
@@ -86,7 +86,7 @@ abstract class RateBudgetRestartTest {
     @Test
     void the_accounts_limits_survive_a_restart_so_a_gold_account_is_not_judged_by_the_basic_tier()
             throws Exception {
-        RateBudget before = RateBudget.restore(clock, journal, LONGEST_CALL, waiter, BASIC);
+        RateBudget before = RateBudget.restore(clock, journal, LONGEST_CALL, waiter, BASIC).withoutPacing();
         assertThat(before.limits().perMinute()).isEqualTo(60); // first start: nothing remembered
         before.setLimits(Tier.GOLD.requestsPerMinute(), 50_000, 1_000);
         for (int i = 0; i < 100; i++) {
@@ -106,7 +106,7 @@ abstract class RateBudgetRestartTest {
     @Test
     void a_call_is_journaled_before_its_request_reaches_the_provider() throws Exception {
         List<List<ProviderCall>> seenOnArrival = new ArrayList<>();
-        RateBudget budget = RateBudget.restore(clock, journal, LONGEST_CALL, waiter, BASIC);
+        RateBudget budget = RateBudget.restore(clock, journal, LONGEST_CALL, waiter, BASIC).withoutPacing();
         CamelContext camel = new DefaultCamelContext();
         camel.start();
         try (StubProvider provider = new StubProvider()) {

@@ -25,7 +25,7 @@ class RateBudgetTest {
     private final MutableClock clock = new MutableClock(T0);
     private final ClockWaiter waiter = new ClockWaiter(clock);
     private final InMemoryCallLog log = new InMemoryCallLog();
-    private final RateBudget budget = new RateBudget(clock, log, LONGEST_CALL, waiter, 5, 1000);
+    private final RateBudget budget = new RateBudget(clock, log, LONGEST_CALL, waiter, 5, 1000).withoutPacing();
 
     @Test
     void lets_the_limit_through_then_waits_for_the_window_to_roll() throws Exception {
@@ -86,7 +86,7 @@ class RateBudgetTest {
         log.reserveCall(T0.plusSeconds(5), "create-order");
         clock.set(T0.plusSeconds(10));
 
-        RateBudget restarted = RateBudget.restore(clock, log, LONGEST_CALL, waiter, BASIC);
+        RateBudget restarted = RateBudget.restore(clock, log, LONGEST_CALL, waiter, BASIC).withoutPacing();
         assertThat(restarted.inWindow()).isEqualTo(5);
         restarted.enter("balance").completed(200);
         // The call answered at t=1 s leaves the window first: 61 s later.
@@ -104,7 +104,7 @@ class RateBudgetTest {
     void old_calls_do_not_count_after_a_restart() {
         answered(T0.minusSeconds(300), T0.minusSeconds(299));
         log.reserveCall(T0.minusSeconds(110), "create-order"); // open, but would have ended at -70 s
-        RateBudget restarted = RateBudget.restore(clock, log, LONGEST_CALL, waiter, BASIC);
+        RateBudget restarted = RateBudget.restore(clock, log, LONGEST_CALL, waiter, BASIC).withoutPacing();
         assertThat(restarted.inWindow()).isZero();
     }
 
@@ -115,7 +115,7 @@ class RateBudgetTest {
         clock.advance(Duration.ofSeconds(5));
         budget.enter("create-order").completed(200);
 
-        RateBudget restarted = RateBudget.restore(clock, log, LONGEST_CALL, waiter, BASIC);
+        RateBudget restarted = RateBudget.restore(clock, log, LONGEST_CALL, waiter, BASIC).withoutPacing();
         assertThat(restarted.limits().perMinute()).isEqualTo(300);
         assertThat(restarted.limits().perDay()).isEqualTo(50_000);
         // what the provider reported, plus the call made since
@@ -126,7 +126,7 @@ class RateBudgetTest {
     void the_first_start_judges_by_the_basic_tier_and_counts_todays_journaled_calls() {
         answered(T0.minusSeconds(3600), T0.minusSeconds(3599));
         answered(T0.minusSeconds(36_001), T0.minusSeconds(36_000)); // yesterday (UTC)
-        RateBudget first = RateBudget.restore(clock, log, LONGEST_CALL, waiter, BASIC);
+        RateBudget first = RateBudget.restore(clock, log, LONGEST_CALL, waiter, BASIC).withoutPacing();
         assertThat(first.limits().perMinute()).isEqualTo(60);
         assertThat(first.limits().usedToday()).isEqualTo(1);
     }
@@ -134,7 +134,7 @@ class RateBudgetTest {
     @Test
     void usage_remembered_on_an_earlier_day_is_not_carried_over() {
         log.rememberLimits(new AccountLimits(300, 50_000, 40_000, T0.minusSeconds(36_001)));
-        RateBudget restarted = RateBudget.restore(clock, log, LONGEST_CALL, waiter, BASIC);
+        RateBudget restarted = RateBudget.restore(clock, log, LONGEST_CALL, waiter, BASIC).withoutPacing();
         assertThat(restarted.limits().perMinute()).isEqualTo(300);
         assertThat(restarted.limits().usedToday()).isZero();
     }
