@@ -19,6 +19,14 @@ final class JdbcOrderQueue implements OrderQueue {
             + " AND b.held_at IS NULL AND b.cancelled_at IS NULL"
             + " AND NOT EXISTS (SELECT 1 FROM product_outage o WHERE o.product_sku = r.product_sku AND o.held = TRUE)"
             + " ORDER BY r.batch_id, r.seq LIMIT ?";
+    /** Batches that have rows to send now (their own queue order: oldest first). */
+    private static final String ACTIVE_BATCHES = "SELECT b.id FROM batch b WHERE b.report_complete = FALSE"
+            + " AND b.halt_reason IS NULL AND b.error IS NULL AND b.held_at IS NULL AND b.cancelled_at IS NULL"
+            + " AND EXISTS (SELECT 1 FROM batch_row r WHERE r.state = 'ACCEPTED' AND r.batch_id = b.id) ORDER BY b.id";
+    private static final String NEXT_OF_BATCH = "SELECT " + Mapping.ROW_COLUMNS + " FROM batch_row r"
+            + " WHERE r.state = 'ACCEPTED' AND r.batch_id = ?"
+            + " AND NOT EXISTS (SELECT 1 FROM product_outage o WHERE o.product_sku = r.product_sku AND o.held = TRUE)"
+            + " ORDER BY r.seq LIMIT ?";
     private static final String REJECT_UNSENT = "UPDATE batch_row SET state = 'REJECTED', order_ref_id = NULL,"
             + " repeat_key = NULL, message = ?, updated_at = ? WHERE id = ? AND state = 'ACCEPTED'";
     private static final String BATCH_OF_ROW = "SELECT batch_id FROM batch_row WHERE id = ?";
@@ -44,9 +52,35 @@ final class JdbcOrderQueue implements OrderQueue {
         this.outcomes = outcomes;
     }
 
+    /**
+     * Fair shares: with several batches active, each gives up to an equal share of the rows, taken in
+     * turn (the first row of each, then the second of each, ...), each batch in its file order; so a
+     * small batch dropped behind a large one goes out in the next round, not after it.
+     */
     @Override
     public List<RowRecord> nextToSubmit(int limit) {
-        return jdbc.rows(NEXT_TO_SUBMIT, ps -> ps.setInt(1, limit));
+        List<Long> active = new java.util.ArrayList<>();
+        jdbc.query(ACTIVE_BATCHES, ps -> { }, rs -> active.add(rs.getLong(1)));
+        if (active.size() <= 1) {
+            return jdbc.rows(NEXT_TO_SUBMIT, ps -> ps.setInt(1, limit));
+        }
+        int share = Math.max(1, (limit + active.size() - 1) / active.size());
+        List<List<RowRecord>> queues = new java.util.ArrayList<>();
+        for (long batchId : active) {
+            queues.add(jdbc.rows(NEXT_OF_BATCH, ps -> {
+                ps.setLong(1, batchId);
+                ps.setInt(2, share);
+            }));
+        }
+        List<RowRecord> inTurn = new java.util.ArrayList<>(limit);
+        for (int i = 0; i < share && inTurn.size() < limit; i++) {
+            for (List<RowRecord> queue : queues) {
+                if (i < queue.size() && inTurn.size() < limit) {
+                    inTurn.add(queue.get(i));
+                }
+            }
+        }
+        return inTurn;
     }
 
     @Override

@@ -9,8 +9,8 @@ import java.util.Optional;
 public interface OrderQueue extends RowOutcomes {
 
     /**
-     * ACCEPTED rows of batches that are not halted, oldest batch first, in file order,
-     * at most {@code limit}; rows of a held product ({@link ProductOutages}) and of batches an
+     * ACCEPTED rows of batches that are not halted, at most {@code limit}: with several batches
+     * active, an equal share of each, taken in turn, each in file order; rows of a held product ({@link ProductOutages}) and of batches an
      * operator holds or cancelled ({@link BatchControl}) wait.
      */
     List<RowRecord> nextToSubmit(int limit);

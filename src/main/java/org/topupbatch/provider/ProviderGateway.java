@@ -70,6 +70,11 @@ public class ProviderGateway {
         return client.checkOrderSupported();
     }
 
+    /** The account's requests per minute, as the rate budget judges by now. */
+    public int requestsPerMinute() {
+        return budget.limits().perMinute();
+    }
+
     /** The provider said "too many requests" to a call made outside this gateway: every caller pauses. */
     public void rateLimited(ProviderException e) {
         budget.backOff(e.retryAfterSeconds());

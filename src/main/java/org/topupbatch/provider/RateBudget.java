@@ -84,6 +84,8 @@ public final class RateBudget implements RequestGate {
     private Instant paceAt = Instant.EPOCH;
     private long waitsLogged;
     private volatile boolean paced = true;
+    /** Callers other than create-order waiting for a slot: look-ups, balances, reports go first. */
+    private int othersWaiting;
     private boolean refusing;
 
     /**
@@ -221,26 +223,21 @@ public final class RateBudget implements RequestGate {
     @Override
     public Ticket enter(String operation) throws InterruptedException {
         Instant reservedAt;
+        // Orders yield to every other caller: a status look-up, a balance read or a batch's report
+        // takes the next free slot, so it never waits for a long batch's queue (the orders' share of
+        // the budget is all the rest, so a long batch still runs at the limit).
+        boolean order = ProviderClient.CREATE_ORDER.equals(operation);
         synchronized (this) {
-            while (true) {
-                if (refusing) {
-                    throw new InterruptedException("the rate budget refuses new requests: the run is stopping");
+            if (!order) {
+                othersWaiting++;
+            }
+            try {
+                reservedAt = waitForSlot(order);
+            } finally {
+                if (!order) {
+                    othersWaiting--;
+                    notifyAll();
                 }
-                Instant now = clock.instant();
-                forgetOld(now);
-                rollDay(now);
-                long waitMs = Math.max(waitMillis(now), paced ? paceMillis(now) : 0);
-                if (waitMs <= 0) {
-                    inFlight++;
-                    usedToday++;
-                    reservedAt = now;
-                    paced(now);
-                    break;
-                }
-                if (waitsLogged++ % 500 == 0 && waitMs > 5000) {
-                    LOG.info("Rate budget: waiting {} s before the next provider request", (waitMs + 999) / 1000);
-                }
-                waiter.waitOn(this, Math.min(waitMs, MAX_WAIT_MILLIS));
             }
         }
         long callId;
@@ -258,6 +255,32 @@ public final class RateBudget implements RequestGate {
         }
         Instant left = reservedAt;
         return status -> completed(callId, left, status);
+    }
+
+    /** Waits (holding this monitor) until a request may leave, and takes its slot; returns when. */
+    private Instant waitForSlot(boolean order) throws InterruptedException {
+        while (true) {
+            if (refusing) {
+                throw new InterruptedException("the rate budget refuses new requests: the run is stopping");
+            }
+            Instant now = clock.instant();
+            forgetOld(now);
+            rollDay(now);
+            long waitMs = Math.max(waitMillis(now), paced ? paceMillis(now) : 0);
+            if (waitMs <= 0 && order && othersWaiting > 0) {
+                waitMs = 5; // the slot is another caller's: it takes it at its next look
+            }
+            if (waitMs <= 0) {
+                inFlight++;
+                usedToday++;
+                paced(now);
+                return now;
+            }
+            if (waitsLogged++ % 500 == 0 && waitMs > 5000) {
+                LOG.info("Rate budget: waiting {} s before the next provider request", (waitMs + 999) / 1000);
+            }
+            waiter.waitOn(this, Math.min(waitMs, MAX_WAIT_MILLIS));
+        }
     }
 
     @Override

@@ -111,6 +111,23 @@ public class ReportSchedule {
         if (open.isEmpty()) {
             return Outstanding.NONE;
         }
-        return open.stream().allMatch(BatchRecord::reportedAtTimeout) ? Outstanding.ONLY_TIMED_OUT : Outstanding.WAITING;
+        return open.stream().allMatch(this::leftAsItStands) ? Outstanding.ONLY_TIMED_OUT : Outstanding.WAITING;
+    }
+
+    /**
+     * A batch whose report was written not complete and may stay so for this run: held by the
+     * operator, or its pending timeout is over. A batch reported while held and resumed since is
+     * not: its orders are being sent and its report will be written again.
+     */
+    private boolean leftAsItStands(BatchRecord batch) {
+        if (!batch.reportedAtTimeout()) {
+            return false;
+        }
+        if (batch.held()) {
+            return true;
+        }
+        Instant since = journal.lastSubmission(batch.id())
+                .orElse(batch.submitStartedAt() != null ? batch.submitStartedAt() : batch.startedAt());
+        return Duration.between(since, clock.instant()).compareTo(pendingTimeout) >= 0;
     }
 }

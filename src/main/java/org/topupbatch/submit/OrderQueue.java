@@ -43,9 +43,11 @@ public class OrderQueue {
     private final PriceGuard prices;
     private final ProductAvailability availability;
     private final OperatorHolds operator;
+    private final java.util.function.IntSupplier perMinute;
 
     OrderQueue(Journal journal, BalanceBefore balanceBefore, Clock clock, PriceGuard prices,
-               ProductAvailability availability) {
+               ProductAvailability availability, java.util.function.IntSupplier perMinute) {
+        this.perMinute = perMinute;
         this.journal = journal;
         this.balanceBefore = balanceBefore;
         this.clock = clock;
@@ -54,7 +56,16 @@ public class OrderQueue {
         this.operator = new OperatorHolds(journal, clock);
     }
 
-    /** The next rows to submit, oldest batch first and in file order. */
+    /**
+     * The next round of rows to submit: about five seconds' worth at the account's rate (at least 16,
+     * at most 1,000), the active batches in turn, each in file order. A round is short so that a batch
+     * dropped behind a large one is taken within seconds (the next round starts when this one is done).
+     */
+    public List<RowRecord> due() {
+        return due(Math.max(16, Math.min(1_000, perMinute.getAsInt() / 12)));
+    }
+
+    /** The next rows to submit, at most {@code limit}. */
     public List<RowRecord> due(int limit) {
         if (stoppedAll()) {
             return List.of();

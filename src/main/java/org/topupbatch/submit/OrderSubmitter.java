@@ -20,7 +20,7 @@ public class OrderSubmitter {
                           ProductAvailability availability) {
         this.availability = availability;
         this.queue = new OrderQueue(journal, new BalanceBefore(journal, gateway::checkBalance, clock), clock, prices,
-                availability);
+                availability, gateway::requestsPerMinute);
         this.outcomes = new SubmitOutcomes(journal, queue, gateway::rateLimited, clock, prices, availability);
     }
 

@@ -69,7 +69,7 @@ class OperatorHandE2ETest {
     private int stoppedWithin(Duration effect) throws InterruptedException {
         Thread.sleep(effect.toMillis());
         int settled = sandbox.ledger().size();
-        Thread.sleep(3_000);
+        Thread.sleep(2_000);
         assertThat(sandbox.ledger()).as("no order after the command took effect").hasSize(settled);
         return settled;
     }

@@ -358,16 +358,17 @@ abstract class JournalContractTest {
     // ---- submit
 
     @Test
-    void nextToSubmitGivesAcceptedRowsOfUnhaltedBatchesOldestBatchFirstInFileOrder() {
+    void nextToSubmitGivesAcceptedRowsOfUnhaltedBatchesInTurnEachInFileOrder() {
         long b1 = batchOf(accepted(0, "A-0"), rejected(1, "A-1", "no"), accepted(2, "A-2"), accepted(3, "A-3"));
         long b2 = batchOf(accepted(0, "B-0"), accepted(1, "B-1"));
         long b3 = batchOf(accepted(0, "C-0"));
         journal.haltBatch(b2, "INVALID_SIGNATURE");
         journal.markSending(order("A-2").id(), T0);
 
-        assertThat(journal.nextToSubmit(10)).extracting(RowRecord::refId).containsExactly("A-0", "A-3", "C-0");
-        assertThat(journal.nextToSubmit(2)).extracting(RowRecord::refId).containsExactly("A-0", "A-3");
-        assertThat(journal.nextToSubmit(10)).extracting(RowRecord::batchId).containsExactly(b1, b1, b3);
+        // two active batches (b2 is halted): their rows in turn, each batch in file order
+        assertThat(journal.nextToSubmit(10)).extracting(RowRecord::refId).containsExactly("A-0", "C-0", "A-3");
+        assertThat(journal.nextToSubmit(2)).extracting(RowRecord::refId).containsExactly("A-0", "C-0");
+        assertThat(journal.nextToSubmit(10)).extracting(RowRecord::batchId).containsExactly(b1, b3, b1);
     }
 
     @Test
@@ -893,5 +894,18 @@ abstract class JournalContractTest {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    @Test
+    void active_batches_share_the_queue_in_turn_each_in_file_order() {
+        NewRow[] big = new NewRow[10];
+        for (int i = 0; i < big.length; i++) {
+            big[i] = accepted(i, "BIG-" + i);
+        }
+        batchOf(big);
+        batchOf(accepted(0, "SMALL-0"), accepted(1, "SMALL-1"));
+        assertThat(journal.nextToSubmit(6)).extracting(RowRecord::refId)
+                .containsExactly("BIG-0", "SMALL-0", "BIG-1", "SMALL-1", "BIG-2");
+        assertThat(journal.nextToSubmit(1)).extracting(RowRecord::refId).containsExactly("BIG-0");
     }
 }

@@ -98,4 +98,32 @@ class RateBudgetPacingTest {
         budget.enter("create-order").completed(200);
         assertThat(Duration.between(asked, clock.instant()).toMillis()).isBetween(7000L, 7300L);
     }
+
+    @Test
+    void a_look_up_waiting_beside_orders_takes_the_next_slot() throws Exception {
+        // basic: one request a second; real time, three callers
+        RateBudget budget = new RateBudget(java.time.Clock.systemUTC(), log, LONGEST_CALL, RateBudget.Waiter.REAL, 60, 10_000);
+        budget.enter("create-order").completed(200); // the bucket is empty now for a second
+        java.util.concurrent.ConcurrentLinkedQueue<String> order = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            java.util.concurrent.Future<?> orders = pool.submit(() -> {
+                for (int i = 0; i < 2; i++) {
+                    budget.enter("create-order").completed(200);
+                    order.add("create-order");
+                }
+                return null;
+            });
+            Thread.sleep(100); // the orders wait first
+            pool.submit(() -> {
+                budget.enter("check-balance").completed(200);
+                order.add("check-balance");
+                return null;
+            }).get(10, java.util.concurrent.TimeUnit.SECONDS);
+            orders.get(10, java.util.concurrent.TimeUnit.SECONDS);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(order).containsExactly("check-balance", "create-order", "create-order");
+    }
 }

@@ -137,4 +137,23 @@ class ReportScheduleTest {
         assertThat(ReportSchedule.backstopPeriod(Duration.ofSeconds(5))).isEqualTo(Duration.ofSeconds(5));
         assertThat(ReportSchedule.backstopPeriod(Duration.ofMillis(10))).isEqualTo(Duration.ofSeconds(1));
     }
+
+    @Test
+    void a_held_batch_is_reported_as_it_stands_and_a_resumed_one_is_waited_for_again() {
+        long id = batch("H-1", "H-2");
+        sent("H-1", RowState.SUCCESS);
+        assertThat(due(id)).isEmpty();
+        journal.holdBatch(id, clock.instant());
+        ReportSchedule.Due held = due(id).orElseThrow();
+        assertThat(held.complete()).isFalse();
+        written(id, held);
+        assertThat(due(id)).as("nothing changed since").isEmpty();
+        assertThat(schedule.outstanding()).as("a once run may end on it").isEqualTo(ReportSchedule.Outstanding.ONLY_TIMED_OUT);
+        journal.resumeBatch(id);
+        journal.markSending(row("H-2"), clock.instant());
+        journal.recordOutcome(row("H-2"), RowState.PENDING, null, 20_000L, "pending");
+        assertThat(schedule.outstanding()).as("resumed and pending: the run waits for it").isEqualTo(ReportSchedule.Outstanding.WAITING);
+        journal.recordOutcome(row("H-2"), RowState.SUCCESS, "SN", 20_000L, "ok");
+        assertThat(due(id)).hasValueSatisfying(d -> assertThat(d.complete()).isTrue());
+    }
 }

@@ -66,7 +66,7 @@ final class SubmitFixture implements AutoCloseable {
                 Duration.ofSeconds(30), clock);
         priceGuard = new PriceGuard(prices, BigDecimal.TEN);
         availability = new ProductAvailability(journal, prices, Duration.ofMinutes(30), Duration.ofMinutes(1), clock);
-        queue = new OrderQueue(journal, before, clock, priceGuard, availability);
+        queue = new OrderQueue(journal, before, clock, priceGuard, availability, () -> 300);
         outcomes = new SubmitOutcomes(journal, queue, rateLimited::add, clock, priceGuard, availability);
     }
 
