@@ -53,6 +53,7 @@ public final class Benchmark {
                 case "repeat" -> RepeatLookup.run();
                 case "guards" -> MoneyGuardFigures.run();
                 case "gateway" -> GatewayFigures.run();
+                case "operator" -> OperatorFigures.run();
                 case "all" -> {
                     OrderFigures.start();
                     intake();
@@ -64,10 +65,11 @@ public final class Benchmark {
                     RepeatLookup.run();
                     MoneyGuardFigures.run();
                     GatewayFigures.run();
+                    OperatorFigures.run();
                 }
                 default -> {
                     System.err.println("unknown figure '" + figure
-                            + "'; one of: all, intake, journal, userpath, plan, rate, cpu, restart, overhead, settle, start, repeat, guards, gateway");
+                            + "'; one of: all, intake, journal, userpath, plan, rate, cpu, restart, overhead, settle, start, repeat, guards, gateway, operator");
                     System.exit(2);
                 }
             }
