@@ -73,6 +73,23 @@ class SettingsTest {
     }
 
     @Test
+    void the_money_guards_settings_have_their_defaults_and_a_bad_value_says_so_in_one_line() {
+        assertThat(load().priceTolerance()).isEqualByComparingTo("10");
+        assertThat(load().outageWait()).isEqualTo(Duration.ofMinutes(30));
+        assertThat(load().outageRecheck()).isEqualTo(Duration.ofMinutes(1));
+        env.put("TOPUP_PRICE_TOLERANCE", "2.5%");
+        assertThat(load().priceTolerance()).isEqualByComparingTo("2.5");
+        env.put("TOPUP_PRICE_TOLERANCE", "0");
+        assertThat(load().priceTolerance()).isEqualByComparingTo("0");
+        env.put("TOPUP_PRICE_TOLERANCE", "ten");
+        assertThatThrownBy(this::load).isInstanceOf(SettingsException.class).hasMessage("topup.price-tolerance: 'ten' is not"
+                + " a percentage from 0% to 1000% such as 10% (0% sends nothing dearer than when accepted)");
+        env.remove("TOPUP_PRICE_TOLERANCE");
+        env.put("TOPUP_OUTAGE_WAIT", "half an hour");
+        assertThatThrownBy(this::load).isInstanceOf(SettingsException.class).hasMessageStartingWith("topup.outage-wait:");
+    }
+
+    @Test
     void environment_overrides_the_file_and_system_properties_override_both() {
         env.put("TOPUP_MODE", "once");
         env.put("TOPUP_PENDING_TIMEOUT", "90s");
