@@ -39,7 +39,8 @@ public final class TrackConfiguration extends AreaConfiguration {
 
     @BindToRegistry("unknownOrderReconciliation")
     public UnknownOrderReconciliation unknownOrderReconciliation() {
-        return new UnknownOrderReconciliation(provider.gateway(), historySearch(), trackedOrders());
+        return new UnknownOrderReconciliation(provider.gateway(), historySearch(), trackedOrders(),
+                journal.journal()::batch, clock);
     }
 
     @BindToRegistry("pendingOrderPolling")

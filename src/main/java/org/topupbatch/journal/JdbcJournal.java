@@ -242,6 +242,11 @@ public final class JdbcJournal implements Journal {
     }
 
     @Override
+    public boolean rejectNeverTaken(long rowId, String message) {
+        return orderQueue.rejectNeverTaken(rowId, message);
+    }
+
+    @Override
     public void scheduleCheck(long rowId, Instant nextCheckAt, int checks) {
         orderQueue.scheduleCheck(rowId, nextCheckAt, checks);
     }

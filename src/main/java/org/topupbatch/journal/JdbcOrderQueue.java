@@ -119,6 +119,11 @@ final class JdbcOrderQueue implements OrderQueue {
     }
 
     @Override
+    public boolean rejectNeverTaken(long rowId, String message) {
+        return outcomes.rejectNeverTaken(rowId, message);
+    }
+
+    @Override
     public void scheduleCheck(long rowId, Instant nextCheckAt, int checks) {
         outcomes.scheduleCheck(rowId, nextCheckAt, checks);
     }

@@ -20,6 +20,8 @@ final class JdbcRowOutcomes implements RowOutcomes {
     private static final String CLEAR_CHECK = ", next_check_at = NULL";
     private static final String WHERE_ROW_IN = " WHERE id = ? AND state IN ";
     private static final String BATCH_OF_ROW = "SELECT batch_id FROM batch_row WHERE id = ?";
+    private static final String REJECT_NEVER_TAKEN = "UPDATE batch_row SET state = 'REJECTED', repeat_key = NULL,"
+            + " message = ?, updated_at = ?, next_check_at = NULL WHERE id = ? AND state = 'UNKNOWN'";
     private static final String SCHEDULE_CHECK = "UPDATE batch_row SET next_check_at = ?, checks = ? WHERE id = ?";
 
     private final JdbcSupport jdbc;
@@ -59,6 +61,20 @@ final class JdbcRowOutcomes implements RowOutcomes {
         List<Long> batch = new ArrayList<>(1);
         jdbc.query(BATCH_OF_ROW, ps -> ps.setLong(1, rowId), rs -> batch.add(rs.getLong("batch_id")));
         return batch.stream().findFirst();
+    }
+
+    @Override
+    public boolean rejectNeverTaken(long rowId, String message) {
+        boolean rejected = jdbc.update(REJECT_NEVER_TAKEN, ps -> {
+            ps.setString(1, message);
+            ps.setLong(2, clock.millis());
+            ps.setLong(3, rowId);
+        }) == 1;
+        RowFinalListener listener = rowFinal.current();
+        if (rejected && listener != RowFinalListener.NONE) {
+            batchOfRow(rowId).ifPresent(listener::rowsFinal);
+        }
+        return rejected;
     }
 
     @Override

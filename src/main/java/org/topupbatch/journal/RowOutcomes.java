@@ -14,4 +14,11 @@ public interface RowOutcomes {
 
     /** Plans the next status look-up of a row. */
     void scheduleCheck(long rowId, Instant nextCheckAt, int checks);
+
+    /**
+     * An order of unknown outcome that the provider has proven it never took, of a batch the operator
+     * cancelled: REJECTED with {@code message} instead of being sent again. Its ref_id stays with the
+     * row (so that nothing else takes it), its repeat key is freed. False when the row is no longer UNKNOWN.
+     */
+    boolean rejectNeverTaken(long rowId, String message);
 }

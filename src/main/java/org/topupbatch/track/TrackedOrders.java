@@ -82,6 +82,11 @@ public class TrackedOrders {
         journal.recordOutcome(row.id(), RowState.REFUSED, null, null, message);
     }
 
+    /** The provider proved it never took an order of a cancelled batch: rejected, not sent again. */
+    boolean rejectNeverTaken(RowRecord row, String message) {
+        return journal.rejectNeverTaken(row.id(), message);
+    }
+
     /** Nothing final learnt: the next look-up, backing off. */
     void lookAgain(RowRecord row) {
         int checks = row.checks() + 1;

@@ -2,9 +2,14 @@ package org.topupbatch.track;
 
 
 
+import java.time.Clock;
+import java.time.Duration;
 import java.util.Optional;
+import java.util.function.LongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.topupbatch.journal.BatchControl;
+import org.topupbatch.journal.BatchRecord;
 import org.topupbatch.journal.RowRecord;
 import org.topupbatch.provider.Order;
 import org.topupbatch.provider.OrderRequest;
@@ -17,19 +22,34 @@ import org.topupbatch.provider.ProviderGateway;
  * provider): look it up; if it is not there, send the same ref_id again, which is always safe
  * (the provider answers DUPLICATE_REF_ID when it exists), then find it in the history. Never
  * re-created under a new ref_id, never declared failed on a guess.
+ *
+ * <p>The operator's hand counts here too, because sending again would be a new order: while the
+ * row's batch is held, nothing is sent again (the row waits for {@code resume}); once it is
+ * cancelled, a row the provider's check-order does not know is rejected as cancelled instead of
+ * sent, provided its first request left at least {@link #SETTLED_AFTER} ago (a provider still busy
+ * with a slow request would not know it yet). Without check-order the same ref_id is sent again as
+ * before: that is the only way to learn whether the first request made the order.
  */
 public class UnknownOrderReconciliation {
 
     private static final Logger LOG = LoggerFactory.getLogger(UnknownOrderReconciliation.class);
 
+    /** How long after its request an order unknown to check-order is taken as never made, for a cancel. */
+    static final Duration SETTLED_AFTER = Duration.ofMinutes(2);
+
     private final ProviderGateway gateway;
     private final OrderHistorySearch history;
     private final TrackedOrders tracked;
+    private final LongFunction<Optional<BatchRecord>> batches;
+    private final Clock clock;
 
-    public UnknownOrderReconciliation(ProviderGateway gateway, OrderHistorySearch history, TrackedOrders tracked) {
+    public UnknownOrderReconciliation(ProviderGateway gateway, OrderHistorySearch history, TrackedOrders tracked,
+                                      LongFunction<Optional<BatchRecord>> batches, Clock clock) {
         this.gateway = gateway;
         this.history = history;
         this.tracked = tracked;
+        this.batches = batches;
+        this.clock = clock;
     }
 
     /** Reconciles one unknown order (the track route hands them over one by one). */
@@ -55,6 +75,11 @@ public class UnknownOrderReconciliation {
                 }
                 // Not there: the earlier request never made an order. Sending it now is safe.
             }
+            if (stoppedByOperator(row, true)) {
+                return;
+            }
+        } else if (stoppedByOperator(row, false)) {
+            return;
         }
         try {
             Order order = gateway.createOrder(new OrderRequest(row.refId(), row.productSku(), row.customerNo(),
@@ -74,5 +99,32 @@ public class UnknownOrderReconciliation {
                 history.find(row, OrderOutcomes.refusal(e));
             }
         }
+    }
+
+    /**
+     * True when the operator's hold or cancel keeps the row from being sent again; {@code provenAbsent}:
+     * check-order has just said that the provider has no such order.
+     */
+    private boolean stoppedByOperator(RowRecord row, boolean provenAbsent) {
+        Optional<BatchRecord> batch = batches.apply(row.batchId());
+        if (batch.isEmpty() || !batch.get().held() && !batch.get().cancelled()) {
+            return false;
+        }
+        if (!batch.get().cancelled()) {
+            tracked.lookAgain(row); // held: sent again after resume, or settled by a cancel
+            return true;
+        }
+        if (!provenAbsent) {
+            return false;
+        }
+        boolean settled = row.sentAt() == null || !clock.instant().isBefore(row.sentAt().plus(SETTLED_AFTER));
+        if (!settled) {
+            tracked.lookAgain(row);
+        } else if (tracked.rejectNeverTaken(row, BatchControl.cancelledMessage(batch.get().cancelledAt())
+                + " (the provider has no order under this ref_id)")) {
+            LOG.info("Order {} of cancelled batch {} was never taken by the provider: not sent again", row.refId(),
+                    batch.get().fileName());
+        }
+        return true;
     }
 }

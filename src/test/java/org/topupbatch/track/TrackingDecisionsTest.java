@@ -109,7 +109,8 @@ class TrackingDecisionsTest {
 
     UnknownOrderReconciliation reconciliation() {
         TrackedOrders tracked = new TrackedOrders(journal, clock, false);
-        return new UnknownOrderReconciliation(gateway, new OrderHistorySearch(gateway, tracked, clock), tracked);
+        return new UnknownOrderReconciliation(gateway, new OrderHistorySearch(gateway, tracked, clock), tracked,
+                journal::batch, clock);
     }
 
     @Test
@@ -152,6 +153,60 @@ class TrackingDecisionsTest {
         RowRecord after = row("U-1");
         assertThat(after.state()).isEqualTo(RowState.PENDING);
         assertThat(after.nextCheckAt()).isAfter(T0);
+    }
+
+    @Test
+    void an_unknown_order_of_a_held_batch_is_not_sent_again_until_it_is_resumed() {
+        batch(slowOrder(0, "U-H"));
+        sentWith("U-H", RowState.UNKNOWN);
+        long batchId = row("U-H").batchId();
+        journal.holdBatch(batchId, clock.instant());
+
+        reconciliation().reconcile(row("U-H"));
+
+        assertThat(ordersAtProvider("U-H")).isZero();
+        assertThat(row("U-H").state()).isEqualTo(RowState.UNKNOWN);
+        assertThat(row("U-H").nextCheckAt()).isAfter(T0);
+
+        journal.resumeBatch(batchId);
+        reconciliation().reconcile(row("U-H"));
+        assertThat(ordersAtProvider("U-H")).isEqualTo(1);
+        assertThat(row("U-H").state()).isEqualTo(RowState.PENDING);
+    }
+
+    @Test
+    void an_unknown_order_of_a_cancelled_batch_that_the_provider_never_took_is_rejected_not_sent_again() {
+        batch(slowOrder(0, "U-C"));
+        sentWith("U-C", RowState.UNKNOWN);
+        journal.cancelBatch(row("U-C").batchId(), clock.instant(), "cancelled by the operator");
+
+        // just sent: a slow provider may not know it yet, so it is only looked at again
+        reconciliation().reconcile(row("U-C"));
+        assertThat(row("U-C").state()).isEqualTo(RowState.UNKNOWN);
+
+        clock.advance(UnknownOrderReconciliation.SETTLED_AFTER);
+        reconciliation().reconcile(row("U-C"));
+
+        assertThat(ordersAtProvider("U-C")).isZero();
+        RowRecord after = row("U-C");
+        assertThat(after.state()).isEqualTo(RowState.REJECTED);
+        assertThat(after.message()).startsWith("cancelled by the operator at 2026-03-01 10:00 UTC; not sent")
+                .endsWith("(the provider has no order under this ref_id)");
+        assertThat(after.refId()).isEqualTo("U-C");
+    }
+
+    @Test
+    void an_unknown_order_of_a_cancelled_batch_that_the_provider_took_is_tracked_as_usual() {
+        batch(slowOrder(0, "U-T"));
+        sentWith("U-T", RowState.UNKNOWN);
+        gateway.createOrder(slowRequest("U-T"));
+        journal.cancelBatch(row("U-T").batchId(), clock.instant(), "cancelled by the operator");
+        clock.advance(UnknownOrderReconciliation.SETTLED_AFTER);
+
+        reconciliation().reconcile(row("U-T"));
+
+        assertThat(ordersAtProvider("U-T")).isEqualTo(1);
+        assertThat(row("U-T").state()).isEqualTo(RowState.PENDING);
     }
 
     @Test
