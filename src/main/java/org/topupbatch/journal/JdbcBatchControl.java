@@ -11,6 +11,9 @@ final class JdbcBatchControl implements BatchControl {
 
     private static final String HOLD = "UPDATE batch SET held_at = ? WHERE id = ? AND held_at IS NULL AND cancelled_at IS NULL";
     private static final String RESUME = "UPDATE batch SET held_at = NULL WHERE id = ? AND held_at IS NOT NULL";
+    // a held batch's orders of unknown outcome were only looked up, backing off: now they may go again
+    private static final String UNKNOWN_DUE_NOW = "UPDATE batch_row SET next_check_at = ? WHERE batch_id = ?"
+            + " AND state = 'UNKNOWN'";
     private static final String CANCEL = "UPDATE batch SET cancelled_at = ?, held_at = NULL WHERE id = ? AND cancelled_at IS NULL";
     static final String REJECT_QUEUED = "UPDATE batch_row SET state = 'REJECTED', order_ref_id = NULL, repeat_key = NULL,"
             + " message = ?, updated_at = ? WHERE batch_id = ? AND state = 'ACCEPTED'";
@@ -40,7 +43,14 @@ final class JdbcBatchControl implements BatchControl {
 
     @Override
     public boolean resumeBatch(long batchId) {
-        return jdbc.update(RESUME, ps -> ps.setLong(1, batchId)) == 1;
+        boolean resumed = jdbc.update(RESUME, ps -> ps.setLong(1, batchId)) == 1;
+        if (resumed) {
+            jdbc.update(UNKNOWN_DUE_NOW, ps -> {
+                Columns.setInstant(ps, 1, clock.instant());
+                ps.setLong(2, batchId);
+            });
+        }
+        return resumed;
     }
 
     @Override

@@ -94,6 +94,11 @@ public class TrackedOrders {
                 webhooksSettle), checks);
     }
 
+    /** The next look-up at a given time, not counted as a look-up made. */
+    void lookAt(RowRecord row, java.time.Instant when) {
+        journal.scheduleCheck(row.id(), when, row.checks());
+    }
+
     /** The provider could not be asked now: look again later. */
     void later(RowRecord row, ProviderException e) {
         if (!ProviderException.INTERRUPTED.equals(e.code())) { // the run is stopping: nothing to report

@@ -119,7 +119,7 @@ public class UnknownOrderReconciliation {
         }
         boolean settled = row.sentAt() == null || !clock.instant().isBefore(row.sentAt().plus(SETTLED_AFTER));
         if (!settled) {
-            tracked.lookAgain(row);
+            tracked.lookAt(row, row.sentAt().plus(SETTLED_AFTER)); // then the absence is trusted
         } else if (tracked.rejectNeverTaken(row, BatchControl.cancelledMessage(batch.get().cancelledAt())
                 + " (the provider has no order under this ref_id)")) {
             LOG.info("Order {} of cancelled batch {} was never taken by the provider: not sent again", row.refId(),

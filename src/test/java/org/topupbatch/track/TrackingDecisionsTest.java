@@ -169,6 +169,7 @@ class TrackingDecisionsTest {
         assertThat(row("U-H").nextCheckAt()).isAfter(T0);
 
         journal.resumeBatch(batchId);
+        assertThat(row("U-H").nextCheckAt()).as("due at once after resume").isEqualTo(T0);
         reconciliation().reconcile(row("U-H"));
         assertThat(ordersAtProvider("U-H")).isEqualTo(1);
         assertThat(row("U-H").state()).isEqualTo(RowState.PENDING);
@@ -183,6 +184,7 @@ class TrackingDecisionsTest {
         // just sent: a slow provider may not know it yet, so it is only looked at again
         reconciliation().reconcile(row("U-C"));
         assertThat(row("U-C").state()).isEqualTo(RowState.UNKNOWN);
+        assertThat(row("U-C").nextCheckAt()).isEqualTo(T0.plus(UnknownOrderReconciliation.SETTLED_AFTER));
 
         clock.advance(UnknownOrderReconciliation.SETTLED_AFTER);
         reconciliation().reconcile(row("U-C"));
