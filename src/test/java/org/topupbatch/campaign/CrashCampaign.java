@@ -20,13 +20,15 @@ import org.topupbatch.testing.Poll;
 /**
  * Runs the built jar again and again against a misbehaving sandbox (latency, async orders, lost
  * answers, errors before commit, duplicate webhooks), killing it at seeded moments: half of the
- * runs at a random time, half at one of the product's crash points. Small batches keep arriving.
+ * runs at a random time, half at one of the product's crash points, and now and then right after an
+ * operator held or cancelled a batch while the product ran. Small batches keep arriving.
  * When the kills are spent, one last run finishes everything and {@link LedgerAudit} checks the
  * outcome. The money guards are on and the market moves under them: during a run, at a seeded
  * moment, prices may rise (a little, within the price tolerance, or too much) or fall back, and a
  * product may go out of stock or come back. Between runs an operator now and then holds, resumes or
  * cancels a batch (the jar's own commands; every hold is resumed before the last run). Everything
- * random derives from the seed, so a failure can be replayed.
+ * random derives from the seed, so a failure can be replayed. Besides the {@link LedgerAudit}, the
+ * {@link OperatorLog} checks that no order of a batch was created while it was held or after it was cancelled.
  */
 final class CrashCampaign {
 
@@ -76,6 +78,7 @@ final class CrashCampaign {
         Map<String, Integer> byMoment = new TreeMap<>();
         Map<String, Integer> market = new TreeMap<>();
         java.util.Set<String> held = new java.util.TreeSet<>();
+        OperatorLog operator = new OperatorLog();
         List<String> anomalies = new ArrayList<>();
         int kills = 0;
         try (SandboxProvider sandbox = SandboxProvider.start(misbehavingSandbox(seed), 0)) {
@@ -90,23 +93,33 @@ final class CrashCampaign {
                     product.drop(batch.fileName(), batch.content());
                     batches.add(batch);
                 }
-                operatorMoves(product, batches, random, market, held);
+                if (random.nextInt(4) == 0) {
+                    operatorMove(product, batches, random, market, held, operator);
+                }
                 marketMoves(sandbox, random, market);
                 String moment = nextKill(random);
-                boolean atPoint = !moment.startsWith("random");
+                boolean atPoint = !moment.contains("@");
                 long requestsBefore = sandbox.stats().totalRequests();
                 product.start(atPoint ? moment : null);
                 if (!atPoint) {
                     // a random moment once the run talks to the provider: start-up alone is rarely interesting
-                    long delay = Long.parseLong(moment.substring("random@".length(), moment.length() - 2));
+                    long delay = Long.parseLong(moment.substring(moment.indexOf('@') + 1, moment.length() - 2));
                     Poll.atMost(RUN_LIMIT, () -> sandbox.stats().totalRequests(), n -> n != requestsBefore || !product.alive());
-                    product.waitOrKillAfter(Duration.ofMillis(delay));
+                    if (moment.startsWith("operator")) {
+                        // the operator acts while the product sends, and the product dies right after
+                        Thread.sleep(delay);
+                        operatorMove(product, batches, random, market, held, operator);
+                        product.waitOrKillAfter(Duration.ofMillis(random.nextInt(300)));
+                    } else {
+                        product.waitOrKillAfter(Duration.ofMillis(delay));
+                    }
                 }
                 int exit = product.await(RUN_LIMIT);
                 System.out.println("  run " + product.runs() + " (" + moment + "): exit " + exit);
                 if (exit == ProductProcess.KILLED) {
                     kills++;
-                    byMoment.merge(atPoint ? moment.substring(0, moment.indexOf(':')) : "random time", 1, Integer::sum);
+                    byMoment.merge(atPoint ? moment.substring(0, moment.indexOf(':'))
+                            : moment.startsWith("operator") ? "after an operator's move" : "random time", 1, Integer::sum);
                     lastRunFinished = false;
                 } else if (exit == 0 || exit == 3 && !held.isEmpty()) {
                     // 3: the run ended with the rows of a held batch left queued, as it should
@@ -117,6 +130,7 @@ final class CrashCampaign {
                 }
             }
             for (String name : held) {
+                operator.resuming(name, java.time.Instant.now());
                 product.command("resume", name);
             }
             product.start(null);
@@ -126,25 +140,37 @@ final class CrashCampaign {
             }
             LedgerAudit.Result audit = LedgerAudit.check(sandbox, product, batches);
             anomalies.addAll(audit.anomalies());
+            anomalies.addAll(operator.ordersWhileStopped(sandbox.ledger(), batches));
             anomalies.addAll(secretsInLogs(product, sandbox.config().apiSecret()));
             return new Figures(seed, journal.name(), kills, product.runs(), batches.size(), audit.ordersChecked(),
                     byMoment, market, Duration.ofNanos(System.nanoTime() - started), anomalies);
         }
     }
 
-    /** Before one run in four, an operator holds, resumes or cancels a batch (the product is stopped then). */
-    private void operatorMoves(ProductProcess product, List<CampaignBatch> batches, Random random,
-                               Map<String, Integer> moves, java.util.Set<String> held) throws Exception {
-        if (batches.isEmpty() || random.nextInt(4) != 0) {
+    /**
+     * An operator holds, resumes or cancels a batch (before a run, or while one runs: on H2 the command
+     * then goes through the running product's journal server), written down in {@code log}.
+     */
+    private void operatorMove(ProductProcess product, List<CampaignBatch> batches, Random random,
+                              Map<String, Integer> moves, java.util.Set<String> held, OperatorLog log) throws Exception {
+        if (batches.isEmpty()) {
             return;
         }
         String name = batches.get(random.nextInt(batches.size())).fileName();
         String action = held.contains(name) ? (random.nextBoolean() ? "resume" : "cancel")
                 : (random.nextInt(3) == 0 ? "cancel" : "hold");
+        if (action.equals("resume")) {
+            log.resuming(name, java.time.Instant.now());
+        }
         String said = product.command(action, name);
+        java.time.Instant returned = java.time.Instant.now();
         if (action.equals("hold") && said.contains("is held:")) {
             held.add(name);
-        } else if (!action.equals("hold")) {
+            log.held(name, returned);
+        } else if (action.equals("cancel") && (said.contains("is cancelled:") || said.contains("was cancelled already"))) {
+            held.remove(name);
+            log.cancelled(name, returned);
+        } else if (action.equals("resume")) {
             held.remove(name);
         }
         moves.merge("operator " + action, 1, Integer::sum);
@@ -170,8 +196,14 @@ final class CrashCampaign {
         mover.start();
     }
 
-    /** {@code point:n} for a crash point, or {@code random@<ms>ms} for a kill at a random time. */
+    /**
+     * {@code point:n} for a crash point, {@code random@<ms>ms} for a kill at a random time, or
+     * {@code operator@<ms>ms} for a kill right after an operator's move at a random time.
+     */
     private static String nextKill(Random random) {
+        if (random.nextInt(5) == 0) {
+            return "operator@" + random.nextInt(1500) + "ms";
+        }
         if (random.nextBoolean()) {
             String point = CRASH_POINTS.get(random.nextInt(CRASH_POINTS.size()));
             // intake passes once per new file: a later pass would rarely come

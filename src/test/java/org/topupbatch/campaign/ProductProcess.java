@@ -95,10 +95,23 @@ final class ProductProcess {
     }
 
     /**
-     * Runs an operator command of the jar ({@code hold BATCH}, ...) on this product's journal, with the
-     * product stopped; returns its output, failing when it does not exit 0 (or 1 for a batch not taken yet).
+     * Runs an operator command of the jar ({@code hold BATCH}, ...) on this product's journal, the
+     * product stopped or running; returns its output, failing when it does not exit 0 (or 1 for a batch not taken yet).
      */
     String command(String... args) throws IOException, InterruptedException {
+        try {
+            return commandOnce(args);
+        } catch (AssertionError e) {
+            if (alive()) {
+                throw e;
+            }
+            // the run ended (or was killed) while the command talked to its journal server: now the
+            // command opens the journal itself
+            return commandOnce(args);
+        }
+    }
+
+    private String commandOnce(String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:TieredStopAtLevel=1", "-jar", BuiltJar.path().toAbsolutePath().toString()));
         cmd.addAll(List.of(args));
