@@ -33,6 +33,11 @@ import org.topupbatch.testing.Poll;
  * window within the tier). Prints each failover time: from the kill to the new leader's first
  * provider request.
  *
+ * <p>With each batch come two small ones that an operator stops while the leader sends them
+ * ({@code hold} one, {@code cancel} the other, the jar's commands run beside the nodes): the hold and
+ * the cancel must survive the kill, on the new leader, until the hold is resumed (README, "Cancel,
+ * hold, resume"); {@link OperatorLog} checks that neither was ordered while stopped.
+ *
  * <p>One kill by default; {@code -Dfailover.kills=10} kills the leader again and again, the two
  * nodes taking turns (the killed one is restarted and stands by).
  */
@@ -57,6 +62,7 @@ class FailoverE2ETest {
                 .setWebhookDuplicateRate(0.1);
         List<CampaignBatch> batches = new ArrayList<>();
         List<Duration> failovers = new ArrayList<>();
+        OperatorLog operator = new OperatorLog();
         ProductProcess a = null;
         ProductProcess b = null;
         try (CampaignJournal journal = CampaignJournal.postgres(home.resolve("postgres"));
@@ -75,12 +81,21 @@ class FailoverE2ETest {
                 ProductProcess leader = kill % 2 == 1 ? a : b;
                 ProductProcess standby = leader == a ? b : a;
                 CampaignBatch batch = CampaignBatch.generate("batch-" + kill + ".csv", "F" + kill + "-", rows, random);
-                int orderedBefore = sandbox.ledger().size();
-                a.drop(batch.fileName(), batch.content());
-                batches.add(batch);
+                CampaignBatch toHold = CampaignBatch.generate("hold-" + kill + ".csv", "H" + kill + "-", 40, random);
+                CampaignBatch toCancel = CampaignBatch.generate("cancel-" + kill + ".csv", "X" + kill + "-", 40, random);
+                for (CampaignBatch each : List.of(batch, toHold, toCancel)) {
+                    a.drop(each.fileName(), each.content());
+                    batches.add(each);
+                }
+                await("the leader to send the small batches", leader,
+                        () -> ordered(sandbox, toHold) >= 3 && ordered(sandbox, toCancel) >= 3);
+                assertThat(a.command("hold", toHold.fileName())).contains("is held:");
+                operator.held(toHold.fileName(), java.time.Instant.now());
+                assertThat(a.command("cancel", toCancel.fileName())).contains("is cancelled:");
+                operator.cancelled(toCancel.fileName(), java.time.Instant.now());
                 long accepted = batch.acceptedByRef().values().stream().filter(ok -> ok).count();
                 await("the leader to order a third of " + batch.fileName(), leader,
-                        () -> sandbox.ledger().size() - orderedBefore >= accepted / 3);
+                        () -> ordered(sandbox, batch) >= accepted / 3);
 
                 leader.kill();
                 long requestsAtKill = sandbox.stats().totalRequests();
@@ -101,23 +116,32 @@ class FailoverE2ETest {
                     assertThat(status(standby)).as("status names the active node first, then those standing by")
                             .startsWith("Nodes: " + active + " (active, connected ").contains(", " + name + " (standing by, ");
                 }
+                // the new leader finishes the batch and reports the cancelled one; the held one waits
+                Path reports = a.reports;
+                await("the new leader to report " + batch.fileName() + " and " + toCancel.fileName(), standby,
+                        () -> finished(reports, batch) && finished(reports, toCancel));
+                assertThat(status(standby).lines().filter(l -> l.contains(toHold.fileName())))
+                        .as("status after the failover").singleElement().asString().contains("held");
+                operator.resuming(toHold.fileName(), java.time.Instant.now());
+                assertThat(a.command("resume", toHold.fileName())).contains("goes on:");
             }
             ProductProcess last = KILLS % 2 == 1 ? b : a;
             Path reports = a.reports;
-            await("every batch reported", last, () -> batches.stream()
-                    .allMatch(batch -> Files.exists(reports.resolve(batch.baseName() + ".summary.json"))));
+            await("every batch reported", last, () -> batches.stream().allMatch(batch -> finished(reports, batch)));
             a.kill();
             b.kill();
 
             LedgerAudit.Result audit = LedgerAudit.check(sandbox, a, batches);
+            List<String> anomalies = new ArrayList<>(audit.anomalies());
+            anomalies.addAll(operator.ordersWhileStopped(sandbox.ledger(), batches));
             var stats = sandbox.stats();
             String figures = String.format("failover on PostgreSQL, seed %d: %d kills, failover times %s ms"
                             + " (max %d ms), %d orders checked, %d anomalies, busiest window %d of %d, %d answers 429",
                     seed, failovers.size(), failovers.stream().map(Duration::toMillis).toList(),
                     failovers.stream().mapToLong(Duration::toMillis).max().orElse(0), audit.ordersChecked(),
-                    audit.anomalies().size(), stats.busiestWindow(), config.tier().limitPerMinute(), stats.rateLimited());
+                    anomalies.size(), stats.busiestWindow(), config.tier().limitPerMinute(), stats.rateLimited());
             System.out.println(figures);
-            assertThat(audit.anomalies()).as(figures).isEmpty();
+            assertThat(anomalies).as(figures).isEmpty();
             assertThat(audit.ordersChecked()).as(figures).isGreaterThan(0);
         } finally {
             if (a != null) {
@@ -126,6 +150,23 @@ class FailoverE2ETest {
             if (b != null) {
                 b.kill();
             }
+        }
+    }
+
+    /** How many of the batch's rows the provider has an order for. */
+    private static long ordered(SandboxProvider sandbox, CampaignBatch batch) {
+        java.util.Set<String> refs = new java.util.HashSet<>(batch.refs());
+        return sandbox.ledger().stream().filter(order -> refs.contains(order.refId())).count();
+    }
+
+    /** Reported with every row final: no row left pending (a held batch's report shows its queued rows pending). */
+    private static boolean finished(Path reports, CampaignBatch batch) {
+        Path summary = reports.resolve(batch.baseName() + ".summary.json");
+        try {
+            return Files.exists(summary) && new com.fasterxml.jackson.databind.ObjectMapper().readTree(summary.toFile())
+                    .path("pending").asLong(-1) == 0;
+        } catch (IOException halfWritten) {
+            return false;
         }
     }
 
