@@ -32,6 +32,7 @@ public final class TopupBatchMain {
             "  hold BATCH                      stop sending a batch's rows (they stay queued) until resume",
             "  resume BATCH                    send a held batch's rows again",
             "  cancel BATCH                    never send a batch's rows not yet sent (reported rejected); sent orders are tracked",
+            "  reconcile [DAY]                 match a day's orders and balance with the provider's (default yesterday)",
             "  retry-failed BATCH              write the failed rows of a batch into the inbox under new ref_ids",
             "  migrate-journal --to JDBC_URL   move the H2 journal to PostgreSQL",
             "  compact-journal                 give back the disk space a stopped product's H2 journal no longer uses",
@@ -57,7 +58,8 @@ public final class TopupBatchMain {
             "compact-journal", () -> new CompactJournalCommand(SettingsLookup.standard(), System.out, System.err),
             "cancel", () -> control(OperatorAction.CANCEL),
             "hold", () -> control(OperatorAction.HOLD),
-            "resume", () -> control(OperatorAction.RESUME));
+            "resume", () -> control(OperatorAction.RESUME),
+            "reconcile", () -> new ReconcileCommand(SettingsLookup.standard(), System.out, System.err, Clock.systemUTC()));
 
     private TopupBatchMain() {
     }

@@ -35,6 +35,7 @@ public final class JdbcJournal implements Journal {
     private final JdbcCallLog callLog;
     private final JdbcProductOutages outages;
     private final JdbcBatchControl control;
+    private final JdbcReconcileJournal reconciliations;
 
     /** A journal on a pool someone else owns and closes. */
     public JdbcJournal(DataSource dataSource, Clock clock) {
@@ -53,6 +54,7 @@ public final class JdbcJournal implements Journal {
         this.callLog = new JdbcCallLog(jdbc);
         this.outages = new JdbcProductOutages(jdbc, clock, rowFinal);
         this.control = new JdbcBatchControl(jdbc, clock, rowFinal);
+        this.reconciliations = new JdbcReconcileJournal(jdbc);
     }
 
     /**
@@ -239,6 +241,11 @@ public final class JdbcJournal implements Journal {
     @Override
     public boolean recordOutcome(long rowId, RowState state, String serialNumber, Long price, String message) {
         return orderQueue.recordOutcome(rowId, state, serialNumber, price, message);
+    }
+
+    @Override
+    public ReconcileJournal reconciliations() {
+        return reconciliations;
     }
 
     @Override

@@ -14,6 +14,9 @@ import org.topupbatch.provider.CallLog;
 public interface Journal extends IntakeJournal, OrderQueue, TrackingJournal, ReportingJournal, StatusJournal, CallLog,
         ProductOutages, BatchControl, AutoCloseable {
 
+    /** Reconciliation with the provider: the day's orders, corrections, the runs' results. */
+    ReconcileJournal reconciliations();
+
     @Override
     void close();
 }

@@ -127,6 +127,29 @@ public final class ReportWriter {
         return new ReportFiles(resultFile, summaryFile, summary);
     }
 
+    /**
+     * Writes a batch's report again after its outcomes changed (reconciliation), first copying the
+     * report it replaces to {@code NAME.<why>-<yyyyMMdd-HHmmss>.result.csv / .summary.json}, so the
+     * report the ERP may have read already is kept.
+     */
+    public ReportFiles writeAgainKeeping(BatchRecord batch, Consumer<Consumer<RowRecord>> rows, Long balanceAfter,
+                                         Instant finishedAt, String why) throws IOException {
+        Files.createDirectories(reportsDir);
+        ReportPlacement.Target target = ReportPlacement.place(reportsDir, reportName(batch.fileName()), batch);
+        String stamp = "." + why + "-" + ReportPlacement.STAMP.format(finishedAt);
+        for (Path current : List.of(target.result(), target.summary())) {
+            if (Files.exists(current)) {
+                String name = current.getFileName().toString();
+                String ending = name.endsWith(".result.csv") ? ".result.csv" : ".summary.json";
+                Path kept = current.resolveSibling(name.substring(0, name.length() - ending.length()) + stamp + ending);
+                if (!Files.exists(kept)) {
+                    Files.copy(current, kept, StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
+        return write(batch, rows, balanceAfter, finishedAt);
+    }
+
     private static final class Tally {
         long rows;
         long success;
@@ -219,7 +242,8 @@ public final class ReportWriter {
         return at == null ? null : DateTimeFormatter.ISO_INSTANT.format(at.truncatedTo(ChronoUnit.SECONDS));
     }
 
-    private interface Content {
+    /** What a file written by {@link #writeAtomically} holds. */
+    public interface Content {
         void writeTo(OutputStream out) throws IOException;
     }
 
@@ -244,7 +268,7 @@ public final class ReportWriter {
      * without explicit attributes (not {@code Files.createTempFile}, which makes it 0600), so it gets
      * the mode the process's umask gives any new file.
      */
-    private static void writeAtomically(Path target, Content content) throws IOException {
+    public static void writeAtomically(Path target, Content content) throws IOException {
         Path dir = target.getParent();
         removeLeftTempFiles(dir, "." + target.getFileName() + ".");
         Path temp = dir.resolve("." + target.getFileName() + "." + Long.toHexString(RANDOM.nextLong()) + ".tmp");

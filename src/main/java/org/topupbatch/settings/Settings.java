@@ -35,7 +35,9 @@ public record Settings(
         // topup.repeat-window: ZERO turns the repeat guard off
         Duration repeatWindow,
         // topup.price-tolerance in percent; topup.outage-wait and topup.outage-recheck
-        java.math.BigDecimal priceTolerance, Duration outageWait, Duration outageRecheck) {
+        java.math.BigDecimal priceTolerance, Duration outageWait, Duration outageRecheck,
+        // topup.business-zone (the accountant's days) and topup.reconcile.schedule (Quartz form; null: off)
+        java.time.ZoneId businessZone, String reconcileSchedule) {
 
     public enum Mode { WATCH, ONCE }
 
@@ -113,7 +115,9 @@ public record Settings(
                 r.repeatWindow(),
                 r.priceTolerance(),
                 r.duration("topup.outage-wait", "30m", Duration.ofSeconds(1)),
-                r.duration("topup.outage-recheck", "1m", Duration.ofSeconds(1)));
+                r.duration("topup.outage-recheck", "1m", Duration.ofSeconds(1)),
+                r.businessZone(),
+                r.reconcileSchedule());
     }
 
     private static String checkUrl(String key, String value) {
@@ -263,6 +267,34 @@ public record Settings(
             if (!CronExpression.isValidExpression(quartz)) {
                 throw new SettingsException("topup.schedule: '" + v
                         + "' is not a cron expression (e.g. '0 2 * * *' for 02:00 every night)");
+            }
+            return quartz;
+        }
+
+        /** The zone whose calendar days reconciliation closes; default Asia/Jakarta (WIB). */
+        java.time.ZoneId businessZone() {
+            String v = text("topup.business-zone", "Asia/Jakarta");
+            try {
+                return java.time.ZoneId.of(v);
+            } catch (java.time.DateTimeException e) {
+                throw new SettingsException("topup.business-zone: '" + v + "' is not a time zone (e.g. Asia/Jakarta,"
+                        + " Asia/Makassar, Asia/Jayapura, UTC)");
+            }
+        }
+
+        /** A cron in the business zone; default 00:30 every day; empty turns the daily reconciliation off. */
+        String reconcileSchedule() {
+            String v = lookup.apply("topup.reconcile.schedule");
+            if (v == null) {
+                v = "30 0 * * *";
+            }
+            if (v.isBlank()) {
+                return null;
+            }
+            String quartz = toQuartzCron(v);
+            if (!CronExpression.isValidExpression(quartz)) {
+                throw new SettingsException("topup.reconcile.schedule: '" + v
+                        + "' is not a cron expression (e.g. '30 0 * * *' for 00:30 every day; empty turns it off)");
             }
             return quartz;
         }

@@ -1,0 +1,111 @@
+package org.topupbatch.journal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** {@link ReconcileJournal} over JDBC. */
+final class JdbcReconcileJournal implements ReconcileJournal {
+
+    private static final String ORDER_STATES = "('SENDING', 'PENDING', 'SUCCESS', 'FAILED', 'UNKNOWN')";
+    private static final String ORDERS_SENT_BETWEEN = "SELECT " + Mapping.ROW_COLUMNS + ", b.file_name AS batch_file"
+            + " FROM batch_row r JOIN batch b ON b.id = r.batch_id WHERE r.sent_at >= ? AND r.sent_at < ?"
+            + " AND r.state IN " + ORDER_STATES + " ORDER BY r.sent_at, r.id";
+    private static final String ORDER_BY_REF = "SELECT " + Mapping.ROW_COLUMNS + ", b.file_name AS batch_file"
+            + " FROM batch_row r JOIN batch b ON b.id = r.batch_id WHERE r.order_ref_id = ?";
+    private static final String CORRECT = "UPDATE batch_row SET state = ?, serial_number = ?, price = COALESCE(?, price),"
+            + " message = ?, updated_at = ?, corrected_at = ?, next_check_at = NULL WHERE id = ?"
+            + " AND state IN ('SUCCESS', 'FAILED', 'REFUSED', 'REJECTED') AND order_ref_id IS NOT NULL";
+    private static final String RECORD = "INSERT INTO reconciliation (business_day, business_zone, ran_at, provider_orders, journal_orders,"
+            + " matched, exceptions, exception_count, unexplained, summary_file) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    private static final String LAST = "SELECT business_day, business_zone, ran_at, provider_orders, journal_orders, matched, exceptions,"
+            + " exception_count, unexplained, summary_file FROM reconciliation ORDER BY ran_at DESC, id DESC FETCH FIRST 1 ROWS ONLY";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final TypeReference<LinkedHashMap<String, Long>> COUNTS = new TypeReference<>() { };
+
+    private final JdbcSupport jdbc;
+
+    JdbcReconcileJournal(JdbcSupport jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    @Override
+    public List<JournalOrder> ordersSentBetween(Instant from, Instant to) {
+        List<JournalOrder> orders = new ArrayList<>();
+        jdbc.query(ORDERS_SENT_BETWEEN, ps -> {
+            ps.setLong(1, from.toEpochMilli());
+            ps.setLong(2, to.toEpochMilli());
+        }, rs -> orders.add(new JournalOrder(Mapping.row(rs), rs.getString("batch_file"))));
+        return orders;
+    }
+
+    @Override
+    public Optional<JournalOrder> orderByRef(String refId) {
+        List<JournalOrder> found = new ArrayList<>(1);
+        jdbc.query(ORDER_BY_REF, ps -> ps.setString(1, refId),
+                rs -> found.add(new JournalOrder(Mapping.row(rs), rs.getString("batch_file"))));
+        return found.stream().findFirst();
+    }
+
+    @Override
+    public boolean correctOutcome(long rowId, RowState state, String serialNumber, Long price, String message, Instant at) {
+        if (state != RowState.SUCCESS && state != RowState.FAILED) {
+            throw new IllegalArgumentException("a corrected order is SUCCESS or FAILED, not " + state);
+        }
+        return jdbc.update(CORRECT, ps -> {
+            ps.setString(1, state.name());
+            ps.setString(2, serialNumber);
+            Columns.setLong(ps, 3, price);
+            ps.setString(4, message);
+            ps.setLong(5, at.toEpochMilli());
+            ps.setLong(6, at.toEpochMilli());
+            ps.setLong(7, rowId);
+        }) == 1;
+    }
+
+    @Override
+    public void recordReconciliation(Reconciliation run) {
+        String exceptions;
+        try {
+            exceptions = JSON.writeValueAsString(run.exceptions());
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+        jdbc.insert(RECORD, ps -> {
+            ps.setString(1, run.day());
+            ps.setString(2, run.zone());
+            ps.setLong(3, run.ranAt().toEpochMilli());
+            ps.setLong(4, run.providerOrders());
+            ps.setLong(5, run.journalOrders());
+            ps.setLong(6, run.matched());
+            ps.setString(7, exceptions);
+            ps.setLong(8, run.exceptionCount());
+            Columns.setLong(ps, 9, run.unexplained());
+            ps.setString(10, run.summaryFile());
+        }, "the reconciliation of " + run.day());
+    }
+
+    @Override
+    public Optional<Reconciliation> lastReconciliation() {
+        List<Reconciliation> found = new ArrayList<>(1);
+        jdbc.query(LAST, ps -> { }, rs -> {
+            Map<String, Long> exceptions;
+            try {
+                exceptions = JSON.readValue(rs.getString("exceptions"), COUNTS);
+            } catch (JsonProcessingException e) {
+                exceptions = Map.of();
+            }
+            long unexplained = rs.getLong("unexplained");
+            found.add(new Reconciliation(rs.getString("business_day"), rs.getString("business_zone"), Instant.ofEpochMilli(rs.getLong("ran_at")),
+                    rs.getLong("provider_orders"), rs.getLong("journal_orders"), rs.getLong("matched"), exceptions,
+                    rs.getLong("exception_count"), rs.wasNull() ? null : unexplained, rs.getString("summary_file")));
+        });
+        return found.stream().findFirst();
+    }
+}

@@ -1,0 +1,44 @@
+package org.topupbatch.journal;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What reconciliation with the provider reads from the journal and writes into it (README,
+ * "Reconcile with the provider"): the orders a day sent, one order by its ref_id, the provider's
+ * truth about an order whose final status differs, and the result of each run.
+ */
+public interface ReconcileJournal {
+
+    /** An order of the journal with the name of its batch's file. */
+    record JournalOrder(RowRecord row, String batchFile) {
+    }
+
+    /** A reconciliation run, as status, the dashboard and the metrics show the last one. */
+    record Reconciliation(String day, String zone, Instant ranAt, long providerOrders, long journalOrders, long matched,
+                          Map<String, Long> exceptions, long exceptionCount, Long unexplained, String summaryFile) {
+    }
+
+    /**
+     * Rows that are orders (sent: SENDING, PENDING, SUCCESS, FAILED, UNKNOWN; not REFUSED, which the
+     * provider never took) whose request left in [{@code from}, {@code to}), by time sent.
+     */
+    List<JournalOrder> ordersSentBetween(Instant from, Instant to);
+
+    /** The order row holding {@code refId}, if any (any state but REJECTED without a ref_id). */
+    Optional<JournalOrder> orderByRef(String refId);
+
+    /**
+     * The provider shows a final status other than the journal's final one (SUCCESS, FAILED, or REFUSED
+     * or REJECTED for an order the provider did take after all): the row takes it, with {@code message}
+     * saying what changed, and {@code at} as the time the difference was found. False when the row is
+     * not in such a state, or holds no ref_id.
+     */
+    boolean correctOutcome(long rowId, RowState state, String serialNumber, Long price, String message, Instant at);
+
+    void recordReconciliation(Reconciliation run);
+
+    Optional<Reconciliation> lastReconciliation();
+}

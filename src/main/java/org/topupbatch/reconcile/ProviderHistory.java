@@ -1,0 +1,67 @@
+package org.topupbatch.reconcile;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.topupbatch.provider.HistoryQuery;
+import org.topupbatch.provider.OrderHistoryPage;
+import org.topupbatch.provider.OrderListEntry;
+import org.topupbatch.provider.ProviderGateway;
+
+/**
+ * Every order the provider lists from a moment until now, read page by page through the gateway
+ * (so within the rate budget the running service shares). The provider's history filters by date
+ * without saying in which zone its days are, so the dates asked are widened by a day on each side
+ * and the entries are kept by their {@code created_at} (UTC). Pages may shift while orders are being
+ * placed; an order seen twice is kept once, the later sighting winning.
+ */
+public final class ProviderHistory {
+
+    static final int PAGE_SIZE = 100;
+    /** A guard against a provider whose pagination never ends. */
+    static final int MAX_PAGES = 10_000;
+
+    /** The orders, oldest first, and how many requests they took. */
+    public record Listing(List<OrderListEntry> orders, int requests) {
+    }
+
+    private final ProviderGateway gateway;
+    private final Clock clock;
+
+    public ProviderHistory(ProviderGateway gateway, Clock clock) {
+        this.gateway = gateway;
+        this.clock = clock;
+    }
+
+    public Listing since(Instant from) {
+        LocalDate first = LocalDate.ofInstant(from, ZoneOffset.UTC).minusDays(1);
+        LocalDate last = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC).plusDays(1);
+        HistoryQuery query = HistoryQuery.all().dates(first, last).limit(PAGE_SIZE);
+        Map<String, OrderListEntry> byRef = new LinkedHashMap<>();
+        int page = 1;
+        int requests = 0;
+        while (page <= MAX_PAGES) {
+            OrderHistoryPage answer = gateway.orderHistory(query.page(page));
+            requests++;
+            for (OrderListEntry entry : answer.orders()) {
+                if (entry.refId() != null && entry.createdAt() != null && !entry.createdAt().isBefore(from)) {
+                    byRef.put(entry.refId(), entry);
+                }
+            }
+            int pages = answer.pagination() == null ? page : answer.pagination().totalPages();
+            if (answer.orders().isEmpty() || page >= pages) {
+                break;
+            }
+            page++;
+        }
+        List<OrderListEntry> orders = new ArrayList<>(byRef.values());
+        orders.sort(Comparator.comparing(OrderListEntry::createdAt));
+        return new Listing(orders, requests);
+    }
+}

@@ -1,0 +1,77 @@
+package org.topupbatch.reconcile;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.topupbatch.journal.BatchRecord;
+import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.ReconcileJournal;
+import org.topupbatch.provider.ProviderGateway;
+import org.topupbatch.report.ReportWriter;
+
+/**
+ * One reconciliation from start to end, as the {@code reconcile} command and the daily route run it:
+ * reconcile the day, write its two files, write again the reports of the batches whose orders
+ * changed (keeping the earlier ones), and record the run in the journal for status, dashboard and
+ * metrics.
+ */
+public final class ReconcileRun {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ReconcileRun.class);
+
+    /** What was reconciled and where it was written. */
+    public record Done(Reconciliation result, ReconcileFiles.Written files) {
+    }
+
+    private final ProviderGateway gateway;
+    private final Journal journal;
+    private final ReportWriter reports;
+    private final Path reportsDir;
+    private final ZoneId zone;
+    private final Duration pendingTimeout;
+    private final Clock clock;
+
+    public ReconcileRun(ProviderGateway gateway, Journal journal, ReportWriter reports, Path reportsDir, ZoneId zone,
+                        Duration pendingTimeout, Clock clock) {
+        this.gateway = gateway;
+        this.journal = journal;
+        this.reports = reports;
+        this.reportsDir = reportsDir;
+        this.zone = zone;
+        this.pendingTimeout = pendingTimeout;
+        this.clock = clock;
+    }
+
+    /** The daily run of the route: yesterday in the business zone. */
+    public Done yesterday() throws IOException {
+        return run(ReconcileDay.parse(null, zone, clock));
+    }
+
+    public Done run(ReconcileDay day) throws IOException {
+        Reconciliation result = new Reconciler(gateway, journal.reconciliations(), journal, pendingTimeout, clock).reconcile(day);
+        ReconcileFiles.Written files = new ReconcileFiles(reportsDir).write(result);
+        for (long batchId : result.batchesChanged()) {
+            BatchRecord batch = journal.batch(batchId).orElse(null);
+            if (batch == null) {
+                continue;
+            }
+            reports.writeAgainKeeping(batch, rows -> journal.forEachRow(batchId, rows),
+                    batch.balanceAfter() != null ? batch.balanceAfter() : result.summary().balanceNow(), clock.instant(),
+                    "before-reconcile");
+            LOG.warn("Reconcile {}: the report of batch {} ({}) is written again with what the provider's history"
+                    + " changed; the earlier one is kept beside it", day, batchId, batch.fileName());
+        }
+        ReconcileSummary s = result.summary();
+        journal.reconciliations().recordReconciliation(new ReconcileJournal.Reconciliation(s.day(), s.zone(), s.ranAt(),
+                s.providerOrders(), s.journalOrders(), s.matched(), s.exceptions(), s.exceptionCount(), s.unexplained(),
+                files.summary().toString()));
+        LOG.info("Reconciled {} ({}): {} orders at the provider, {} in the journal, {} matched, {} exceptions {}, unexplained {}",
+                day, zone, s.providerOrders(), s.journalOrders(), s.matched(), s.exceptionCount(), s.exceptions(),
+                s.unexplained() == null ? "unknown" : org.topupbatch.report.Rupiah.format(s.unexplained()));
+        return new Done(result, files);
+    }
+}
