@@ -38,6 +38,14 @@ public final class ReportConfiguration extends AreaConfiguration {
         journal.onRowsFinal(new RowFinalEvents(camelContext));
     }
 
+    /** The daily reconciliation of routes/reconcile.yaml (README, "Reconcile with the provider"). */
+    @BindToRegistry("reconcileRun")
+    public org.topupbatch.reconcile.ReconcileRun reconcileRun() {
+        return new org.topupbatch.reconcile.ReconcileRun(provider.gateway(), journal.journal(),
+                new ReportWriter(settings.reports(), sftp.reportDelivery(), settings.reportCharset()), settings.reports(),
+                settings.businessZone(), settings.pendingTimeout(), clock);
+    }
+
     @BindToRegistry("batchReporter")
     public synchronized BatchReporter batchReporter() {
         if (reporter == null) {

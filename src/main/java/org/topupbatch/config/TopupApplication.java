@@ -249,6 +249,13 @@ public final class TopupApplication {
         if (settings.mode() != Settings.Mode.ONCE) {
             exclude.append(exclude.length() > 0 ? "," : "").append("**/run-once.yaml");
         }
+        // the daily reconciliation: watch mode with a schedule only (a once run ends before midnight comes)
+        if (settings.mode() == Settings.Mode.WATCH && settings.reconcileSchedule() != null) {
+            p.put("topup.internal.reconcile-cron", settings.reconcileSchedule().replace(' ', '+'));
+            p.put("topup.internal.business-zone", settings.businessZone().getId());
+        } else {
+            exclude.append(exclude.length() > 0 ? "," : "").append("**/reconcile.yaml");
+        }
         // SFTP hook: the relay route of a remote inbox, and its endpoint
         if (!org.topupbatch.sftp.SftpWiring.relayRoute(settings)) {
             exclude.append(exclude.length() > 0 ? "," : "").append(org.topupbatch.sftp.SftpWiring.ROUTE_FILE);

@@ -46,9 +46,19 @@ public final class ReconcileRun {
         this.clock = clock;
     }
 
-    /** The daily run of the route: yesterday in the business zone. */
-    public Done yesterday() throws IOException {
-        return run(ReconcileDay.parse(null, zone, clock));
+    /**
+     * The route's run: yesterday, and a failure told in one line rather than thrown (the next day's
+     * run, or {@code reconcile DAY} by hand, tries again; nothing was changed by a run that failed
+     * before its files were written).
+     */
+    public void daily() {
+        ReconcileDay day = ReconcileDay.parse(null, zone, clock);
+        try {
+            run(day);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("The daily reconciliation of {} failed: {}; run 'java -jar topup-batch.jar reconcile {}' to try again",
+                    day, e.getMessage() == null ? e.toString() : e.getMessage(), day);
+        }
     }
 
     public Done run(ReconcileDay day) throws IOException {
