@@ -39,4 +39,15 @@ final class SandboxAccount {
     synchronized void refund(long price) {
         balance += price;
     }
+
+    /** Adds a deposit and returns the balance before; INVALID_REQUEST when the sum would not fit. */
+    synchronized long credit(long amount) {
+        long before = balance;
+        try {
+            balance = Math.addExact(balance, amount);
+        } catch (ArithmeticException e) {
+            throw SandboxException.invalidRequest("amount " + amount + " would overflow the balance of " + before + " IDR");
+        }
+        return before;
+    }
 }

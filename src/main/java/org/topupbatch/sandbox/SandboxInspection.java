@@ -7,14 +7,17 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Instant;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.function.Supplier;
 
 /**
  * The view off /v1 for people and tests driving a standalone sandbox: {@code GET /sandbox/ledger},
- * {@code GET /sandbox/stats}, {@code GET|POST /sandbox/config}. No authentication, no rate limit, no
- * injected faults: it is a local test tool, not part of the provider's interface.
+ * {@code GET /sandbox/stats}, {@code GET|POST /sandbox/config}, {@code GET /sandbox/deposits}, and the
+ * acts on the account {@code POST /sandbox/deposit}, {@code /sandbox/foreign-order}, {@code /sandbox/refund}.
+ * No authentication, no rate limit, no injected faults, not counted in the stats: it is a local test
+ * tool, not part of the provider's interface.
  */
 final class SandboxInspection {
 
@@ -23,15 +26,17 @@ final class SandboxInspection {
     private final SandboxOrders orders;
     private final SandboxAccount account;
     private final Supplier<SandboxStats> stats;
+    private final Supplier<Instant> clock;
     private SandboxHttpHandler handler;
 
     SandboxInspection(ObjectMapper mapper, SandboxConfig config, SandboxOrders orders, SandboxAccount account,
-                      Supplier<SandboxStats> stats) {
+                      Supplier<SandboxStats> stats, Supplier<Instant> clock) {
         this.mapper = mapper;
         this.config = config;
         this.orders = orders;
         this.account = account;
         this.stats = stats;
+        this.clock = clock;
     }
 
     void attach(SandboxHttpHandler handler) {
@@ -53,7 +58,7 @@ final class SandboxInspection {
                 return;
             case "/sandbox/config":
                 if ("POST".equals(method)) {
-                    applyConfig(readObject(exchange));
+                    applyConfig(readObject(exchange, "request body must be a JSON object of knob names to values"));
                 } else {
                     requireMethod(exchange, method, "GET, POST");
                 }
@@ -61,9 +66,63 @@ final class SandboxInspection {
                 config.describe().forEach(view::put);
                 handler.send(exchange, 200, SandboxJson.success(mapper, view, java.time.Instant.now()));
                 return;
+            case "/sandbox/deposits":
+                requireMethod(exchange, method, "GET");
+                ArrayNode deposits = mapper.createArrayNode();
+                orders.deposits().forEach(d -> deposits.add(depositJson(d)));
+                handler.send(exchange, 200, deposits);
+                return;
+            case "/sandbox/deposit":
+                requireMethod(exchange, method, "POST");
+                handler.send(exchange, 200, SandboxJson.success(mapper, depositJson(orders.deposit(amount(readAct(exchange)))), clock.get()));
+                return;
+            case "/sandbox/foreign-order":
+                requireMethod(exchange, method, "POST");
+                handler.send(exchange, 200, SandboxJson.success(mapper, foreignOrder(readAct(exchange)), clock.get()));
+                return;
+            case "/sandbox/refund":
+                requireMethod(exchange, method, "POST");
+                String refId = SandboxOperations.requiredText(readAct(exchange), "ref_id");
+                LedgerEntry refunded = orders.refund(refId).entry();
+                handler.send(exchange, 200, SandboxJson.success(mapper, SandboxJson.ledgerEntry(mapper, refunded), clock.get()));
+                return;
             default:
                 throw new SandboxException(404, "NOT_FOUND", "no such path " + path);
         }
+    }
+
+    /** An order as another client of the account would place it: the order desk of create-order, off the counters. */
+    private ObjectNode foreignOrder(ObjectNode body) {
+        String refId = SandboxOperations.requiredText(body, "ref_id");
+        String sku = SandboxOperations.requiredText(body, "product_sku");
+        String customerNo = SandboxOperations.requiredText(body, "customer_no");
+        String zone = SandboxOperations.optionalText(body, "customer_no_zone");
+        SandboxOperations.checkRefId(refId);
+        return SandboxJson.ledgerEntry(mapper, orders.create(refId, sku, customerNo, zone).entry());
+    }
+
+    private static long amount(ObjectNode body) {
+        JsonNode node = body.get("amount");
+        if (node == null || node.isNull()) {
+            throw SandboxException.invalidRequest("amount is required: a whole number of IDR above 0");
+        }
+        if (!node.isIntegralNumber() || !node.canConvertToLong() || node.longValue() <= 0) {
+            throw SandboxException.invalidRequest("amount must be a whole number of IDR above 0, not " + node);
+        }
+        return node.longValue();
+    }
+
+    private ObjectNode depositJson(Deposit d) {
+        ObjectNode node = mapper.createObjectNode();
+        node.put("amount", d.amount());
+        node.put("at", SandboxJson.timestamp(d.at()));
+        node.put("balance_before", d.balanceBefore());
+        node.put("balance_after", d.balanceAfter());
+        return node;
+    }
+
+    private ObjectNode readAct(HttpExchange exchange) throws IOException {
+        return readObject(exchange, "request body must be a JSON object");
     }
 
     private ObjectNode statsJson(SandboxStats s) {
@@ -98,7 +157,7 @@ final class SandboxInspection {
         return value == null || value.isNull() ? "" : value.asText();
     }
 
-    private ObjectNode readObject(HttpExchange exchange) throws IOException {
+    private ObjectNode readObject(HttpExchange exchange, String notAnObject) throws IOException {
         JsonNode node;
         try (InputStream in = exchange.getRequestBody()) {
             node = mapper.readTree(in.readNBytes(SandboxHttpHandler.MAX_BODY_BYTES));
@@ -106,7 +165,7 @@ final class SandboxInspection {
             throw SandboxException.invalidRequest("request body is not valid JSON");
         }
         if (node == null || !node.isObject()) {
-            throw SandboxException.invalidRequest("request body must be a JSON object of knob names to values");
+            throw SandboxException.invalidRequest(notAnObject);
         }
         return (ObjectNode) node;
     }

@@ -81,11 +81,16 @@ final class SandboxOperations {
         String sku = requiredText(body, "product_sku");
         String customerNo = requiredText(body, "customer_no");
         String zone = optionalText(body, "customer_no_zone");
+        checkRefId(refId);
+        return SandboxJson.order(mapper, orders.create(refId, sku, customerNo, zone));
+    }
+
+    /** INVALID_REF_ID unless 1 to 50 letters, digits, '-', '_' or '.'; checked before the order desk sees it. */
+    static void checkRefId(String refId) {
         if (!REF_ID.matcher(refId).matches()) {
             throw new SandboxException(400, "INVALID_REF_ID",
                     "ref_id must be 1 to 50 characters of letters, digits, '-', '_' or '.'");
         }
-        return SandboxJson.order(mapper, orders.create(refId, sku, customerNo, zone));
     }
 
     private JsonNode checkOrder(ObjectNode body) {

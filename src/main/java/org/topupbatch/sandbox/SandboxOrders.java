@@ -14,7 +14,8 @@ import java.util.function.Supplier;
 
 /**
  * The order desk and the ledger: creates orders (deducting the balance), settles async ones after the
- * settle delay, refunds failed ones, and hands every final status to the webhook sender.
+ * settle delay, refunds failed ones, and hands every final status to the webhook sender. Also the
+ * sandbox's acts on the account: deposits, and refunds of success orders after the fact.
  */
 final class SandboxOrders {
 
@@ -22,6 +23,7 @@ final class SandboxOrders {
 
     static final String MSG_SUCCESS = "Transaction successful";
     static final String MSG_PENDING = "Transaction is being processed";
+    static final String MSG_REFUNDED_LATER = "Transaction failed: refunded by the provider; balance refunded";
 
     private final SandboxCatalog catalog;
     private final SandboxAccount account;
@@ -35,6 +37,7 @@ final class SandboxOrders {
     // both guarded by this
     private final Map<String, Order> byRef = new HashMap<>();
     private final List<Order> ledger = new ArrayList<>();
+    private final List<Deposit> deposits = new ArrayList<>();
 
     SandboxOrders(SandboxCatalog catalog, SandboxAccount account, SandboxConfig config, Random random,
                   Supplier<Instant> clock, ScheduledExecutorService scheduler, WebhookSender webhooks,
@@ -91,6 +94,52 @@ final class SandboxOrders {
             webhooks.orderFinal(view(order));
         }
         return view(order);
+    }
+
+    /** Adds money to the balance: no order, no webhook; kept in the state file. */
+    Deposit deposit(long amount) {
+        if (amount <= 0) {
+            throw SandboxException.invalidRequest("amount must be a whole number of IDR above 0, not " + amount);
+        }
+        synchronized (this) {
+            long before = account.credit(amount);
+            Deposit deposit = new Deposit(amount, clock.get(), before, before + amount);
+            deposits.add(deposit);
+            save();
+            return deposit;
+        }
+    }
+
+    synchronized List<Deposit> deposits() {
+        return List.copyOf(deposits);
+    }
+
+    /**
+     * The provider takes back a delivered order: success becomes failed, the price goes back to the
+     * balance, the serial number is cleared; balance_before/after stay as at creation, settled_at stays
+     * the first settlement. An {@code order.updated} webhook goes out as for any status change.
+     */
+    OrderView refund(String refId) {
+        OrderView view;
+        synchronized (this) {
+            Order order = byRef.get(refId);
+            if (order == null) {
+                throw new SandboxException(400, "ORDER_NOT_FOUND", "no order with ref_id " + refId);
+            }
+            if (!order.status.equals("success")) {
+                throw new SandboxException(409, "ORDER_NOT_REFUNDABLE",
+                        "order " + refId + " is " + order.status + "; only a success order can be refunded");
+            }
+            account.refund(order.price);
+            order.status = "failed";
+            order.serialNumber = null;
+            order.refunded = true;
+            order.message = MSG_REFUNDED_LATER;
+            save();
+            view = view(order);
+        }
+        webhooks.orderFinal(view);
+        return view;
     }
 
     Optional<OrderView> find(String refId) {
@@ -176,17 +225,27 @@ final class SandboxOrders {
                     o.settleAt == null ? null : o.settleAt.toEpochMilli(), o.failReason, o.status, o.serialNumber,
                     o.message, o.settledAt == null ? null : o.settledAt.toEpochMilli(), o.refunded));
         }
-        return new SandboxStateFile.SavedState(SandboxStateFile.VERSION, account.balance(), saved);
+        List<SandboxStateFile.SavedDeposit> savedDeposits = new ArrayList<>(deposits.size());
+        for (Deposit d : deposits) {
+            savedDeposits.add(new SandboxStateFile.SavedDeposit(d.amount(), d.at().toEpochMilli(), d.balanceBefore(),
+                    d.balanceAfter()));
+        }
+        return new SandboxStateFile.SavedState(SandboxStateFile.VERSION, account.balance(), saved, savedDeposits);
     }
 
     /**
-     * Takes the orders of a saved state back (the balance is the account's business). Pending orders
+     * Takes the orders and deposits of a saved state back (the balance is the account's business). Pending orders
      * settle when their settle time comes, at once when it has passed while the sandbox was down, and
      * their webhooks go out as for any settlement.
      */
     void restore(SandboxStateFile.SavedState state) {
         List<Order> pending = new ArrayList<>();
         synchronized (this) {
+            if (state.deposits() != null) {
+                for (SandboxStateFile.SavedDeposit d : state.deposits()) {
+                    deposits.add(new Deposit(d.amount(), Instant.ofEpochMilli(d.at()), d.balanceBefore(), d.balanceAfter()));
+                }
+            }
             for (SandboxStateFile.SavedOrder s : state.orders()) {
                 SandboxProduct product = catalog.find(s.productSku()).orElseThrow(() -> new SandboxStateException(
                         "the sandbox state names product " + s.productSku() + ", which the catalog no longer has;"

@@ -70,7 +70,7 @@ public final class SandboxProvider implements AutoCloseable {
         });
         saved.ifPresent(orders::restore);
         SandboxOperations operations = new SandboxOperations(mapper, config, catalog, account, orders, limiter);
-        SandboxInspection inspection = new SandboxInspection(mapper, config, orders, account, this::stats);
+        SandboxInspection inspection = new SandboxInspection(mapper, config, orders, account, this::stats, now);
         SandboxHttpHandler handler = new SandboxHttpHandler(mapper, config, random, now, limiter, operations, counter, inspection);
         inspection.attach(handler);
         this.requestPool = Executors.newFixedThreadPool(REQUEST_THREADS, daemonThreads("sandbox-http"));
@@ -156,6 +156,90 @@ public final class SandboxProvider implements AutoCloseable {
     /** The live deposit balance. */
     public long balance() {
         return account.balance();
+    }
+
+    // ---- acts on the account, as the provider or other users of the account would do them (docs/sandbox.md) ----
+
+    /**
+     * Pays {@code amount} IDR into the account, as a top-up of the deposit would: the balance grows, no order
+     * is made, nothing goes to the order history or the ledger, no webhook, no request counted.
+     *
+     * @throws IllegalArgumentException when amount is not above 0 or the balance would overflow
+     */
+    public Deposit deposit(long amount) {
+        try {
+            return orders.deposit(amount);
+        } catch (SandboxException e) {
+            throw forJava(e);
+        }
+    }
+
+    /** Every deposit made by {@link #deposit(long)} or {@code POST /sandbox/deposit}, oldest first. */
+    public List<Deposit> deposits() {
+        return orders.deposits();
+    }
+
+    /**
+     * Places an order on the account as another integration with the same api_key would: the same order
+     * desk as {@code /v1/create-order} (same checks and their order, charged from the balance, in the ledger
+     * and the order history, settles by the settle knobs, fail-rate and the 0000 rule apply, webhooks to the
+     * account's webhook_url). Not seen by our client's counters: no signature, no rate limit, not in
+     * {@link #stats()}, no latency, injected errors or lost answers.
+     *
+     * @param zone null or blank for none
+     * @return the order as created (success, failed or pending)
+     * @throws IllegalArgumentException for a missing or malformed field, an unknown product or a customer
+     *                                  number the product refuses (message: error code, reason)
+     * @throws IllegalStateException    for a used ref_id (DUPLICATE_REF_ID), a product out of stock
+     *                                  (PRODUCT_UNAVAILABLE) or a balance too low (INSUFFICIENT_BALANCE)
+     */
+    public LedgerEntry foreignOrder(String refId, String sku, String customerNo, String zone) {
+        try {
+            requireArgument(refId, "ref_id");
+            requireArgument(sku, "product_sku");
+            requireArgument(customerNo, "customer_no");
+            SandboxOperations.checkRefId(refId);
+            return orders.create(refId, sku, customerNo, zone).entry();
+        } catch (SandboxException e) {
+            throw forJava(e);
+        }
+    }
+
+    /**
+     * The provider refunds a success order after the fact: it becomes failed ("refunded by the provider"),
+     * its price goes back to the balance, {@code refunded} true, serial number cleared; balance_before and
+     * balance_after stay as at creation. An {@code order.updated} webhook with status failed is sent.
+     *
+     * @return the order after the refund
+     * @throws IllegalArgumentException for an unknown ref_id (ORDER_NOT_FOUND)
+     * @throws IllegalStateException    for an order not in success (ORDER_NOT_REFUNDABLE)
+     */
+    public LedgerEntry refund(String refId) {
+        try {
+            requireArgument(refId, "ref_id");
+            return orders.refund(refId).entry();
+        } catch (SandboxException e) {
+            throw forJava(e);
+        }
+    }
+
+    private static void requireArgument(String value, String name) {
+        if (value == null) {
+            throw SandboxException.invalidRequest(name + " is required");
+        }
+    }
+
+    /** The sandbox's refusals as Java callers expect them: the account's state (402, 409, 422) or a bad argument. */
+    private static RuntimeException forJava(SandboxException e) {
+        String message = e.code() + ": " + e.getMessage();
+        int status = e.httpStatus();
+        if (status == 402 || status == 409 || status == 422) {
+            return new IllegalStateException(message);
+        }
+        if (status >= 500) {
+            return new IllegalStateException(message);
+        }
+        return new IllegalArgumentException(message);
     }
 
     /** The clock of the rate-limit and daily windows and of created_at / settled_at; tests pass a mutable one. */

@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Where a sandbox keeps its account between runs (the {@code state-file} knob): balance and every
- * order. Written whole, to a temporary file renamed over the old one, so a reader or a process
+ * Where a sandbox keeps its account between runs (the {@code state-file} knob): balance, every
+ * order and every deposit. Written whole, to a temporary file renamed over the old one, so a reader or a process
  * killed mid-write always finds the previous or the new state, never half of one. A read-only
  * state file is loaded and never written (what {@code plan} uses beside a running service).
  */
@@ -27,7 +27,12 @@ final class SandboxStateFile {
                       String serialNumber, String message, Long settledAt, boolean refunded) {
     }
 
-    record SavedState(int version, long balance, List<SavedOrder> orders) {
+    /** One deposit as saved; {@code at} in epoch milliseconds. */
+    record SavedDeposit(long amount, long at, long balanceBefore, long balanceAfter) {
+    }
+
+    /** {@code deposits} is null in a state written before deposits were kept: none. */
+    record SavedState(int version, long balance, List<SavedOrder> orders, List<SavedDeposit> deposits) {
     }
 
     private static final SandboxStateFile NONE = new SandboxStateFile(null, true);
