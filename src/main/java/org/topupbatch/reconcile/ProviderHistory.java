@@ -19,7 +19,7 @@ import org.topupbatch.provider.ProviderGateway;
  * (so within the rate budget the running service shares). The provider's history filters by date
  * without saying in which zone its days are, so the dates asked are widened by a day on each side
  * and the entries are kept by their {@code created_at} (UTC). Pages may shift while orders are being
- * placed; an order seen twice is kept once, the later sighting winning.
+ * placed; an order seen twice is kept once, the later sighting winning (and in the place of its first).
  */
 public final class ProviderHistory {
 
@@ -61,6 +61,11 @@ public final class ProviderHistory {
             page++;
         }
         List<OrderListEntry> orders = new ArrayList<>(byRef.values());
+        // created_at may be whole seconds, so orders of one second tie: the provider's own listing order
+        // tells them apart. Newest first (as the sandbox lists) is turned round before the stable sort.
+        if (orders.size() > 1 && orders.get(0).createdAt().isAfter(orders.get(orders.size() - 1).createdAt())) {
+            java.util.Collections.reverse(orders);
+        }
         orders.sort(Comparator.comparing(OrderListEntry::createdAt));
         return new Listing(orders, requests);
     }

@@ -43,8 +43,6 @@ import org.topupbatch.provider.ProviderGateway;
 public final class Reconciler {
 
     private static final Logger LOG = LoggerFactory.getLogger(Reconciler.class);
-    /** At most this many orders of the day's first second are looked up for the opening balance. */
-    static final int FIRST_SECOND_LOOKUPS = 20;
     private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'").withZone(ZoneOffset.UTC);
 
     private final ProviderGateway gateway;
@@ -77,19 +75,8 @@ public final class Reconciler {
                 .filter(o -> !o.createdAt().isAfter(balanceReadBy)).toList();
         Long balanceFirst = null;
         if (!beforeBalanceRead.isEmpty() && gateway.checkOrderSupported()) {
-            // created_at may be whole seconds: every order of the first second may be the first one, and
-            // the first one's balance_before is the highest of theirs (the others came after a charge)
-            Instant firstSecond = beforeBalanceRead.get(0).createdAt().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
-            List<OrderListEntry> candidates = beforeBalanceRead.stream()
-                    .filter(o -> o.createdAt().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).equals(firstSecond))
-                    .limit(FIRST_SECOND_LOOKUPS).toList();
-            for (OrderListEntry candidate : candidates) {
-                requests++;
-                Long before = gateway.checkOrder(candidate.refId()).map(Order::balanceBefore).orElse(null);
-                if (before != null && (balanceFirst == null || before > balanceFirst)) {
-                    balanceFirst = before;
-                }
-            }
+            requests++;
+            balanceFirst = gateway.checkOrder(beforeBalanceRead.get(0).refId()).map(Order::balanceBefore).orElse(null);
         }
         long chargedSinceFirst = beforeBalanceRead.stream().mapToLong(Reconciler::charge).sum();
         Long unexplained = balanceFirst == null ? null : balanceNow - balanceFirst + chargedSinceFirst;
