@@ -106,7 +106,19 @@ public final class StatusCommand implements Command {
             out.println("(the latest " + BATCHES_SHOWN + " batches; 'status BATCH' shows any one)");
         }
         printHeld(journal);
+        printReconciliation(journal);
         return ExitCode.OK.code();
+    }
+
+    /** The last reconciliation with the provider (README "Reconcile with the provider"). */
+    private void printReconciliation(Journal journal) {
+        journal.reconciliations().lastReconciliation().ifPresent(r -> out.println("Reconciled: " + r.day() + " (" + r.zone()
+                + ") at " + TIME.format(r.ranAt().atZone(ZoneId.systemDefault())) + ": " + r.matched() + " of "
+                + r.providerOrders() + " provider orders matched, " + (r.exceptionCount() == 0 ? "no exception"
+                : r.exceptionCount() + " exceptions " + r.exceptions().entrySet().stream().filter(e -> e.getValue() > 0)
+                        .map(e -> e.getKey() + " " + e.getValue()).collect(java.util.stream.Collectors.joining(", ")))
+                + ", unexplained " + (r.unexplained() == null ? "unknown" : org.topupbatch.report.Rupiah.format(r.unexplained()))
+                + " (" + r.summaryFile() + ")"));
     }
 
     private void showBatch(Journal journal, BatchRecord batch) {

@@ -24,7 +24,8 @@ public final class RunReadings {
     /** One reading of the journal. */
     public record Reading(Map<RowState, Long> rowsByState, List<BatchOverview> batches,
                           Optional<BalanceSeen.Reading> journalBalance, List<ProductOutage> held,
-                          long batchesHeld, long batchesCancelled, long rowsInHeldBatches, Instant at) {
+                          long batchesHeld, long batchesCancelled, long rowsInHeldBatches,
+                          Optional<org.topupbatch.journal.ReconcileJournal.Reconciliation> reconciliation, Instant at) {
 
         /** Rows waiting, not sent, because the provider reports their product unavailable. */
         public long heldRows() {
@@ -53,7 +54,7 @@ public final class RunReadings {
         this.journal = journal;
         this.clock = clock;
         this.answers = answers;
-        this.last = new Reading(Map.of(), List.of(), Optional.empty(), List.of(), 0, 0, 0, Instant.EPOCH);
+        this.last = new Reading(Map.of(), List.of(), Optional.empty(), List.of(), 0, 0, 0, Optional.empty(), Instant.EPOCH);
     }
 
     /** The latest reading; the previous one while the journal does not answer (health says so). */
@@ -67,7 +68,7 @@ public final class RunReadings {
             last = new Reading(journal.rowsByState(), journal.batchOverviews(BATCHES_SHOWN),
                     journal.latestBalanceReading().map(b -> new BalanceSeen.Reading(b.balance(), b.at())),
                     journal.productOutages().stream().filter(ProductOutage::held).toList(), operator[0], operator[1],
-                    operator[2], now);
+                    operator[2], journal.reconciliations().lastReconciliation(), now);
             failing = false;
         } catch (JournalException e) {
             if (!failing) {

@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import org.topupbatch.cluster.NodeRole;
@@ -54,6 +55,17 @@ public final class TopupMetrics {
                 .description("Batches an operator holds (hold BATCH): their queued rows wait for resume").register(registry);
         Gauge.builder("topup.batches.cancelled", readings, r -> r.current().batchesCancelled())
                 .description("Batches an operator cancelled (cancel BATCH), in the whole journal").register(registry);
+        for (String kind : List.of("unknown_to_journal", "missing_at_provider", "status_differs", "price_differs",
+                "pending_too_long")) {
+            Gauge.builder("topup.reconcile.exceptions", readings, r -> r.current().reconciliation()
+                            .map(x -> (double) x.exceptions().getOrDefault(kind, 0L)).orElse(Double.NaN))
+                    .description("Exceptions of the last reconciliation with the provider, by kind (reconcile DAY)")
+                    .tag("kind", kind).register(registry);
+        }
+        Gauge.builder("topup.reconcile.unexplained.rupiah", readings, r -> r.current().reconciliation()
+                        .map(x -> x.unexplained() == null ? Double.NaN : (double) x.unexplained()).orElse(Double.NaN))
+                .description("Balance movement the last reconciliation's orders do not explain (deposits, fees, corrections)")
+                .register(registry);
         Gauge.builder("topup.orders.pending", readings, r -> r.current().pendingOrders())
                 .description("Orders sent whose final status is still to learn").register(registry);
         Gauge.builder("topup.balance.rupiah", readings, r -> r.balance().map(b -> (double) b.balance()).orElse(Double.NaN))

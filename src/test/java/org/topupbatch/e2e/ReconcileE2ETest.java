@@ -216,6 +216,10 @@ class ReconcileE2ETest {
                     .anyMatch(n -> n.matches("reconcile-" + day + "\\.earlier-\\d{8}-\\d{6}\\.csv"));
         }
         assertThat(sandbox.ledger()).as("reconciling orders nothing").hasSize(ledger.size());
+        assertThat(command("status")).isZero();
+        assertThat(command.output()).contains("Reconciled: " + day + " (Asia/Jakarta) at ")
+                .contains("6 exceptions unknown_to_journal 2, missing_at_provider 1, price_differs 1, pending_too_long 2")
+                .contains("unexplained Rp 500.000");
 
         assertThat(command("reconcile", "2999-01-01")).isEqualTo(1);
         assertThat(command.output().strip()).startsWith("topup-batch: cannot reconcile: 2999-01-01 has not begun yet");
