@@ -108,6 +108,24 @@ public final class DashboardView {
             outages.add(shown);
         }
         view.put("outages", outages);
+        view.put("reconciliation", reading.reconciliation().map(r -> {
+            Map<String, Object> shown = new LinkedHashMap<>();
+            shown.put("day", r.day());
+            shown.put("zone", r.zone());
+            shown.put("ranAt", r.ranAt().toString());
+            shown.put("matched", r.matched());
+            shown.put("providerOrders", r.providerOrders());
+            shown.put("exceptions", r.exceptionCount());
+            Map<String, Long> kinds = new LinkedHashMap<>();
+            r.exceptions().forEach((kind, n) -> {
+                if (n > 0) {
+                    kinds.put(kind, n);
+                }
+            });
+            shown.put("byKind", kinds);
+            shown.put("unexplained", r.unexplained());
+            return shown;
+        }).orElse(null));
         Map<String, Object> rate = new LinkedHashMap<>();
         rate.put("used", budget.inWindow());
         rate.put("limit", limits.perMinute());

@@ -127,6 +127,25 @@ class DashboardE2ETest {
         assertThat(Files.size(shot)).isPositive();
 
         operatorButtons(wait, page);
+        lastReconciliation(wait);
+    }
+
+    /** {@code reconcile DAY} run beside the service: its result shows in a tile within seconds. */
+    private void lastReconciliation(WebDriverWait wait) throws Exception {
+        assertThat(browser.findElement(By.id("reconcile")).getText()).isEqualTo("none yet");
+        String day = java.time.LocalDate.now(java.time.ZoneId.of("Asia/Jakarta")).toString();
+        JarRun command = new JarRun(home.resolve("command"));
+        command.env.putAll(run.env);
+        Process p = command.start("reconcile", day);
+        assertThat(p.waitFor(2, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
+        assertThat(p.exitValue()).as(command.output()).isIn(0, 2);
+        wait.withMessage(() -> "no reconciliation tile; command output:\n" + command.output())
+                .until(b -> b.findElement(By.id("reconcile")).getText().startsWith(day + ": "));
+        String tile = browser.findElement(By.id("reconcile")).getText();
+        String detail = browser.findElement(By.id("reconcile-detail")).getText();
+        System.out.println("DASHBOARD RECONCILIATION: " + tile + "; " + detail);
+        assertThat(tile).matches(day + ": (all matched|\\d+ exceptions?)");
+        assertThat(detail).contains("unexplained ");
     }
 
     /**
