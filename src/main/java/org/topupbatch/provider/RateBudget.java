@@ -51,6 +51,8 @@ public final class RateBudget implements RequestGate {
     static final Duration MARGIN = Duration.ofMillis(1000);
     /** Longest single wait between two looks at the clock (a day can roll meanwhile). */
     private static final long MAX_WAIT_MILLIS = 1000;
+    /** How often the journal is read for other processes' calls (a command beside the service, say). */
+    static final Duration OTHERS_REFRESH = Duration.ofMillis(500);
 
     /** How a caller waits for the budget; tests pass one that moves their clock instead of sleeping. */
     public interface Waiter {
@@ -87,6 +89,13 @@ public final class RateBudget implements RequestGate {
     /** Callers other than create-order waiting for a slot: look-ups, balances, reports go first. */
     private int othersWaiting;
     private boolean refusing;
+    /** Ids of the calls this process reserved or seeded: every other journaled call is another process's. */
+    private final java.util.Set<Long> own = new java.util.HashSet<>();
+    /** Other processes' calls journaled since this one started, already taken into the pace. */
+    private final java.util.Set<Long> othersPaced = new java.util.HashSet<>();
+    /** Other processes' calls that count in the window now: when each ended (or will have, at the latest). */
+    private java.util.List<Instant> othersEnded = java.util.List.of();
+    private Instant othersReadAt = Instant.MIN;
 
     /**
      * A budget with an empty window.
@@ -169,6 +178,7 @@ public final class RateBudget implements RequestGate {
         int open = 0;
         java.util.List<Instant> starts = new java.util.ArrayList<>();
         for (ProviderCall call : callLog.callsSince(since)) {
+            own.add(call.id()); // counted here, so never again as another process's
             if (call.httpStatus() != null && call.httpStatus() == 429) {
                 continue; // refused, not taken: never counted
             }
@@ -243,6 +253,9 @@ public final class RateBudget implements RequestGate {
         long callId;
         try {
             callId = callLog.reserveCall(reservedAt, operation);
+            synchronized (this) {
+                own.add(callId);
+            }
         } catch (RuntimeException e) {
             synchronized (this) {
                 inFlight--;
@@ -266,6 +279,7 @@ public final class RateBudget implements RequestGate {
             Instant now = clock.instant();
             forgetOld(now);
             rollDay(now);
+            readOthers(now);
             long waitMs = Math.max(waitMillis(now), paced ? paceMillis(now) : 0);
             if (waitMs <= 0 && order && othersWaiting > 0) {
                 waitMs = 5; // the slot is another caller's: it takes it at its next look
@@ -303,14 +317,18 @@ public final class RateBudget implements RequestGate {
             Instant midnight = today.plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant();
             return Math.max(1, Duration.between(now, midnight).toMillis());
         }
-        if (inFlight + ended.size() < perMinute) {
+        if (inFlight + ended.size() + othersEnded.size() < perMinute) {
             return 0;
         }
-        if (ended.isEmpty()) {
+        Instant soonest = ended.peek();
+        for (Instant other : othersEnded) {
+            soonest = soonest == null || other.isBefore(soonest) ? other : soonest;
+        }
+        if (soonest == null) {
             return 50; // all slots are in flight: one will end soon
         }
-        Instant frees = ended.peek().plus(WINDOW).plus(MARGIN);
-        return Math.max(1, Duration.between(now, frees).toMillis());
+        Instant frees = soonest.plus(WINDOW).plus(MARGIN);
+        return Math.max(1, Math.min(OTHERS_REFRESH.toMillis(), Duration.between(now, frees).toMillis()));
     }
 
     private void completed(long callId, Instant reservedAt, int httpStatus) {
@@ -394,6 +412,47 @@ public final class RateBudget implements RequestGate {
     /** A request left at {@code at}: the bucket's theoretical arrival time moves on by one interval. */
     private void paced(Instant at) {
         paceAt = (paceAt.isAfter(at) ? paceAt : at).plus(interval());
+    }
+
+    /**
+     * Every {@link #OTHERS_REFRESH}, the calls other processes journaled (an operator's command beside
+     * the service: {@code reconcile} pages through history, {@code plan} reads prices): they count in
+     * the window like this process's own, and take their place in the pace, so that together the
+     * processes keep to the account's limit. A call another process left open counts until its
+     * reservation plus the longest call.
+     */
+    private void readOthers(Instant now) {
+        if (now.isBefore(othersReadAt.plus(OTHERS_REFRESH))) {
+            return;
+        }
+        othersReadAt = now;
+        Instant oldestThatCounts = now.minus(WINDOW).minus(MARGIN);
+        java.util.List<Instant> counted = new java.util.ArrayList<>();
+        java.util.List<ProviderCall> calls;
+        try {
+            calls = callLog.callsSince(oldestThatCounts.minus(longestCall));
+        } catch (RuntimeException e) {
+            return; // the journal is judged again at the next look; this process's own calls still count
+        }
+        for (ProviderCall call : calls) {
+            if (own.contains(call.id()) || call.httpStatus() != null && call.httpStatus() == 429) {
+                continue;
+            }
+            Instant end = call.completed() ? call.answeredAt() : call.reservedAt().plus(longestCall);
+            if (end.isAfter(oldestThatCounts)) {
+                counted.add(end);
+            }
+            if (othersPaced.add(call.id())) {
+                paced(call.reservedAt());
+            }
+        }
+        othersEnded = counted;
+        if (own.size() > 100_000) {
+            // a long-running service: ids older than any call that can still count are dropped
+            long oldestId = calls.stream().mapToLong(ProviderCall::id).min().orElse(Long.MAX_VALUE);
+            own.removeIf(id -> id < oldestId);
+            othersPaced.removeIf(id -> id < oldestId);
+        }
     }
 
     private void forgetOld(Instant now) {

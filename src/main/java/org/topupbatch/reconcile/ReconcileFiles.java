@@ -80,6 +80,7 @@ public final class ReconcileFiles {
         n.put("unexplained", s.unexplained());
         n.put("corrected", s.corrected());
         n.put("settled", s.settled());
+        n.put("in_flight", s.inFlight());
         n.put("requests", s.requests());
         n.put("reconciled_at", s.ranAt().toString());
         return n;

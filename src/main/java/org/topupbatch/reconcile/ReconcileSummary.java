@@ -7,12 +7,14 @@ import java.util.Map;
  * The figures of a reconciliation, as written to {@code reconcile-DAY.summary.json} (README,
  * "Reconcile with the provider"). Amounts in IDR. {@code balanceFirst}, and with it
  * {@code unexplained}, is null when no order was placed on the account from the day's start until
- * the balance was read, or the provider cannot be asked for its first order's balance.
+ * the balance was read, or the provider cannot be asked for its first order's balance. {@code inFlight}:
+ * orders of ours sent within a minute before the reconciliation began that the provider does not list
+ * yet (beside a running batch); neither matched nor exceptions, they are the next reconciliation's.
  */
 public record ReconcileSummary(String day, String zone, long providerOrders, long journalOrders, long matched,
                                Map<String, Long> exceptions, long charged, long refunded, long foreignCharged,
                                Long balanceFirst, long balanceNow, Long unexplained, int corrected, int settled,
-                               int requests, Instant ranAt) {
+                               int inFlight, int requests, Instant ranAt) {
 
     public long exceptionCount() {
         return exceptions.values().stream().mapToLong(Long::longValue).sum();

@@ -43,6 +43,8 @@ import org.topupbatch.provider.ProviderGateway;
 public final class Reconciler {
 
     private static final Logger LOG = LoggerFactory.getLogger(Reconciler.class);
+    /** Orders of ours sent within this time before a reconciliation starts are not called missing yet. */
+    static final Duration IN_FLIGHT = Duration.ofMinutes(1);
     private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'").withZone(ZoneOffset.UTC);
 
     private final ProviderGateway gateway;
@@ -63,6 +65,9 @@ public final class Reconciler {
     /** Reconciles {@code day}; a {@link ProviderException} means it could not (nothing is then changed). */
     public Reconciliation reconcile(ReconcileDay day) {
         Instant ranAt = clock.instant();
+        // an order of ours sent this close to the reading may not be in the provider's history yet
+        Instant inFlightFrom = ranAt.minus(IN_FLIGHT);
+        Instant balanceAskedAt = clock.instant();
         long balanceNow = gateway.checkBalance().balance();
         Instant balanceReadBy = clock.instant();
         ProviderHistory.Listing listing = new ProviderHistory(gateway, clock).since(day.start());
@@ -71,8 +76,16 @@ public final class Reconciler {
         listing.orders().forEach(o -> atProvider.put(o.refId(), o));
 
         // the balance: from before the day's first order to now, explained by the orders in between
-        List<OrderListEntry> beforeBalanceRead = listing.orders().stream()
-                .filter(o -> !o.createdAt().isAfter(balanceReadBy)).toList();
+        List<OrderListEntry> beforeBalanceRead = new ArrayList<>(listing.orders().stream()
+                .filter(o -> !o.createdAt().isAfter(balanceAskedAt)).toList());
+        // orders placed while the balance was being read (beside a running batch): the balance holds
+        // those up to the one whose balance_after it equals
+        List<OrderListEntry> whileRead = listing.orders().stream()
+                .filter(o -> o.createdAt().isAfter(balanceAskedAt) && !o.createdAt().isAfter(balanceReadBy)).toList();
+        if (!whileRead.isEmpty() && gateway.checkOrderSupported()) {
+            requests += whileRead.size();
+            beforeBalanceRead.addAll(heldByBalance(whileRead, balanceNow));
+        }
         Long balanceFirst = null;
         if (!beforeBalanceRead.isEmpty() && gateway.checkOrderSupported()) {
             requests++;
@@ -108,12 +121,17 @@ public final class Reconciler {
         long refunded = 0;
         int corrected = 0;
         int settled = 0;
+        int inFlight = 0;
         Set<Long> batchesChanged = new LinkedHashSet<>();
         for (JournalOrder mine : ours.values()) {
             OrderListEntry theirs = atProvider.get(mine.row().refId());
             if (theirs != null && day.contains(theirs.createdAt())) {
                 charged += charge(theirs);
                 refunded += theirs.status() == OrderStatus.FAILED && theirs.price() != null ? theirs.price() : 0;
+            }
+            if (theirs == null && mine.row().sentAt() != null && mine.row().sentAt().isAfter(inFlightFrom)) {
+                inFlight++; // sent moments ago, beside a running batch: the next reconciliation sees it listed
+                continue;
             }
             Comparison c = compare(mine, theirs, ranAt);
             if (c.line == null) {
@@ -139,8 +157,25 @@ public final class Reconciler {
                 .thenComparing(l -> l.createdAt() == null ? Instant.MIN : l.createdAt()));
         ReconcileSummary summary = new ReconcileSummary(day.toString(), day.zone().getId(), providerDay.size(),
                 sentThatDay.size(), matched, counts, charged, refunded, foreignCharged, balanceFirst, balanceNow,
-                unexplained, corrected, settled, requests, ranAt);
+                unexplained, corrected, settled, inFlight, requests, ranAt);
         return new Reconciliation(lines, summary, batchesChanged);
+    }
+
+    /** Of orders placed while the balance was read, oldest first, those the balance read already holds. */
+    private List<OrderListEntry> heldByBalance(List<OrderListEntry> whileRead, long balanceNow) {
+        List<Order> found = new ArrayList<>();
+        for (OrderListEntry entry : whileRead) {
+            found.add(gateway.checkOrder(entry.refId()).orElse(null));
+        }
+        if (found.get(0) != null && Long.valueOf(balanceNow).equals(found.get(0).balanceBefore())) {
+            return List.of();
+        }
+        for (int i = 0; i < found.size(); i++) {
+            if (found.get(i) != null && Long.valueOf(balanceNow).equals(found.get(i).balanceAfter())) {
+                return whileRead.subList(0, i + 1);
+            }
+        }
+        return List.of(); // a deposit among them, say: judged by the time the balance was asked for
     }
 
     private enum Change { NONE, CORRECTED, SETTLED }

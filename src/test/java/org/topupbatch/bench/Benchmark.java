@@ -54,6 +54,7 @@ public final class Benchmark {
                 case "guards" -> MoneyGuardFigures.run();
                 case "gateway" -> GatewayFigures.run();
                 case "operator" -> OperatorFigures.run();
+                case "reconcile" -> ReconcileFigures.run();
                 case "all" -> {
                     OrderFigures.start();
                     intake();
@@ -66,10 +67,11 @@ public final class Benchmark {
                     MoneyGuardFigures.run();
                     GatewayFigures.run();
                     OperatorFigures.run();
+                    ReconcileFigures.run();
                 }
                 default -> {
                     System.err.println("unknown figure '" + figure
-                            + "'; one of: all, intake, journal, userpath, plan, rate, cpu, restart, overhead, settle, start, repeat, guards, gateway, operator");
+                            + "'; one of: all, intake, journal, userpath, plan, rate, cpu, restart, overhead, settle, start, repeat, guards, gateway, operator, reconcile");
                     System.exit(2);
                 }
             }

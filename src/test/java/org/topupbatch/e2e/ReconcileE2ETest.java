@@ -120,6 +120,29 @@ class ReconcileE2ETest {
         }
     }
 
+    @org.junit.jupiter.api.Test
+    void the_service_reconciles_yesterday_by_itself_on_its_schedule() throws Exception {
+        run.env.put("TOPUP_MODE", "watch");
+        run.env.put("TOPUP_RECONCILE_SCHEDULE", "0/2 * * * * ?"); // Quartz's form: every 2 s, for the test
+        LocalDate yesterday = LocalDate.now(ZoneId.of("Asia/Jakarta")).minusDays(1);
+        Path summary = run.reports.resolve("reconcile-" + yesterday + ".summary.json");
+        run.start();
+        Poll.until("the daily reconciliation's summary", Duration.ofSeconds(90), () -> Files.exists(summary), ok -> ok,
+                run::output);
+        JsonNode written = Poll.until("the summary readable", Duration.ofSeconds(10), () -> {
+            try {
+                return new ObjectMapper().readTree(summary.toFile());
+            } catch (java.io.IOException halfSeen) {
+                return null;
+            }
+        }, n -> n != null);
+        assertThat(written.get("day").asText()).isEqualTo(yesterday.toString());
+        assertThat(written.get("exceptions").get("unknown_to_journal").asLong()).isZero();
+        Poll.until("the log line", Duration.ofSeconds(10), () -> run.output().contains("Reconciled " + yesterday
+                + " (Asia/Jakarta)"), ok -> ok, run::output);
+        assertThat(sandbox.ledger()).as("reconciling orders nothing").isEmpty();
+    }
+
     @ParameterizedTest
     @EnumSource(JournalDatabase.class)
     void a_day_is_reconciled_every_exception_listed_and_every_rupiah_explained(JournalDatabase journal) throws Exception {

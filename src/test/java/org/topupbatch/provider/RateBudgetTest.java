@@ -40,6 +40,24 @@ class RateBudgetTest {
     }
 
     @Test
+    void another_process_calls_on_the_same_journal_count_in_the_window_too() throws Exception {
+        // a command beside the service (reconcile, plan): its own budget, the same journal
+        RateBudget command = new RateBudget(clock, log, LONGEST_CALL, waiter, 5, 1000).withoutPacing();
+        for (int i = 0; i < 3; i++) {
+            command.enter("order-history").completed(200);
+        }
+        RequestGate.Ticket open = command.enter("order-history"); // still in flight
+        budget.enter("create-order").completed(200);
+        assertThat(clock.instant()).as("the fifth slot is free").isEqualTo(T0);
+        budget.enter("create-order").completed(200);
+        // the other process's four calls and this one's first fill the window: the answered ones
+        // leave it 60 s plus the margin after their answers
+        assertThat(clock.instant()).isEqualTo(T0.plusSeconds(61));
+        open.completed(200);
+        assertThat(log.calls()).hasSize(6);
+    }
+
+    @Test
     void requests_in_flight_count_against_the_window() throws Exception {
         List<RequestGate.Ticket> open = new ArrayList<>();
         for (int i = 0; i < 5; i++) {

@@ -90,6 +90,18 @@ class SettingsTest {
     }
 
     @Test
+    void reconciliation_closes_jakarta_days_shortly_after_midnight_unless_turned_off() {
+        assertThat(load().businessZone()).isEqualTo(java.time.ZoneId.of("Asia/Jakarta"));
+        assertThat(load().reconcileSchedule()).isEqualTo("0 30 0 * * ?");
+        env.put("TOPUP_BUSINESS_ZONE", "Asia/Makassar");
+        env.put("TOPUP_RECONCILE_SCHEDULE", "15 1 * * *");
+        assertThat(load().businessZone()).isEqualTo(java.time.ZoneId.of("Asia/Makassar"));
+        assertThat(load().reconcileSchedule()).isEqualTo("0 15 1 * * ?");
+        env.put("TOPUP_RECONCILE_SCHEDULE", "");
+        assertThat(load().reconcileSchedule()).as("empty turns it off").isNull();
+    }
+
+    @Test
     void environment_overrides_the_file_and_system_properties_override_both() {
         env.put("TOPUP_MODE", "once");
         env.put("TOPUP_PENDING_TIMEOUT", "90s");
@@ -134,6 +146,8 @@ class SettingsTest {
         "TOPUP_MANAGEMENT_PORT|dash|topup.management.port",
         "TOPUP_BALANCE_POLICY|greedy|topup.balance-policy",
         "TOPUP_SCHEDULE|every night|topup.schedule",
+        "TOPUP_RECONCILE_SCHEDULE|after midnight|topup.reconcile.schedule",
+        "TOPUP_BUSINESS_ZONE|Jakarta|topup.business-zone",
         "TOPUP_BASE_URL|ftp://provider|topup.base-url",
         "TOPUP_SUBMIT_CONCURRENCY|0|topup.submit.concurrency",
         "TOPUP_HTTP_RESPONSE_TIMEOUT|5|topup.http.response-timeout",
