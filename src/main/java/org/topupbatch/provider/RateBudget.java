@@ -317,7 +317,7 @@ public final class RateBudget implements RequestGate {
             Instant midnight = today.plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant();
             return Math.max(1, Duration.between(now, midnight).toMillis());
         }
-        if (inFlight + ended.size() + othersEnded.size() < perMinute) {
+        if (inFlight + ended.size() + othersEnded.size() < perMinute - othersMargin()) {
             return 0;
         }
         Instant soonest = ended.peek();
@@ -412,6 +412,18 @@ public final class RateBudget implements RequestGate {
     /** A request left at {@code at}: the bucket's theoretical arrival time moves on by one interval. */
     private void paced(Instant at) {
         paceAt = (paceAt.isAfter(at) ? paceAt : at).plus(interval());
+    }
+
+    /**
+     * While another process calls too, the slots it may have taken since this one last looked (its
+     * pace over {@link #OTHERS_REFRESH}, and one more) are left free: two processes that each see the
+     * window one short of full must not both send.
+     */
+    private int othersMargin() {
+        if (othersEnded.isEmpty()) {
+            return 0;
+        }
+        return (int) Math.ceil(perMinute / 60.0 * OTHERS_REFRESH.toMillis() / 1000.0) + 1;
     }
 
     /**

@@ -95,7 +95,9 @@ public final class Reconciler {
         Long unexplained = balanceFirst == null ? null : balanceNow - balanceFirst + chargedSinceFirst;
 
         // the orders: each of the day's, at the provider and in the journal
-        List<JournalOrder> sentThatDay = journal.ordersSentBetween(day.start(), day.end());
+        // the journal's orders of the day up to the balance read: later ones are the next reconciliation's
+        Instant journalUntil = day.end().isBefore(balanceAskedAt) ? day.end() : balanceAskedAt;
+        List<JournalOrder> sentThatDay = journal.ordersSentBetween(day.start(), journalUntil);
         Map<String, JournalOrder> ours = new LinkedHashMap<>();
         sentThatDay.forEach(o -> ours.put(o.row().refId(), o));
         List<OrderListEntry> providerDay = listing.orders().stream().filter(o -> day.contains(o.createdAt())).toList();
