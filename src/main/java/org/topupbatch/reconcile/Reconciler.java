@@ -43,8 +43,13 @@ import org.topupbatch.provider.ProviderGateway;
 public final class Reconciler {
 
     private static final Logger LOG = LoggerFactory.getLogger(Reconciler.class);
-    /** Orders of ours sent within this time before a reconciliation starts are not called missing yet. */
+    /**
+     * An order of ours the provider has not confirmed yet (SENDING, UNKNOWN), sent within this time
+     * before the balance was read, is not called missing yet: its request may still be on its way.
+     */
     static final Duration IN_FLIGHT = Duration.ofMinutes(1);
+    /** Any order of ours sent within this time before the balance was read: the provider's history may lag. */
+    static final Duration HISTORY_LAG = Duration.ofSeconds(5);
     private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'").withZone(ZoneOffset.UTC);
 
     private final ProviderGateway gateway;
@@ -65,8 +70,6 @@ public final class Reconciler {
     /** Reconciles {@code day}; a {@link ProviderException} means it could not (nothing is then changed). */
     public Reconciliation reconcile(ReconcileDay day) {
         Instant ranAt = clock.instant();
-        // an order of ours sent this close to the reading may not be in the provider's history yet
-        Instant inFlightFrom = ranAt.minus(IN_FLIGHT);
         Instant balanceAskedAt = clock.instant();
         long balanceNow = gateway.checkBalance().balance();
         Instant balanceReadBy = clock.instant();
@@ -131,7 +134,7 @@ public final class Reconciler {
                 charged += charge(theirs);
                 refunded += theirs.status() == OrderStatus.FAILED && theirs.price() != null ? theirs.price() : 0;
             }
-            if (theirs == null && mine.row().sentAt() != null && mine.row().sentAt().isAfter(inFlightFrom)) {
+            if (theirs == null && inFlight(mine.row(), balanceAskedAt)) {
                 inFlight++; // sent moments ago, beside a running batch: the next reconciliation sees it listed
                 continue;
             }
@@ -161,6 +164,14 @@ public final class Reconciler {
                 sentThatDay.size(), matched, counts, charged, refunded, foreignCharged, balanceFirst, balanceNow,
                 unexplained, corrected, settled, inFlight, requests, ranAt);
         return new Reconciliation(lines, summary, batchesChanged);
+    }
+
+    private static boolean inFlight(RowRecord row, Instant balanceAskedAt) {
+        if (row.sentAt() == null) {
+            return false;
+        }
+        boolean unconfirmed = row.state() == RowState.SENDING || row.state() == RowState.UNKNOWN;
+        return row.sentAt().isAfter(balanceAskedAt.minus(unconfirmed ? IN_FLIGHT : HISTORY_LAG));
     }
 
     /** Of orders placed while the balance was read, oldest first, those the balance read already holds. */
