@@ -75,7 +75,7 @@ public final class ReconcileCommand implements Command {
         } catch (IOException e) {
             err.println("topup-batch: cannot reconcile " + day + ": cannot write into " + settings.reports() + ": "
                     + (e.getMessage() == null ? e.toString() : e.getMessage()));
-        } catch (SandboxStateException e) {
+        } catch (SandboxStateException | IllegalStateException e) {
             err.println("topup-batch: cannot reconcile " + day + ": " + e.getMessage());
         }
         return ExitCode.FAILED.code();

@@ -18,7 +18,7 @@ final class JdbcReconcileJournal implements ReconcileJournal {
             + " FROM batch_row r JOIN batch b ON b.id = r.batch_id WHERE r.sent_at >= ? AND r.sent_at < ?"
             + " AND r.state IN " + ORDER_STATES + " ORDER BY r.sent_at, r.id";
     private static final String ORDER_BY_REF = "SELECT " + Mapping.ROW_COLUMNS + ", b.file_name AS batch_file"
-            + " FROM batch_row r JOIN batch b ON b.id = r.batch_id WHERE r.order_ref_id = ?";
+            + " FROM batch_row r JOIN batch b ON b.id = r.batch_id WHERE r.order_ref_id = ? AND r.sent_at IS NOT NULL";
     private static final String CORRECT = "UPDATE batch_row SET state = ?, serial_number = ?, price = COALESCE(?, price),"
             + " message = ?, updated_at = ?, corrected_at = ?, next_check_at = NULL WHERE id = ?"
             + " AND state IN ('SUCCESS', 'FAILED', 'REFUSED', 'REJECTED') AND order_ref_id IS NOT NULL";
@@ -101,10 +101,13 @@ final class JdbcReconcileJournal implements ReconcileJournal {
             } catch (JsonProcessingException e) {
                 exceptions = Map.of();
             }
-            long unexplained = rs.getLong("unexplained");
+            Long unexplained = rs.getLong("unexplained");
+            if (rs.wasNull()) {
+                unexplained = null;
+            }
             found.add(new Reconciliation(rs.getString("business_day"), rs.getString("business_zone"), Instant.ofEpochMilli(rs.getLong("ran_at")),
                     rs.getLong("provider_orders"), rs.getLong("journal_orders"), rs.getLong("matched"), exceptions,
-                    rs.getLong("exception_count"), rs.wasNull() ? null : unexplained, rs.getString("summary_file")));
+                    rs.getLong("exception_count"), unexplained, rs.getString("summary_file")));
         });
         return found.stream().findFirst();
     }

@@ -27,7 +27,7 @@ public interface ReconcileJournal {
      */
     List<JournalOrder> ordersSentBetween(Instant from, Instant to);
 
-    /** The order row holding {@code refId}, if any (any state but REJECTED without a ref_id). */
+    /** The order row holding {@code refId} whose request has left, if any (in any state). */
     Optional<JournalOrder> orderByRef(String refId);
 
     /**

@@ -456,6 +456,9 @@ public final class RateBudget implements RequestGate {
             }
             if (othersPaced.add(call.id())) {
                 paced(call.reservedAt());
+                if (LocalDate.ofInstant(call.reservedAt(), ZoneOffset.UTC).equals(today)) {
+                    usedToday++; // the provider's day counts every process's requests
+                }
             }
         }
         othersEnded = counted;

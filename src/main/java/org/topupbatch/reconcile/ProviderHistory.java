@@ -46,11 +46,16 @@ public final class ProviderHistory {
         Map<String, OrderListEntry> byRef = new LinkedHashMap<>();
         int page = 1;
         int requests = 0;
-        while (page <= MAX_PAGES) {
+        while (true) {
+            if (page > MAX_PAGES) {
+                throw new IllegalStateException("the provider's history goes on past " + MAX_PAGES + " pages of "
+                        + PAGE_SIZE + " orders; its pagination does not end");
+            }
             OrderHistoryPage answer = gateway.orderHistory(query.page(page));
             requests++;
             for (OrderListEntry entry : answer.orders()) {
-                if (entry.refId() != null && entry.createdAt() != null && !entry.createdAt().isBefore(from)) {
+                // one without created_at is kept for matching ours; it belongs to no day
+                if (entry.refId() != null && (entry.createdAt() == null || !entry.createdAt().isBefore(from))) {
                     byRef.put(entry.refId(), entry);
                 }
             }
@@ -63,10 +68,11 @@ public final class ProviderHistory {
         List<OrderListEntry> orders = new ArrayList<>(byRef.values());
         // created_at may be whole seconds, so orders of one second tie: the provider's own listing order
         // tells them apart. Newest first (as the sandbox lists) is turned round before the stable sort.
-        if (orders.size() > 1 && orders.get(0).createdAt().isAfter(orders.get(orders.size() - 1).createdAt())) {
+        List<OrderListEntry> dated = orders.stream().filter(o -> o.createdAt() != null).toList();
+        if (dated.size() > 1 && dated.get(0).createdAt().isAfter(dated.get(dated.size() - 1).createdAt())) {
             java.util.Collections.reverse(orders);
         }
-        orders.sort(Comparator.comparing(OrderListEntry::createdAt));
+        orders.sort(Comparator.comparing(OrderListEntry::createdAt, Comparator.nullsLast(Comparator.naturalOrder())));
         return new Listing(orders, requests);
     }
 }

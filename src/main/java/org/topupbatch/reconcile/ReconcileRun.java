@@ -62,12 +62,18 @@ public final class ReconcileRun {
     }
 
     public Done run(ReconcileDay day) throws IOException {
+        // the journal is corrected before the files are written: a reports folder that cannot take
+        // them would leave the corrections listed nowhere
+        java.nio.file.Files.createDirectories(reportsDir);
+        if (!java.nio.file.Files.isWritable(reportsDir)) {
+            throw new IOException(reportsDir + " is not writable");
+        }
         Reconciliation result = new Reconciler(gateway, journal.reconciliations(), journal, pendingTimeout, clock).reconcile(day);
         ReconcileFiles.Written files = new ReconcileFiles(reportsDir).write(result);
         for (long batchId : result.batchesChanged()) {
             BatchRecord batch = journal.batch(batchId).orElse(null);
-            if (batch == null) {
-                continue;
+            if (batch == null || batch.reportedAt() == null) {
+                continue; // not reported yet: its report, when it comes, shows the correction
             }
             reports.writeAgainKeeping(batch, rows -> journal.forEachRow(batchId, rows),
                     batch.balanceAfter() != null ? batch.balanceAfter() : result.summary().balanceNow(), clock.instant(),

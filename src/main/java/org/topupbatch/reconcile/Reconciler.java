@@ -26,6 +26,7 @@ import org.topupbatch.provider.OrderListEntry;
 import org.topupbatch.provider.OrderStatus;
 import org.topupbatch.provider.ProviderException;
 import org.topupbatch.provider.ProviderGateway;
+import org.topupbatch.track.OrderOutcomes;
 
 /**
  * Reconciles one business day: the provider's history against the journal's orders, order by
@@ -78,13 +79,15 @@ public final class Reconciler {
         Map<String, OrderListEntry> atProvider = new HashMap<>();
         listing.orders().forEach(o -> atProvider.put(o.refId(), o));
 
-        // the balance: from before the day's first order to now, explained by the orders in between
+        // the balance: from before the day's first order to now, explained by the orders in between.
+        // created_at may be whole seconds: orders of the second the balance was asked in, and after it
+        // until the answer came, may or may not be in it; the balance holds those up to the one whose
+        // balance_after it equals (beside a running batch)
+        Instant surelyBefore = balanceAskedAt.truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
         List<OrderListEntry> beforeBalanceRead = new ArrayList<>(listing.orders().stream()
-                .filter(o -> !o.createdAt().isAfter(balanceAskedAt)).toList());
-        // orders placed while the balance was being read (beside a running batch): the balance holds
-        // those up to the one whose balance_after it equals
-        List<OrderListEntry> whileRead = listing.orders().stream()
-                .filter(o -> o.createdAt().isAfter(balanceAskedAt) && !o.createdAt().isAfter(balanceReadBy)).toList();
+                .filter(o -> o.createdAt() != null && o.createdAt().isBefore(surelyBefore)).toList());
+        List<OrderListEntry> whileRead = listing.orders().stream().filter(o -> o.createdAt() != null
+                && !o.createdAt().isBefore(surelyBefore) && !o.createdAt().isAfter(balanceReadBy)).toList();
         if (!whileRead.isEmpty() && gateway.checkOrderSupported()) {
             requests += whileRead.size();
             beforeBalanceRead.addAll(heldByBalance(whileRead, balanceNow));
@@ -107,19 +110,21 @@ public final class Reconciler {
         List<ReconcileLine> lines = new ArrayList<>();
         long foreignCharged = 0;
         for (OrderListEntry theirs : providerDay) {
-            if (ours.containsKey(theirs.refId())) {
+            Optional<JournalOrder> mine = Optional.ofNullable(ours.get(theirs.refId()));
+            if (mine.isEmpty()) {
+                mine = journal.orderByRef(theirs.refId()); // sent just before midnight, say
+            }
+            if (mine.isPresent() && ours(mine.get(), theirs)) {
+                ours.putIfAbsent(theirs.refId(), mine.get());
                 continue;
             }
-            Optional<JournalOrder> sentAnotherDay = journal.orderByRef(theirs.refId());
-            if (sentAnotherDay.isPresent()) {
-                ours.put(theirs.refId(), sentAnotherDay.get()); // sent just before midnight, say
-            } else {
-                foreignCharged += charge(theirs);
-                lines.add(new ReconcileLine(ExceptionKind.UNKNOWN_TO_JOURNAL, theirs.refId(), theirs.productSku(),
-                        theirs.customerNo(), theirs.createdAt(), null, null, null, wire(theirs.status()), null,
-                        theirs.price(), charge(theirs), "the provider has this order; this installation never sent it"
-                        + " (another client on the account?)"));
-            }
+            foreignCharged += charge(theirs);
+            lines.add(new ReconcileLine(ExceptionKind.UNKNOWN_TO_JOURNAL, theirs.refId(), theirs.productSku(),
+                    theirs.customerNo(), theirs.createdAt(), null, null, null, wire(theirs.status()), null,
+                    theirs.price(), charge(theirs), mine.isEmpty()
+                    ? "the provider has this order; this installation never sent it (another client on the account?)"
+                    : "the provider holds another order under our ref_id (" + theirs.productSku() + " for "
+                            + theirs.customerNo() + "): not ours, nothing changed in the journal"));
         }
         long matched = 0;
         long charged = 0;
@@ -130,6 +135,9 @@ public final class Reconciler {
         Set<Long> batchesChanged = new LinkedHashSet<>();
         for (JournalOrder mine : ours.values()) {
             OrderListEntry theirs = atProvider.get(mine.row().refId());
+            if (theirs != null && !ours(mine, theirs)) {
+                continue; // listed above as the provider's, unknown to the journal; ours stays as tracking has it
+            }
             if (theirs != null && day.contains(theirs.createdAt())) {
                 charged += charge(theirs);
                 refunded += theirs.status() == OrderStatus.FAILED && theirs.price() != null ? theirs.price() : 0;
@@ -138,7 +146,7 @@ public final class Reconciler {
                 inFlight++; // sent moments ago, beside a running batch: the next reconciliation sees it listed
                 continue;
             }
-            Comparison c = compare(mine, theirs, ranAt);
+            Comparison c = compare(day, mine, theirs, ranAt);
             if (c.line == null) {
                 matched++;
                 continue;
@@ -148,8 +156,7 @@ public final class Reconciler {
                 corrected++;
                 batchesChanged.add(mine.row().batchId());
             } else if (c.change == Change.SETTLED) {
-                settled++;
-                batchesChanged.add(mine.row().batchId());
+                settled++; // its batch's report follows as for any order that settles
             }
         }
         Map<String, Long> counts = new LinkedHashMap<>();
@@ -197,16 +204,21 @@ public final class Reconciler {
         static final Comparison SAME = new Comparison(null, Change.NONE);
     }
 
-    private Comparison compare(JournalOrder mine, OrderListEntry theirs, Instant now) {
+    /** The provider's order under our ref_id is ours only for our product and customer (as tracking judges it). */
+    private static boolean ours(JournalOrder mine, OrderListEntry theirs) {
+        return OrderOutcomes.matches(mine.row(), theirs.refId(), theirs.productSku(), theirs.customerNo());
+    }
+
+    private Comparison compare(ReconcileDay day, JournalOrder mine, OrderListEntry theirs, Instant now) {
         RowRecord row = mine.row();
         if (theirs == null) {
-            return new Comparison(line(ExceptionKind.MISSING_AT_PROVIDER, mine, null,
-                    row.state() == RowState.SUCCESS ? row.price() : null,
+            return new Comparison(line(ExceptionKind.MISSING_AT_PROVIDER, mine, null, row.price(),
                     "the journal has this order " + row.state().name().toLowerCase(java.util.Locale.ROOT)
-                            + " (sent " + WHEN.format(row.sentAt()) + "); the provider's history does not list it"), Change.NONE);
+                            + (row.sentAt() == null ? "" : " (sent " + WHEN.format(row.sentAt()) + ")")
+                            + "; the provider's history does not list it"), Change.NONE);
         }
         if (theirs.status() == OrderStatus.PENDING || theirs.status() == null) {
-            if (theirs.createdAt().plus(pendingTimeout).isBefore(now)) {
+            if (theirs.createdAt() != null && theirs.createdAt().plus(pendingTimeout).isBefore(now)) {
                 return new Comparison(line(ExceptionKind.PENDING_TOO_LONG, mine, theirs, theirs.price(),
                         "still pending at the provider " + Duration.between(theirs.createdAt(), now).toMinutes()
                                 + " min after it was placed (pending timeout " + pendingTimeout.toMinutes() + " min)"), Change.NONE);
@@ -227,8 +239,7 @@ public final class Reconciler {
             }
             return Comparison.SAME;
         }
-        String found = "found by the reconciliation of " + mine.row().sentAt().atZone(ZoneOffset.UTC).toLocalDate()
-                + " at " + WHEN.format(now);
+        String found = "found by the reconciliation of " + day + " at " + WHEN.format(now);
         String was = row.state().name().toLowerCase(java.util.Locale.ROOT);
         if (row.state() == RowState.PENDING || row.state() == RowState.UNKNOWN || row.state() == RowState.SENDING) {
             boolean done = outcomes.recordOutcome(row.id(), providerState, theirs.serialNumber(), theirs.price(),

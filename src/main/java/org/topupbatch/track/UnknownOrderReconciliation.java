@@ -4,6 +4,7 @@ package org.topupbatch.track;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.function.LongFunction;
 import org.slf4j.Logger;
@@ -75,7 +76,8 @@ public class UnknownOrderReconciliation {
                 }
                 // Not there: the earlier request never made an order. Sending it now is safe.
             }
-            if (stoppedByOperator(row, true)) {
+            // absent only if check-order still works: an endpoint found missing just now proves nothing
+            if (stoppedByOperator(row, gateway.checkOrderSupported())) {
                 return;
             }
         } else if (stoppedByOperator(row, false)) {
@@ -117,9 +119,13 @@ public class UnknownOrderReconciliation {
         if (!provenAbsent) {
             return false;
         }
-        boolean settled = row.sentAt() == null || !clock.instant().isBefore(row.sentAt().plus(SETTLED_AFTER));
+        // the latest request under this ref_id: a re-send leaves sent_at as it was, but its lost answer
+        // made the row UNKNOWN again, which moved updated_at on
+        Instant lastRequest = row.sentAt() == null ? row.updatedAt()
+                : row.updatedAt() == null || row.sentAt().isAfter(row.updatedAt()) ? row.sentAt() : row.updatedAt();
+        boolean settled = lastRequest == null || !clock.instant().isBefore(lastRequest.plus(SETTLED_AFTER));
         if (!settled) {
-            tracked.lookAt(row, row.sentAt().plus(SETTLED_AFTER)); // then the absence is trusted
+            tracked.lookAt(row, lastRequest.plus(SETTLED_AFTER)); // then the absence is trusted
         } else if (tracked.rejectNeverTaken(row, BatchControl.cancelledMessage(batch.get().cancelledAt())
                 + " (the provider has no order under this ref_id)")) {
             LOG.info("Order {} of cancelled batch {} was never taken by the provider: not sent again", row.refId(),

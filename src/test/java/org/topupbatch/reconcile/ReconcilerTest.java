@@ -1,0 +1,98 @@
+package org.topupbatch.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.topupbatch.journal.BatchWriter;
+import org.topupbatch.journal.JdbcJournal;
+import org.topupbatch.journal.NewRow;
+import org.topupbatch.journal.ReconcileJournal;
+import org.topupbatch.journal.RowRecord;
+import org.topupbatch.journal.RowState;
+import org.topupbatch.provider.HttpProviderClient;
+import org.topupbatch.provider.InMemoryCallLog;
+import org.topupbatch.provider.ProviderEndpoint;
+import org.topupbatch.provider.ProviderGateway;
+import org.topupbatch.provider.RateBudget;
+import org.topupbatch.provider.Signer;
+import org.topupbatch.sandbox.SandboxConfig;
+import org.topupbatch.sandbox.SandboxProvider;
+
+/**
+ * The reconciler's judgements on a real H2 journal against the sandbox over HTTP: an order another
+ * client placed under one of our ref_ids is not ours (the journal is left alone), and a run's record
+ * keeps an unknown {@code unexplained} unknown.
+ */
+class ReconcilerTest {
+
+    @TempDir
+    Path dir;
+    SandboxProvider sandbox;
+    HttpProviderClient client;
+    ProviderGateway gateway;
+    JdbcJournal journal;
+    final Clock clock = Clock.systemUTC();
+
+    @BeforeEach
+    void start() {
+        sandbox = SandboxProvider.start(SandboxConfig.defaults(), 0);
+        RateBudget budget = new RateBudget(clock, new InMemoryCallLog(), Duration.ofSeconds(40), RateBudget.Waiter.REAL,
+                6000, 100_000).withoutPacing();
+        client = HttpProviderClient.standalone(ProviderEndpoint.of(sandbox.baseUrl(),
+                new Signer(sandbox.config().apiKey(), sandbox.config().apiSecret())), budget);
+        gateway = new ProviderGateway(client, budget, d -> { });
+        journal = JdbcJournal.open(dir, "", null, null, clock);
+    }
+
+    @AfterEach
+    void stop() {
+        journal.close();
+        client.close();
+        sandbox.close();
+    }
+
+    @Test
+    void another_clients_order_under_our_ref_id_is_listed_as_not_ours_and_our_row_is_left_alone() {
+        try (BatchWriter writer = journal.openBatch("t.csv", ',', List.of(), "archive/t.csv")) {
+            writer.add(new NewRow(0, 2L, "MINE-1", "FF100", "31234567", null, null, List.of(), RowState.ACCEPTED, 13_300L, null));
+            writer.commit();
+        }
+        RowRecord row = journal.findOrder("MINE-1").orElseThrow();
+        journal.markSending(row.id(), clock.instant().minusSeconds(30));
+        journal.recordOutcome(row.id(), RowState.UNKNOWN, null, null, "no answer");
+        sandbox.foreignOrder("MINE-1", "FF100", "39999999", null); // the same ref_id, another customer
+
+        Reconciliation result = new Reconciler(gateway, journal.reconciliations(), journal, Duration.ofMinutes(30), clock)
+                .reconcile(new ReconcileDay(LocalDate.now(ZoneId.of("Asia/Jakarta")), ZoneId.of("Asia/Jakarta")));
+
+        assertThat(result.lines()).singleElement().satisfies(line -> {
+            assertThat(line.kind()).isEqualTo(ExceptionKind.UNKNOWN_TO_JOURNAL);
+            assertThat(line.message()).startsWith("the provider holds another order under our ref_id (FF100 for 39999999)");
+        });
+        assertThat(journal.findOrder("MINE-1").orElseThrow().state()).as("not settled by another's order")
+                .isEqualTo(RowState.UNKNOWN);
+        assertThat(result.summary().foreignCharged()).isEqualTo(sandbox.ledger().get(0).price());
+        assertThat(result.summary().settled()).isZero();
+    }
+
+    @Test
+    void a_run_without_an_unexplained_amount_is_read_back_without_one() {
+        ReconcileJournal runs = journal.reconciliations();
+        runs.recordReconciliation(new ReconcileJournal.Reconciliation("2026-11-24", "Asia/Jakarta", clock.instant(), 0, 0, 0,
+                Map.of("unknown_to_journal", 0L), 0, null, "reports/reconcile-2026-11-24.summary.json"));
+        assertThat(runs.lastReconciliation().orElseThrow().unexplained()).isNull();
+        runs.recordReconciliation(new ReconcileJournal.Reconciliation("2026-11-24", "Asia/Jakarta", clock.instant().plusSeconds(1),
+                0, 0, 0, Map.of(), 0, 500_000L, "reports/reconcile-2026-11-24.summary.json"));
+        assertThat(runs.lastReconciliation().orElseThrow().unexplained()).isEqualTo(500_000L);
+    }
+}
