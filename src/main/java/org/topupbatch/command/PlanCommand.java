@@ -5,7 +5,7 @@ import org.topupbatch.text.OneLine;
 
 import org.topupbatch.report.TimeSpan;
 
-import org.topupbatch.report.Rupiah;
+import org.topupbatch.text.Rupiah;
 import org.topupbatch.config.ProviderSession;
 import org.topupbatch.settings.Settings;
 

@@ -14,7 +14,7 @@ import org.topupbatch.reconcile.ReconcileDay;
 import org.topupbatch.reconcile.ReconcileRun;
 import org.topupbatch.reconcile.ReconcileSummary;
 import org.topupbatch.report.ReportWriter;
-import org.topupbatch.report.Rupiah;
+import org.topupbatch.text.Rupiah;
 import org.topupbatch.run.ExitCode;
 import org.topupbatch.sandbox.SandboxStateException;
 import org.topupbatch.settings.Settings;

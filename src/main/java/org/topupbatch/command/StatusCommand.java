@@ -3,7 +3,7 @@ package org.topupbatch.command;
 import org.topupbatch.run.ExitCode;
 import org.topupbatch.text.OneLine;
 
-import org.topupbatch.report.Rupiah;
+import org.topupbatch.text.Rupiah;
 import org.topupbatch.journal.BatchStatus;
 import org.topupbatch.settings.Settings;
 
@@ -117,7 +117,7 @@ public final class StatusCommand implements Command {
                 + r.providerOrders() + " provider orders matched, " + (r.exceptionCount() == 0 ? "no exception"
                 : r.exceptionCount() + " exceptions " + r.exceptions().entrySet().stream().filter(e -> e.getValue() > 0)
                         .map(e -> e.getKey() + " " + e.getValue()).collect(java.util.stream.Collectors.joining(", ")))
-                + ", unexplained " + (r.unexplained() == null ? "unknown" : org.topupbatch.report.Rupiah.format(r.unexplained()))
+                + ", unexplained " + (r.unexplained() == null ? "unknown" : org.topupbatch.text.Rupiah.format(r.unexplained()))
                 + " (" + r.summaryFile() + ")"));
     }
 

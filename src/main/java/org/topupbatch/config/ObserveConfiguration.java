@@ -23,10 +23,12 @@ public final class ObserveConfiguration extends AreaConfiguration {
     private final JournalConfiguration journal;
     private final ProviderConfiguration provider;
     private final ClusterConfiguration cluster;
+    private final NotifyConfiguration notify;
     private Observability observability;
 
     public ObserveConfiguration(Settings settings, Clock clock, JournalConfiguration journal, ProviderConfiguration provider,
-                                ClusterConfiguration cluster) {
+                                ClusterConfiguration cluster, NotifyConfiguration notify) {
+        this.notify = notify;
         this.settings = settings;
         this.clock = clock;
         this.journal = journal;
@@ -69,6 +71,7 @@ public final class ObserveConfiguration extends AreaConfiguration {
             observability = new Observability(Observability.meterRegistry(camel), journal.journal(), provider.budget(),
                     cluster.node(), clock, ProviderName.of(settings), provider.balances(),
                     settings.inbox(), settings.outageWait());
+            observability.metrics().notifications(observability.registry(), notify.notifications());
         }
         return observability;
     }

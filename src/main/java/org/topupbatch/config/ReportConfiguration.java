@@ -20,10 +20,12 @@ public final class ReportConfiguration extends AreaConfiguration {
     private final ProviderConfiguration provider;
     private final SftpConfiguration sftp;
     private final ObserveConfiguration observe;
+    private final NotifyConfiguration notify;
     private BatchReporter reporter;
 
     public ReportConfiguration(Settings settings, Clock clock, JournalConfiguration journal, ProviderConfiguration provider,
-                               SftpConfiguration sftp, ObserveConfiguration observe) {
+                               SftpConfiguration sftp, ObserveConfiguration observe, NotifyConfiguration notify) {
+        this.notify = notify;
         this.observe = observe;
         this.settings = settings;
         this.clock = clock;
@@ -43,7 +45,7 @@ public final class ReportConfiguration extends AreaConfiguration {
     public org.topupbatch.reconcile.ReconcileRun reconcileRun() {
         return new org.topupbatch.reconcile.ReconcileRun(provider.gateway(), journal.journal(),
                 new ReportWriter(settings.reports(), sftp.reportDelivery(), settings.reportCharset()), settings.reports(),
-                settings.businessZone(), settings.pendingTimeout(), clock);
+                settings.businessZone(), settings.pendingTimeout(), clock).withNotices(notify.notifications()::tell);
     }
 
     @BindToRegistry("batchReporter")
@@ -51,7 +53,11 @@ public final class ReportConfiguration extends AreaConfiguration {
         if (reporter == null) {
             reporter = new BatchReporter(journal.journal(), provider.gateway(),
                     new ReportWriter(settings.reports(), sftp.reportDelivery(), settings.reportCharset()), clock, settings.pendingTimeout(),
-                    (batch, complete, at) -> observe.observability().metrics().reportWritten(batch, complete, at));
+                    (batch, complete, at, summary) -> {
+                        observe.observability().metrics().reportWritten(batch, complete, at);
+                        org.topupbatch.report.ReportNotices.forReport(batch, complete, summary, settings.notifyLowBalance())
+                                .forEach(notify.notifications()::tell);
+                    });
         }
         return reporter;
     }

@@ -26,7 +26,11 @@ public final class SubmitConfiguration extends AreaConfiguration implements Auto
     private Cancellations cancellations;
     private ExecutorService workers;
 
-    public SubmitConfiguration(Settings settings, Clock clock, JournalConfiguration journal, ProviderConfiguration provider) {
+    private final NotifyConfiguration notify;
+
+    public SubmitConfiguration(Settings settings, Clock clock, JournalConfiguration journal, ProviderConfiguration provider,
+                               NotifyConfiguration notify) {
+        this.notify = notify;
         this.settings = settings;
         this.clock = clock;
         this.journal = journal;
@@ -40,6 +44,11 @@ public final class SubmitConfiguration extends AreaConfiguration implements Auto
                     settings.outageWait(), settings.outageRecheck(), clock);
             submitter = new OrderSubmitter(journal.journal(), provider.gateway(), clock,
                     new PriceGuard(provider.prices(), settings.priceTolerance()), availability);
+            submitter.queue().onStopped((file, reason) -> notify.notifications().tell(new org.topupbatch.notify.Notice(
+                    "batch_stopped", "topup-batch: batch " + org.topupbatch.text.OneLine.of(file, 200) + " stopped",
+                    "Sending stopped for batch " + org.topupbatch.text.OneLine.of(file, 200) + ": "
+                            + org.topupbatch.text.OneLine.of(reason, 500) + ". Rows not yet sent stay queued.",
+                    java.util.Map.of("batch", file, "reason", reason))));
         }
         return submitter;
     }

@@ -249,6 +249,9 @@ public final class TopupApplication {
         if (settings.mode() != Settings.Mode.ONCE) {
             exclude.append(exclude.length() > 0 ? "," : "").append("**/run-once.yaml");
         }
+        if (settings.notifyUris().isEmpty()) {
+            exclude.append(exclude.length() > 0 ? "," : "").append("**/notify.yaml");
+        }
         // the daily reconciliation: watch mode with a schedule only (a once run ends before midnight comes)
         if (settings.mode() == Settings.Mode.WATCH && settings.reconcileSchedule() != null) {
             p.put("topup.internal.reconcile-cron", settings.reconcileSchedule().replace(' ', '+'));

@@ -44,6 +44,7 @@ public final class TopupWiring implements AutoCloseable {
     private final SubmitConfiguration submit;
     private final TrackConfiguration track;
     private final ReportConfiguration report;
+    private final NotifyConfiguration notify;
     private final RunConfiguration run;
 
     /**
@@ -60,18 +61,19 @@ public final class TopupWiring implements AutoCloseable {
         journal = new JournalConfiguration(settings);
         provider = new ProviderConfiguration(settings, lookup, clock, journal);
         cluster = new ClusterConfiguration(settings, lookup, clock);
-        observe = new ObserveConfiguration(settings, clock, journal, provider, cluster);
+        notify = new NotifyConfiguration(settings);
+        observe = new ObserveConfiguration(settings, clock, journal, provider, cluster, notify);
         sftp = new SftpConfiguration(settings);
         intake = new IntakeConfiguration(settings, clock, journal, provider);
-        submit = new SubmitConfiguration(settings, clock, journal, provider);
+        submit = new SubmitConfiguration(settings, clock, journal, provider, notify);
         track = new TrackConfiguration(settings, clock, journal, provider);
-        report = new ReportConfiguration(settings, clock, journal, provider, sftp, observe);
+        report = new ReportConfiguration(settings, clock, journal, provider, sftp, observe, notify);
         run = new RunConfiguration(settings, clock, exit, journal, provider, observe, intake, submit, report);
     }
 
     /** In the order Camel Main is to take them. */
     public List<CamelConfiguration> configurations() {
-        return List.of(new CamelHandover(), journal, provider, provider.routeConfiguration(), cluster, observe, sftp, intake,
+        return List.of(new CamelHandover(), notify, journal, provider, provider.routeConfiguration(), cluster, observe, sftp, intake,
                 submit, track, report, run, new Announcement());
     }
 
@@ -92,7 +94,15 @@ public final class TopupWiring implements AutoCloseable {
         return cluster.install(camel, new LeaderDuties() {
             @Override
             public String takeOver() {
-                return run.takeLeadership();
+                String fatal = run.takeLeadership();
+                if (fatal == null) {
+                    String node = org.topupbatch.cluster.NodeName.resolve(lookup);
+                    notify.notifications().tell(new org.topupbatch.notify.Notice("leader_changed",
+                            "topup-batch: node " + node + " is now the active node",
+                            "Node " + node + " took over sending and tracking on the shared journal.",
+                            java.util.Map.of("node", node)));
+                }
+                return fatal;
             }
 
             @Override

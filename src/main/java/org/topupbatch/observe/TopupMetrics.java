@@ -31,6 +31,24 @@ public final class TopupMetrics {
                 .description("From a batch's intake to the writing of its complete report").register(registry);
     }
 
+    /** The notice events of the contract, each counted as delivered and as given up. */
+    static final List<String> NOTICE_EVENTS = List.of("batch_reported", "batch_stopped", "balance_low", "orders_pending",
+            "reconcile_exceptions", "inbox_unreadable", "leader_changed");
+
+    /** Notifications delivered and given up after their retries, by event (README, "Notifications"). */
+    public void notifications(MeterRegistry registry, org.topupbatch.notify.Notifications notifications) {
+        for (String event : NOTICE_EVENTS) {
+            io.micrometer.core.instrument.FunctionCounter.builder("topup.notifications", notifications,
+                            n -> n.deliveredByEvent().getOrDefault(event, new java.util.concurrent.atomic.AtomicLong()).get())
+                    .description("Notices delivered to an endpoint of topup.notify.uris, or given up after the retries")
+                    .tags("event", event, "outcome", "delivered").register(registry);
+            io.micrometer.core.instrument.FunctionCounter.builder("topup.notifications", notifications,
+                            n -> n.givenUpByEvent().getOrDefault(event, new java.util.concurrent.atomic.AtomicLong()).get())
+                    .description("Notices delivered to an endpoint of topup.notify.uris, or given up after the retries")
+                    .tags("event", event, "outcome", "given_up").register(registry);
+        }
+    }
+
     /** The gauges read the journal through {@code readings} and the rate window from {@code budget}. */
     public void gauges(MeterRegistry registry, RunReadings readings, RateBudget budget, Clock clock) {
         for (RowState state : RowState.values()) {

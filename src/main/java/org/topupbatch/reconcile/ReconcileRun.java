@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneId;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.topupbatch.journal.BatchRecord;
@@ -34,6 +35,7 @@ public final class ReconcileRun {
     private final ZoneId zone;
     private final Duration pendingTimeout;
     private final Clock clock;
+    private java.util.function.Consumer<org.topupbatch.notify.Notice> notices = notice -> { };
 
     public ReconcileRun(ProviderGateway gateway, Journal journal, ReportWriter reports, Path reportsDir, ZoneId zone,
                         Duration pendingTimeout, Clock clock) {
@@ -44,6 +46,12 @@ public final class ReconcileRun {
         this.zone = zone;
         this.pendingTimeout = pendingTimeout;
         this.clock = clock;
+    }
+
+    /** Who is told of a reconciliation with exceptions (the service's notifications). */
+    public ReconcileRun withNotices(java.util.function.Consumer<org.topupbatch.notify.Notice> notices) {
+        this.notices = notices;
+        return this;
     }
 
     /**
@@ -85,9 +93,21 @@ public final class ReconcileRun {
         journal.reconciliations().recordReconciliation(new ReconcileJournal.Reconciliation(s.day(), s.zone(), s.ranAt(),
                 s.providerOrders(), s.journalOrders(), s.matched(), s.exceptions(), s.exceptionCount(), s.unexplained(),
                 files.summary().toString()));
+        if (s.exceptionCount() > 0 || s.unexplained() != null && s.unexplained() != 0) {
+            Map<String, Object> fields = new java.util.LinkedHashMap<>();
+            fields.put("day", s.day());
+            fields.put("exceptions", s.exceptions());
+            fields.put("unexplained", s.unexplained());
+            fields.put("file", files.csv().getFileName().toString());
+            notices.accept(new org.topupbatch.notify.Notice("reconcile_exceptions", "topup-batch: reconciliation of "
+                    + s.day() + ": " + s.exceptionCount() + " exceptions", "The reconciliation of " + s.day() + " with the"
+                    + " provider lists " + s.exceptionCount() + " exceptions " + s.exceptions() + "; unexplained "
+                    + (s.unexplained() == null ? "unknown" : org.topupbatch.text.Rupiah.format(s.unexplained()))
+                    + ". See " + files.csv().getFileName() + ".", fields));
+        }
         LOG.info("Reconciled {} ({}): {} orders at the provider, {} in the journal, {} matched, {} exceptions {}, unexplained {}",
                 day, zone, s.providerOrders(), s.journalOrders(), s.matched(), s.exceptionCount(), s.exceptions(),
-                s.unexplained() == null ? "unknown" : org.topupbatch.report.Rupiah.format(s.unexplained()));
+                s.unexplained() == null ? "unknown" : org.topupbatch.text.Rupiah.format(s.unexplained()));
         return new Done(result, files);
     }
 }

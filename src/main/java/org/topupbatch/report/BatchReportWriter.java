@@ -41,13 +41,14 @@ public class BatchReportWriter {
     public void write(BatchRecord batch, boolean complete) {
         Instant now = clock.instant();
         Long balanceAfter = balanceNow(batch);
+        ReportFiles report;
         try {
-            files.write(batch, rows -> journal.forEachRow(batch.id(), rows), balanceAfter, now);
+            report = files.write(batch, rows -> journal.forEachRow(batch.id(), rows), balanceAfter, now);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         // told before the journal's record, so that whoever sees the report file finds it timed
-        written.written(batch, complete, clock.instant());
+        written.written(batch, complete, clock.instant(), report.summary());
         journal.markReported(batch.id(), now, complete, balanceAfter);
         if (complete) {
             LOG.info("Report written for {}", batch.fileName());

@@ -11,7 +11,8 @@ import org.topupbatch.journal.BatchRecord;
 @FunctionalInterface
 public interface ReportWritten {
 
-    ReportWritten NOBODY = (batch, complete, at) -> { };
+    ReportWritten NOBODY = (batch, complete, at, summary) -> { };
 
-    void written(BatchRecord batch, boolean complete, Instant at);
+    /** {@code summary}: the figures the report's summary.json holds. */
+    void written(BatchRecord batch, boolean complete, Instant at, ReportSummary summary);
 }

@@ -1,7 +1,7 @@
 package org.topupbatch.run;
 
 import org.topupbatch.report.TimeSpan;
-import org.topupbatch.report.Rupiah;
+import org.topupbatch.text.Rupiah;
 
 import org.topupbatch.journal.BatchStatus;
 import org.topupbatch.settings.Settings;

@@ -37,7 +37,9 @@ public record Settings(
         // topup.price-tolerance in percent; topup.outage-wait and topup.outage-recheck
         java.math.BigDecimal priceTolerance, Duration outageWait, Duration outageRecheck,
         // topup.business-zone (the accountant's days) and topup.reconcile.schedule (Quartz form; null: off)
-        java.time.ZoneId businessZone, String reconcileSchedule) {
+        java.time.ZoneId businessZone, String reconcileSchedule,
+        // topup.notify.uris (Camel endpoint URIs; empty: none) and topup.notify.low-balance (IDR; null: none)
+        java.util.List<String> notifyUris, Long notifyLowBalance) {
 
     public enum Mode { WATCH, ONCE }
 
@@ -117,7 +119,14 @@ public record Settings(
                 r.duration("topup.outage-wait", "30m", Duration.ofSeconds(1)),
                 r.duration("topup.outage-recheck", "1m", Duration.ofSeconds(1)),
                 r.businessZone(),
-                r.reconcileSchedule());
+                r.reconcileSchedule(),
+                r.notifyUris(),
+                r.notifyLowBalance());
+    }
+
+    /** An endpoint URI as it may be shown: its passwords and tokens masked. */
+    public static String shownUri(String uri) {
+        return org.apache.camel.util.URISupport.sanitizeUri(uri);
     }
 
     private static String checkUrl(String key, String value) {
@@ -269,6 +278,40 @@ public record Settings(
                         + "' is not a cron expression (e.g. '0 2 * * *' for 02:00 every night)");
             }
             return quartz;
+        }
+
+        /**
+         * Camel endpoint URIs, comma-separated; a comma inside a URI (smtp's {@code to=a@x,b@y}) stays,
+         * since only a comma followed by another scheme starts the next one.
+         */
+        java.util.List<String> notifyUris() {
+            String v = optional("topup.notify.uris");
+            if (v == null) {
+                return java.util.List.of();
+            }
+            java.util.List<String> uris = new java.util.ArrayList<>();
+            for (String uri : v.split(",(?=\\s*[A-Za-z][A-Za-z0-9+.-]*:)")) {
+                String u = uri.trim();
+                if (!u.matches("[A-Za-z][A-Za-z0-9+.-]*:.+")) {
+                    throw new SettingsException("topup.notify.uris: '" + org.topupbatch.settings.Settings.shownUri(u)
+                            + "' is not an endpoint address such as smtp://mail.example.com:587?to=ops@example.com,"
+                            + " telegram:bots?chatId=... or https://erp.example.com/topup-events");
+                }
+                uris.add(u);
+            }
+            return java.util.List.copyOf(uris);
+        }
+
+        Long notifyLowBalance() {
+            String v = optional("topup.notify.low-balance");
+            if (v == null) {
+                return null;
+            }
+            String digits = v.replace(".", "").replace("_", "").replaceFirst("^(?i)rp\\s*", "");
+            if (!digits.matches("\\d{1,15}")) {
+                throw new SettingsException("topup.notify.low-balance: '" + v + "' is not an amount in rupiah such as 500000");
+            }
+            return Long.parseLong(digits);
         }
 
         /** The zone whose calendar days reconciliation closes; default Asia/Jakarta (WIB). */

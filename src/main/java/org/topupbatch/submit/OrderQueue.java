@@ -44,6 +44,8 @@ public class OrderQueue {
     private final ProductAvailability availability;
     private final OperatorHolds operator;
     private final java.util.function.IntSupplier perMinute;
+    /** Told when a batch's submission stops (notifications): its file name and the reason. */
+    private volatile java.util.function.BiConsumer<String, String> stopped = (file, reason) -> { };
 
     OrderQueue(Journal journal, BalanceBefore balanceBefore, Clock clock, PriceGuard prices,
                ProductAvailability availability, java.util.function.IntSupplier perMinute) {
@@ -162,8 +164,15 @@ public class OrderQueue {
     void halt(long batchId, String reason) {
         if (halted.add(batchId)) {
             journal.haltBatch(batchId, reason);
-            LOG.error("Batch {} stopped: {}", journal.batch(batchId).map(BatchRecord::fileName).orElse("#" + batchId), reason);
+            String file = journal.batch(batchId).map(BatchRecord::fileName).orElse("#" + batchId);
+            LOG.error("Batch {} stopped: {}", file, reason);
+            stopped.accept(file, reason);
         }
+    }
+
+    /** Who is told when a batch's submission stops (the notifications). */
+    public void onStopped(java.util.function.BiConsumer<String, String> listener) {
+        this.stopped = listener;
     }
 
     private boolean stoppedAll() {

@@ -1,4 +1,4 @@
-package org.topupbatch.report;
+package org.topupbatch.text;
 
 /** Rupiah as Indonesians write them: {@code Rp 1.234.500} (dot between thousands, no decimals). */
 public final class Rupiah {

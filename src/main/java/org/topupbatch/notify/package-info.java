@@ -1,0 +1,7 @@
+/**
+ * Telling people what happened (README, "Notifications"): events such as a batch reported or
+ * stopped, as short plain text for people (e-mail, Telegram) and as JSON for HTTP endpoints,
+ * delivered through the Camel endpoints of {@code topup.notify.uris} by routes/notify.yaml, never in
+ * the way of an order.
+ */
+package org.topupbatch.notify;

@@ -1,0 +1,59 @@
+package org.topupbatch.report;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.topupbatch.journal.BatchRecord;
+import org.topupbatch.notify.Notice;
+import org.topupbatch.text.OneLine;
+import org.topupbatch.text.Rupiah;
+
+/**
+ * What the notifications say when a batch's report is written (README, "Notifications"): the batch
+ * reported with its figures, orders still pending at the pending timeout, and a balance below
+ * {@code topup.notify.low-balance}. Rupiah are written the Indonesian way.
+ */
+public final class ReportNotices {
+
+    private ReportNotices() {
+    }
+
+    /** The notices a report written now calls for (none for a held batch's report as it stands). */
+    public static java.util.List<Notice> forReport(BatchRecord batch, boolean complete, ReportSummary s, Long lowBalance) {
+        java.util.List<Notice> notices = new java.util.ArrayList<>();
+        String file = OneLine.of(batch.fileName(), 200);
+        if (complete) {
+            notices.add(new Notice("batch_reported", "topup-batch: " + file + " reported: " + s.success() + " success, "
+                    + s.failed() + " failed, " + s.rejected() + " rejected",
+                    "Batch " + file + ": " + s.rows() + " rows, " + s.success() + " success, " + s.failed() + " failed, "
+                            + s.pending() + " pending, " + s.rejected() + " rejected.\nCharged " + Rupiah.format(s.charged())
+                            + (s.balanceAfter() == null ? "" : "; balance now " + Rupiah.format(s.balanceAfter())) + ".",
+                    figures(batch, s)));
+        } else if (s.pending() > 0 && !batch.held()) {
+            notices.add(new Notice("orders_pending", "topup-batch: " + s.pending() + " orders of " + file
+                    + " still pending", s.pending() + " orders of batch " + file + " are still pending at the provider after"
+                    + " the pending timeout; the report shows them pending and is written again when they settle.",
+                    figures(batch, s)));
+        }
+        Optional.ofNullable(s.balanceAfter()).filter(b -> lowBalance != null && b < lowBalance).ifPresent(b -> notices.add(
+                new Notice("balance_low", "topup-batch: balance " + Rupiah.format(b) + " is below " + Rupiah.format(lowBalance),
+                        "The deposit balance is " + Rupiah.format(b) + ", below the " + Rupiah.format(lowBalance)
+                                + " set as topup.notify.low-balance. Top up the deposit before the next batch.",
+                        Map.of("balance", b, "threshold", lowBalance))));
+        return notices;
+    }
+
+    private static Map<String, Object> figures(BatchRecord batch, ReportSummary s) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("batch", batch.fileName());
+        fields.put("batch_id", batch.id());
+        fields.put("rows", s.rows());
+        fields.put("success", s.success());
+        fields.put("failed", s.failed());
+        fields.put("pending", s.pending());
+        fields.put("rejected", s.rejected());
+        fields.put("charged", s.charged());
+        fields.put("balance_after", s.balanceAfter());
+        return fields;
+    }
+}
