@@ -48,6 +48,11 @@ public final class ReportConfiguration extends AreaConfiguration {
                 settings.businessZone(), settings.pendingTimeout(), clock).withNotices(notify.notifications()::tell);
     }
 
+    /** The notifications, for the areas wired after this one. */
+    public org.topupbatch.notify.Notifications notifications() {
+        return notify.notifications();
+    }
+
     @BindToRegistry("batchReporter")
     public synchronized BatchReporter batchReporter() {
         if (reporter == null) {
@@ -55,8 +60,10 @@ public final class ReportConfiguration extends AreaConfiguration {
                     new ReportWriter(settings.reports(), sftp.reportDelivery(), settings.reportCharset()), clock, settings.pendingTimeout(),
                     (batch, complete, at, summary) -> {
                         observe.observability().metrics().reportWritten(batch, complete, at);
-                        org.topupbatch.report.ReportNotices.forReport(batch, complete, summary, settings.notifyLowBalance())
-                                .forEach(notify.notifications()::tell);
+                        if (notify.notifications().enabled()) {
+                            org.topupbatch.report.ReportNotices.forReport(batch, complete, summary, settings.notifyLowBalance(),
+                                    journal.journal().reservedAmount()).forEach(notify.notifications()::tell);
+                        }
                     });
         }
         return reporter;

@@ -44,6 +44,12 @@ public final class RunConfiguration extends AreaConfiguration {
     }
 
     /** One log line per active batch at a steady pace. */
+    @BindToRegistry("inboxWatch")
+    public org.topupbatch.run.InboxWatch inboxWatch() {
+        return new org.topupbatch.run.InboxWatch(settings.inbox(), settings.inboxShown(),
+                notice -> report.notifications().tell(notice));
+    }
+
     @BindToRegistry("progressLog")
     public ProgressLog progressLog() {
         return new ProgressLog(settings, journal.journal(), provider.budget(), clock);

@@ -2,7 +2,6 @@ package org.topupbatch.report;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 import org.topupbatch.journal.BatchRecord;
 import org.topupbatch.notify.Notice;
 import org.topupbatch.text.OneLine;
@@ -19,7 +18,8 @@ public final class ReportNotices {
     }
 
     /** The notices a report written now calls for (none for a held batch's report as it stands). */
-    public static java.util.List<Notice> forReport(BatchRecord batch, boolean complete, ReportSummary s, Long lowBalance) {
+    public static java.util.List<Notice> forReport(BatchRecord batch, boolean complete, ReportSummary s, Long lowBalance,
+                                                   long queuedNeed) {
         java.util.List<Notice> notices = new java.util.ArrayList<>();
         String file = OneLine.of(batch.fileName(), 200);
         if (complete) {
@@ -35,11 +35,18 @@ public final class ReportNotices {
                     + " the pending timeout; the report shows them pending and is written again when they settle.",
                     figures(batch, s)));
         }
-        Optional.ofNullable(s.balanceAfter()).filter(b -> lowBalance != null && b < lowBalance).ifPresent(b -> notices.add(
-                new Notice("balance_low", "topup-batch: balance " + Rupiah.format(b) + " is below " + Rupiah.format(lowBalance),
-                        "The deposit balance is " + Rupiah.format(b) + ", below the " + Rupiah.format(lowBalance)
-                                + " set as topup.notify.low-balance. Top up the deposit before the next batch.",
-                        Map.of("balance", b, "threshold", lowBalance))));
+        Long b = s.balanceAfter();
+        if (b != null && lowBalance != null && b < lowBalance) {
+            notices.add(new Notice("balance_low", "topup-batch: balance " + Rupiah.format(b) + " is below "
+                    + Rupiah.format(lowBalance), "The deposit balance is " + Rupiah.format(b) + ", below the "
+                    + Rupiah.format(lowBalance) + " set as topup.notify.low-balance. Top up the deposit before the next batch.",
+                    Map.of("balance", b, "threshold", lowBalance)));
+        } else if (b != null && queuedNeed > 0 && b < queuedNeed) {
+            notices.add(new Notice("balance_low", "topup-batch: balance " + Rupiah.format(b) + " is below what the"
+                    + " queued rows need", "The deposit balance is " + Rupiah.format(b) + "; the rows still queued need "
+                    + Rupiah.format(queuedNeed) + " at the prices they were accepted at. Top up the deposit, or they stop"
+                    + " at insufficient balance.", Map.of("balance", b, "queued_need", queuedNeed)));
+        }
         return notices;
     }
 

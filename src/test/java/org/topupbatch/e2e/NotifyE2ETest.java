@@ -144,6 +144,22 @@ class NotifyE2ETest {
                 .doesNotContain(SMTP_PASSWORD).doesNotContain(sandbox.config().apiSecret());
     }
 
+    @Test
+    void an_inbox_folder_that_goes_away_is_told_once() throws Exception {
+        run.env.put("TOPUP_MODE", "watch");
+        run.env.put("TOPUP_NOTIFY_URIS", "http://127.0.0.1:" + receiver.getAddress().getPort() + "/topup-events");
+        run.start();
+        StartupRefusalE2ETest.awaitOutput(run, "Ready:");
+        java.nio.file.Files.delete(run.inbox);
+        org.topupbatch.testing.Poll.until("the inbox_unreadable notice", Duration.ofSeconds(20), () -> !posted.isEmpty());
+        JsonNode notice = json(posted.get(0));
+        assertThat(notice.get("event").asText()).isEqualTo("inbox_unreadable");
+        assertThat(notice.get("reason").asText()).isEqualTo("it does not exist");
+        Thread.sleep(6_000);
+        assertThat(posted).as("told once, not at every look").hasSize(1);
+        assertThat(run.output()).contains("takes no file: it does not exist");
+    }
+
     private String rupiahAfter() {
         return org.topupbatch.text.Rupiah.format(sandbox.balance()).substring(3);
     }
