@@ -48,6 +48,16 @@ public final class ObserveConfiguration extends AreaConfiguration {
         return observability().dashboard();
     }
 
+    /** The HTTP door for ERPs (routes/http-intake.yaml), on the management port. */
+    @BindToRegistry("httpIntake")
+    public org.topupbatch.door.HttpIntake httpIntake() {
+        String host = settings.managementHost();
+        boolean loopback = host.equals("127.0.0.1") || host.equals("localhost") || host.equals("::1");
+        return new org.topupbatch.door.HttpIntake(journal.journal(), settings.inbox(), settings.data().resolve("http-intake"),
+                settings.reports(), settings.intakeToken(), !loopback, settings.intakeMaxBytes(),
+                settings.mode() == Settings.Mode.WATCH);
+    }
+
     /** The dashboard's hold, resume and cancel buttons (routes/dashboard.yaml). */
     @BindToRegistry("dashboardActions")
     public DashboardActions dashboardActions() {

@@ -244,7 +244,7 @@ public final class TopupApplication {
             exclude.append("**/track-webhook.yaml");
         }
         if (!settings.managementEnabled()) {
-            exclude.append(exclude.length() > 0 ? "," : "").append("**/dashboard.yaml");
+            exclude.append(exclude.length() > 0 ? "," : "").append("**/dashboard.yaml,**/http-intake.yaml");
         }
         if (settings.mode() != Settings.Mode.ONCE) {
             exclude.append(exclude.length() > 0 ? "," : "").append("**/run-once.yaml");

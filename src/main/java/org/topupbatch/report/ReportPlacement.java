@@ -67,6 +67,16 @@ final class ReportPlacement {
         return latest;
     }
 
+    /** Where {@code batch}'s result file is now, if its report was written: the latest name, or its own. */
+    static java.util.Optional<Path> resultOf(Path dir, String name, BatchRecord batch) {
+        Target latest = new Target(dir.resolve(name + ".result.csv"), dir.resolve(name + ".summary.json"));
+        if (Files.exists(latest.result()) && ownerOf(latest.summary()).orElse(-1) == batch.id()) {
+            return java.util.Optional.of(latest.result());
+        }
+        Path kept = keptFor(dir, name, batch.id(), batch.startedAt()).result();
+        return Files.exists(kept) ? java.util.Optional.of(kept) : java.util.Optional.empty();
+    }
+
     static Target keptFor(Path dir, String name, long batchId, Instant startedAt) {
         String base = name + ".batch-" + batchId + (startedAt == null ? "" : "-" + STAMP.format(startedAt));
         return new Target(dir.resolve(base + ".result.csv"), dir.resolve(base + ".summary.json"));

@@ -87,6 +87,11 @@ public final class ReportWriter {
     }
 
     /** NAME of {@code NAME.csv}: the file name without folders and without a final ".csv" (any case). */
+    /** The result file of {@code batch}'s report in {@code reportsDir}, once written (the latest or its own name). */
+    public static java.util.Optional<Path> resultFile(Path reportsDir, BatchRecord batch) {
+        return ReportPlacement.resultOf(reportsDir, reportName(batch.fileName()), batch);
+    }
+
     public static String reportName(String fileName) {
         String name = Path.of(fileName).getFileName().toString();
         return name.toLowerCase(Locale.ROOT).endsWith(".csv") ? name.substring(0, name.length() - 4) : name;

@@ -39,7 +39,9 @@ public record Settings(
         // topup.business-zone (the accountant's days) and topup.reconcile.schedule (Quartz form; null: off)
         java.time.ZoneId businessZone, String reconcileSchedule,
         // topup.notify.uris (Camel endpoint URIs; empty: none) and topup.notify.low-balance (IDR; null: none)
-        java.util.List<String> notifyUris, Long notifyLowBalance) {
+        java.util.List<String> notifyUris, Long notifyLowBalance,
+        // the HTTP door for ERPs: topup.intake.token (null: none; required beyond loopback) and topup.intake.max-bytes
+        String intakeToken, long intakeMaxBytes) {
 
     public enum Mode { WATCH, ONCE }
 
@@ -121,7 +123,9 @@ public record Settings(
                 r.businessZone(),
                 r.reconcileSchedule(),
                 r.notifyUris(),
-                r.notifyLowBalance());
+                r.notifyLowBalance(),
+                r.optional("topup.intake.token"),
+                r.integer("topup.intake.max-bytes", 52_428_800, 1_024, Integer.MAX_VALUE));
     }
 
     /** An endpoint URI as it may be shown: its passwords and tokens masked. */

@@ -24,7 +24,7 @@ class PackageLayersTest {
 
     /** Top to bottom. A new package must be placed here, or {@link #everyPackageHasItsPlace} fails. */
     static final List<String> LAYERS = List.of(
-            "command", "config", "run", "sftp", "intake", "submit", "reconcile", "track", "report", "observe", "cluster",
+            "command", "config", "run", "door", "sftp", "intake", "submit", "reconcile", "track", "report", "observe", "cluster",
             "notify", "journal", "provider", "settings", "text");
     /** Beside the product: the product may start it (the embedded sandbox), it never uses the product. */
     static final String SANDBOX = "sandbox";

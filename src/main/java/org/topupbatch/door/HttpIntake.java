@@ -1,0 +1,268 @@
+package org.topupbatch.door;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.camel.Exchange;
+import org.apache.camel.Message;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.topupbatch.journal.BatchProgress;
+import org.topupbatch.journal.BatchRecord;
+import org.topupbatch.journal.BatchStatus;
+import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.RowState;
+import org.topupbatch.report.ReportWriter;
+import org.topupbatch.text.OneLine;
+
+/**
+ * The HTTP door for ERPs that push rather than drop files (routes/http-intake.yaml, README "The HTTP
+ * door"): {@code POST /batches?name=FILE} puts the body into the inbox the way a careful ERP would
+ * (written aside, then renamed in), so it goes through the very same intake, and answers once the
+ * intake has recorded it: {@code 202} with the batch's id and counts. The same bytes under the same
+ * name again answer the batch they made and order nothing. {@code GET /batches/{id}} is its progress,
+ * {@code GET /batches/{id}/report} its result file once written ({@code 409} before).
+ */
+public final class HttpIntake {
+
+    /** How long a request waits for the intake to record its file (it takes a file 2 s after it stops changing). */
+    static final Duration INTAKE_WAIT = Duration.ofSeconds(60);
+    private static final Logger LOG = LoggerFactory.getLogger(HttpIntake.class);
+
+    private final Journal journal;
+    private final Path inbox;
+    private final Path staging;
+    private final Path reports;
+    private final String token;
+    private final boolean tokenRequired;
+    private final long maxBytes;
+    private final boolean watching;
+
+    /**
+     * @param token          {@code topup.intake.token}, or null
+     * @param tokenRequired  the management port listens beyond loopback: no request without the token
+     * @param watching       watch mode: a once run takes only the files present when it started
+     */
+    public HttpIntake(Journal journal, Path inbox, Path staging, Path reports, String token, boolean tokenRequired,
+                      long maxBytes, boolean watching) {
+        this.journal = journal;
+        this.inbox = inbox;
+        this.staging = staging;
+        this.reports = reports;
+        this.token = token;
+        this.tokenRequired = tokenRequired;
+        this.maxBytes = maxBytes;
+        this.watching = watching;
+    }
+
+    /** {@code POST /batches?name=FILE}: the body is the batch file. */
+    public Map<String, Object> take(Exchange exchange) throws IOException, InterruptedException {
+        Message in = exchange.getMessage();
+        Optional<Map<String, Object>> refused = refuseUnauthorized(exchange);
+        if (refused.isPresent()) {
+            return refused.get();
+        }
+        if (!watching) {
+            return answer(exchange, 503, "the HTTP door takes batches in watch mode only (topup.mode=watch)");
+        }
+        String name = in.getHeader("name", String.class);
+        if (name == null || !name.matches("[A-Za-z0-9][A-Za-z0-9._ -]{0,199}")) {
+            return answer(exchange, 400, "give the file's name as ?name=FILE.csv (letters, digits, . _ - and spaces;"
+                    + " no folders)");
+        }
+        if (name.toLowerCase(Locale.ROOT).endsWith(".xlsx")) {
+            return answer(exchange, 400, name + ": Excel workbooks are not taken yet; save the sheet as CSV (UTF-8)");
+        }
+        if (!name.toLowerCase(Locale.ROOT).endsWith(".csv")) {
+            return answer(exchange, 400, name + ": the name must end in .csv");
+        }
+        Long declared = in.getHeader(Exchange.CONTENT_LENGTH, Long.class);
+        if (declared != null && declared > maxBytes) {
+            return answer(exchange, 413, "the file is " + declared + " bytes, over topup.intake.max-bytes " + maxBytes);
+        }
+        byte[] body = readAtMost(in.getBody(InputStream.class), maxBytes);
+        if (body == null) {
+            return answer(exchange, 413, "the file is over topup.intake.max-bytes " + maxBytes + " bytes");
+        }
+        if (body.length == 0) {
+            return answer(exchange, 400, name + " is empty");
+        }
+        String hash = shortHash(body);
+        Optional<BatchRecord> same = made(name, hash);
+        if (same.isPresent()) {
+            LOG.info("HTTP door: {} again with the same content: answered with batch {}, nothing new", name, same.get().id());
+            return accepted(exchange, 200, same.get());
+        }
+        Path target = inbox.resolve(name);
+        if (Files.exists(target)) {
+            return answer(exchange, 409, "a file named " + name + " is waiting in the inbox; send again once it is taken");
+        }
+        drop(name, body, target);
+        LOG.info("HTTP door: {} ({} bytes) put into the inbox", name, body.length);
+        long deadline = System.nanoTime() + INTAKE_WAIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            Optional<BatchRecord> taken = made(name, hash);
+            if (taken.isPresent()) {
+                BatchRecord batch = taken.get();
+                if (batch.error() != null) {
+                    return answer(exchange, 400, name + " cannot be read as a batch: " + OneLine.of(batch.error(), 500));
+                }
+                return accepted(exchange, 202, batch);
+            }
+            Thread.sleep(200);
+        }
+        // still in the inbox (a long intake ahead of it): it is not lost, only not taken yet
+        return answer(exchange, 504, name + " is in the inbox but was not taken within " + INTAKE_WAIT.toSeconds()
+                + " s; GET /batches later, or send the same bytes again to learn its batch");
+    }
+
+    /** {@code GET /batches/{id}}: the batch's progress. */
+    public Map<String, Object> progress(Exchange exchange) {
+        Optional<Map<String, Object>> refused = refuseUnauthorized(exchange);
+        if (refused.isPresent()) {
+            return refused.get();
+        }
+        Optional<BatchRecord> batch = batchOf(exchange);
+        if (batch.isEmpty()) {
+            return answer(exchange, 404, "no batch " + OneLine.of(String.valueOf(exchange.getMessage().getHeader("id")), 40));
+        }
+        exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 200);
+        return figures(batch.get());
+    }
+
+    /** {@code GET /batches/{id}/report}: the result CSV once written; 409 before. */
+    public Object report(Exchange exchange) {
+        Optional<Map<String, Object>> refused = refuseUnauthorized(exchange);
+        if (refused.isPresent()) {
+            return json(exchange, refused.get());
+        }
+        Optional<BatchRecord> batch = batchOf(exchange);
+        if (batch.isEmpty()) {
+            return json(exchange, answer(exchange, 404, "no batch "
+                    + OneLine.of(String.valueOf(exchange.getMessage().getHeader("id")), 40)));
+        }
+        Optional<Path> result = batch.get().reportedAt() == null ? Optional.empty()
+                : ReportWriter.resultFile(reports, batch.get());
+        if (result.isEmpty()) {
+            return json(exchange, answer(exchange, 409, "the report of batch " + batch.get().id() + " is not written yet"));
+        }
+        exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 200);
+        exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, "text/csv");
+        return result.get().toFile();
+    }
+
+    private Optional<Map<String, Object>> refuseUnauthorized(Exchange exchange) {
+        if (token == null && !tokenRequired) {
+            return Optional.empty();
+        }
+        if (token == null) {
+            return Optional.of(answer(exchange, 401, "the management port listens beyond 127.0.0.1: set topup.intake.token"
+                    + " and send it as Authorization: Bearer <token>"));
+        }
+        String given = exchange.getMessage().getHeader("Authorization", String.class);
+        String presented = given != null && given.startsWith("Bearer ") ? given.substring(7).trim() : "";
+        // compared in constant time, so the answer's timing tells nothing of the token
+        if (!MessageDigest.isEqual(presented.getBytes(StandardCharsets.UTF_8), token.getBytes(StandardCharsets.UTF_8))) {
+            exchange.getMessage().setHeader("WWW-Authenticate", "Bearer");
+            return Optional.of(answer(exchange, 401, "a missing or wrong token: send Authorization: Bearer <topup.intake.token>"));
+        }
+        return Optional.empty();
+    }
+
+    /** The batch this file made: the latest of its name whose archived copy carries its content hash. */
+    private Optional<BatchRecord> made(String name, String hash) {
+        return journal.lastBatchForFile(name)
+                .filter(b -> b.archivedAs() != null && b.archivedAs().contains("." + hash + "."));
+    }
+
+    /** Written aside and renamed into the inbox, so the intake never sees half a file. */
+    private void drop(String name, byte[] body, Path target) throws IOException {
+        Files.createDirectories(staging);
+        Path part = staging.resolve("." + name + "." + Long.toHexString(System.nanoTime()) + ".part");
+        try {
+            Files.write(part, body);
+            try {
+                Files.move(part, target, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(part, target);
+            }
+        } finally {
+            Files.deleteIfExists(part);
+        }
+    }
+
+    private Map<String, Object> accepted(Exchange exchange, int status, BatchRecord batch) {
+        exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, status);
+        return figures(batch);
+    }
+
+    private Map<String, Object> figures(BatchRecord batch) {
+        BatchProgress progress = journal.progress(batch.id());
+        long rows = progress.counts().values().stream().mapToLong(Long::longValue).sum();
+        long rejectedAtIntake = progress.count(RowState.REJECTED);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("batch", batch.id());
+        body.put("file", batch.fileName());
+        body.put("rows", rows);
+        body.put("accepted", rows - rejectedAtIntake);
+        body.put("rejected", rejectedAtIntake);
+        body.put("state", BatchStatus.of(batch, progress).name().toLowerCase(Locale.ROOT));
+        Map<String, Long> states = new LinkedHashMap<>();
+        progress.counts().forEach((state, n) -> states.put(state.name().toLowerCase(Locale.ROOT), n));
+        body.put("rows_by_state", states);
+        body.put("status_url", "/batches/" + batch.id());
+        body.put("report_url", "/batches/" + batch.id() + "/report");
+        return body;
+    }
+
+    private Optional<BatchRecord> batchOf(Exchange exchange) {
+        String id = exchange.getMessage().getHeader("id", String.class);
+        return id != null && id.matches("\\d{1,18}") ? journal.batch(Long.parseLong(id)) : Optional.empty();
+    }
+
+    private static Map<String, Object> answer(Exchange exchange, int status, String message) {
+        exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, status);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("error", message);
+        return body;
+    }
+
+    private static String json(Exchange exchange, Map<String, Object> body) {
+        exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, "application/json");
+        try {
+            return new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(body);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The body, or null when it is over {@code limit} bytes (reading stops there). */
+    static byte[] readAtMost(InputStream in, long limit) throws IOException {
+        if (in == null) {
+            return new byte[0];
+        }
+        byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, limit + 1));
+        return bytes.length > limit ? null : bytes;
+    }
+
+    /** The intake's content hash (BatchIntake names the archived copy with it). */
+    static String shortHash(byte[] body) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(body)).substring(0, 12);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
