@@ -82,11 +82,9 @@ public final class HttpIntake {
             return answer(exchange, 400, "give the file's name as ?name=FILE.csv (letters, digits, . _ - and spaces;"
                     + " no folders)");
         }
-        if (name.toLowerCase(Locale.ROOT).endsWith(".xlsx")) {
-            return answer(exchange, 400, name + ": Excel workbooks are not taken yet; save the sheet as CSV (UTF-8)");
-        }
-        if (!name.toLowerCase(Locale.ROOT).endsWith(".csv")) {
-            return answer(exchange, 400, name + ": the name must end in .csv");
+        String lower = name.toLowerCase(Locale.ROOT);
+        if (!lower.endsWith(".csv") && !lower.endsWith(".xlsx")) {
+            return answer(exchange, 400, name + ": the name must end in .csv or .xlsx");
         }
         Long declared = in.getHeader(Exchange.CONTENT_LENGTH, Long.class);
         if (declared != null && declared > maxBytes) {

@@ -6,6 +6,7 @@ import org.topupbatch.settings.BalancePolicy;
 
 import java.io.IOException;
 import java.nio.charset.Charset;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.topupbatch.journal.BatchEncoding;
@@ -65,6 +66,20 @@ public final class BatchCheck {
      * @throws IOException when the file cannot be read
      */
     public PlanSummary check(Path file, Target target, BatchPlanner.RowListener listener) throws IOException {
+        if (WorkbookText.isWorkbook(file)) {
+            // an Excel workbook: its first sheet as the cells show, then read like any CSV batch
+            Path csv = Files.createTempFile("topup-workbook-", ".csv");
+            try {
+                WorkbookText.toCsv(file, csv);
+                return checkCsv(csv, target, listener);
+            } finally {
+                Files.deleteIfExists(csv);
+            }
+        }
+        return checkCsv(file, target, listener);
+    }
+
+    private PlanSummary checkCsv(Path file, Target target, BatchPlanner.RowListener listener) throws IOException {
         try (CsvBatchReader reader = CsvBatchReader.open(file, inputCharset)) {
             Opened opened = target.open(reader.delimiter(), reader.encoding(), reader.extraHeaders());
             try (BatchWriter writer = opened.writer()) {

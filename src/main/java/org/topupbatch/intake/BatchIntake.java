@@ -186,11 +186,14 @@ public class BatchIntake {
 
     /** Where a taken file is kept, in the archive or the error folder: NAME.<time>.<content hash>.csv. */
     private static Path storedAs(Path folder, String name, Instant when, String hash) {
-        return folder.resolve(baseName(name) + "." + STAMP.format(when) + "." + hash + ".csv");
+        String ext = name.toLowerCase(java.util.Locale.ROOT).endsWith(".xlsx") ? ".xlsx" : ".csv";
+        return folder.resolve(baseName(name) + "." + STAMP.format(when) + "." + hash + ext);
     }
 
     static String baseName(String name) {
-        return name.toLowerCase(java.util.Locale.ROOT).endsWith(".csv") ? name.substring(0, name.length() - 4) : name;
+        String lower = name.toLowerCase(java.util.Locale.ROOT);
+        return lower.endsWith(".csv") ? name.substring(0, name.length() - 4)
+                : lower.endsWith(".xlsx") ? name.substring(0, name.length() - 5) : name;
     }
 
     private static String shortHash(Path file) {

@@ -94,7 +94,9 @@ public final class ReportWriter {
 
     public static String reportName(String fileName) {
         String name = Path.of(fileName).getFileName().toString();
-        return name.toLowerCase(Locale.ROOT).endsWith(".csv") ? name.substring(0, name.length() - 4) : name;
+        String lower = name.toLowerCase(Locale.ROOT);
+        return lower.endsWith(".csv") ? name.substring(0, name.length() - 4)
+                : lower.endsWith(".xlsx") ? name.substring(0, name.length() - 5) : name;
     }
 
     /**

@@ -56,7 +56,7 @@ public class InboxSnapshot implements GenericFileFilter<Object> {
         try (Stream<Path> files = Files.list(inbox)) {
             files.filter(Files::isRegularFile)
                     .map(p -> p.getFileName().toString())
-                    .filter(n -> n.toLowerCase(Locale.ROOT).endsWith(".csv"))
+                    .filter(n -> n.toLowerCase(Locale.ROOT).endsWith(".csv") || n.toLowerCase(Locale.ROOT).endsWith(".xlsx"))
                     .forEach(found::add);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list the inbox " + inbox, e);
