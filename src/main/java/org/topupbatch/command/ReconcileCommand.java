@@ -63,7 +63,7 @@ public final class ReconcileCommand implements Command {
              ProviderSession provider = new ProviderSession(settings, lookup, journal, clock)) {
             provider.limits(); // the account's rate, so that paging keeps to it beside a running service
             ReconcileRun.Done done = new ReconcileRun(provider.gateway, journal,
-                    new ReportWriter(settings.reports(), org.topupbatch.report.ReportDelivery.LOCAL, settings.reportCharset()),
+                    new ReportWriter(settings.reports(), org.topupbatch.report.ReportDelivery.LOCAL, settings.reportCharset()).alsoXlsx(settings.reportXlsx()),
                     settings.reports(), settings.businessZone(), settings.pendingTimeout(), clock).run(day);
             print(done);
             return done.result().summary().exceptionCount() == 0 ? ExitCode.OK.code() : ExitCode.ATTENTION.code();

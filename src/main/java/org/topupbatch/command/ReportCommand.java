@@ -68,7 +68,7 @@ public final class ReportCommand implements Command {
         Long balanceAfter = batch.balanceAfter() != null ? batch.balanceAfter() : journal.latestBalance().orElse(null);
         Instant finishedAt = batch.reportedAt() != null ? batch.reportedAt() : clock.instant();
         try {
-            ReportFiles files = new ReportWriter(settings.reports(), org.topupbatch.report.ReportDelivery.LOCAL, settings.reportCharset())
+            ReportFiles files = new ReportWriter(settings.reports(), org.topupbatch.report.ReportDelivery.LOCAL, settings.reportCharset()).alsoXlsx(settings.reportXlsx())
                     .write(batch, rows -> journal.forEachRow(batch.id(), rows), balanceAfter, finishedAt);
             out.println("Report of batch " + batch.id() + " (" + OneLine.of(batch.fileName()) + ") written: "
                     + (files.resultCsv() == null ? "" : files.resultCsv() + ", ") + files.summaryJson());

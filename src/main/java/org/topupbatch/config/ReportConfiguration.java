@@ -44,7 +44,7 @@ public final class ReportConfiguration extends AreaConfiguration {
     @BindToRegistry("reconcileRun")
     public org.topupbatch.reconcile.ReconcileRun reconcileRun() {
         return new org.topupbatch.reconcile.ReconcileRun(provider.gateway(), journal.journal(),
-                new ReportWriter(settings.reports(), sftp.reportDelivery(), settings.reportCharset()), settings.reports(),
+                new ReportWriter(settings.reports(), sftp.reportDelivery(), settings.reportCharset()).alsoXlsx(settings.reportXlsx()), settings.reports(),
                 settings.businessZone(), settings.pendingTimeout(), clock).withNotices(notify.notifications()::tell);
     }
 
@@ -57,7 +57,7 @@ public final class ReportConfiguration extends AreaConfiguration {
     public synchronized BatchReporter batchReporter() {
         if (reporter == null) {
             reporter = new BatchReporter(journal.journal(), provider.gateway(),
-                    new ReportWriter(settings.reports(), sftp.reportDelivery(), settings.reportCharset()), clock, settings.pendingTimeout(),
+                    new ReportWriter(settings.reports(), sftp.reportDelivery(), settings.reportCharset()).alsoXlsx(settings.reportXlsx()), clock, settings.pendingTimeout(),
                     (batch, complete, at, summary) -> {
                         observe.observability().metrics().reportWritten(batch, complete, at);
                         if (notify.notifications().enabled()) {

@@ -58,6 +58,12 @@ final class ReportPlacement {
         Target aside = owner.isPresent()
                 ? keptFor(dir, name, owner.getAsLong(), startedAt(latest.summary()))
                 : unknownOwner(dir, name, resultThere ? latest.result() : latest.summary());
+        Path workbook = dir.resolve(name + ".result.xlsx");
+        if (Files.exists(workbook)) {
+            // an earlier batch's workbook goes aside with its pair, before the summary that names its owner
+            rename(workbook, aside.result().resolveSibling(aside.result().getFileName().toString()
+                    .replaceFirst("\\.result\\.csv$", ".result.xlsx")));
+        }
         if (resultThere) {
             rename(latest.result(), aside.result());
         }

@@ -61,6 +61,8 @@ public final class ReportWriter {
     private final ReportDelivery delivery;
     /** {@code topup.report.charset}: null writes each report in its batch's encoding. */
     private final Charset charset;
+    /** {@code topup.report.formats} holds xlsx: the result is also written as NAME.result.xlsx. */
+    private boolean xlsx;
 
     public ReportWriter(Path reportsDir) {
         this(reportsDir, ReportDelivery.LOCAL, null);
@@ -76,6 +78,12 @@ public final class ReportWriter {
         this.charset = charset;
     }
 
+    /** Also writes each result as an Excel workbook ({@code topup.report.formats=csv,xlsx}); returns this writer. */
+    public ReportWriter alsoXlsx(boolean xlsx) {
+        this.xlsx = xlsx;
+        return this;
+    }
+
     /** The encoding a batch's result file is written in. */
     BatchEncoding encodingFor(BatchRecord batch) {
         if (charset == null) {
@@ -86,12 +94,12 @@ public final class ReportWriter {
         return new BatchEncoding(charset.name().equals("UTF-16") ? StandardCharsets.UTF_16BE : charset, utf16);
     }
 
-    /** NAME of {@code NAME.csv}: the file name without folders and without a final ".csv" (any case). */
     /** The result file of {@code batch}'s report in {@code reportsDir}, once written (the latest or its own name). */
     public static java.util.Optional<Path> resultFile(Path reportsDir, BatchRecord batch) {
         return ReportPlacement.resultOf(reportsDir, reportName(batch.fileName()), batch);
     }
 
+    /** NAME of {@code NAME.csv} or {@code NAME.xlsx}: the file name without folders and without that ending (any case). */
     public static String reportName(String fileName) {
         String name = Path.of(fileName).getFileName().toString();
         String lower = name.toLowerCase(Locale.ROOT);
@@ -125,6 +133,11 @@ public final class ReportWriter {
         Tally tally = new Tally();
         BatchEncoding encoding = encodingFor(batch);
         writeAtomically(resultFile, out -> writeResult(batch, encoding, rows, tally, out));
+        if (xlsx) {
+            Path workbook = resultFile.resolveSibling(resultFile.getFileName().toString()
+                    .replaceFirst("\\.result\\.csv$", ".result.xlsx"));
+            writeAtomically(workbook, out -> ResultWorkbook.write(batch, rows, out));
+        }
         ReportSummary summary = new ReportSummary(batch.fileName(), batch.id(), tally.rows,
                 tally.success + tally.failed + tally.pending, tally.success, tally.failed, tally.pending,
                 tally.rejected, tally.charged, balanceBefore, balanceAfter, batch.startedAt(),

@@ -41,7 +41,9 @@ public record Settings(
         // topup.notify.uris (Camel endpoint URIs; empty: none) and topup.notify.low-balance (IDR; null: none)
         java.util.List<String> notifyUris, Long notifyLowBalance,
         // the HTTP door for ERPs: topup.intake.token (null: none; required beyond loopback) and topup.intake.max-bytes
-        String intakeToken, long intakeMaxBytes) {
+        String intakeToken, long intakeMaxBytes,
+        // topup.report.formats: csv always, and xlsx too when listed
+        boolean reportXlsx) {
 
     public enum Mode { WATCH, ONCE }
 
@@ -125,7 +127,8 @@ public record Settings(
                 r.notifyUris(),
                 r.notifyLowBalance(),
                 r.optional("topup.intake.token"),
-                r.integer("topup.intake.max-bytes", 52_428_800, 1_024, Integer.MAX_VALUE));
+                r.integer("topup.intake.max-bytes", 52_428_800, 1_024, Integer.MAX_VALUE),
+                r.reportXlsx());
     }
 
     /** An endpoint URI as it may be shown: its passwords and tokens masked. */
@@ -304,6 +307,18 @@ public record Settings(
                 uris.add(u);
             }
             return java.util.List.copyOf(uris);
+        }
+
+        boolean reportXlsx() {
+            String v = text("topup.report.formats", "csv").toLowerCase(java.util.Locale.ROOT).replace(" ", "");
+            if (v.equals("csv")) {
+                return false;
+            }
+            if (v.equals("csv,xlsx") || v.equals("xlsx,csv") || v.equals("xlsx")) {
+                return true;
+            }
+            throw new SettingsException("topup.report.formats: '" + v + "' is not csv or csv,xlsx (the CSV result is"
+                    + " always written; xlsx adds NAME.result.xlsx)");
         }
 
         Long notifyLowBalance() {

@@ -84,6 +84,7 @@ class ExcelE2ETest {
     @Test
     void a_workbook_is_taken_like_csv_and_spreadsheet_damage_is_rejected_not_repaired() throws Exception {
         workbook(run.inbox.resolve("shop-orders.xlsx"));
+        run.env.put("TOPUP_REPORT_FORMATS", "csv,xlsx");
         assertThat(run.runOnce(Duration.ofMinutes(2))).as(run.output()).isZero();
 
         Report report = Report.read(run.reports, "shop-orders", ',');
@@ -101,6 +102,20 @@ class ExcelE2ETest {
         assertThat(byRef.get("XL-6")).as("the sheet's row number, past an empty row").containsEntry("line", "8")
                 .containsEntry("status", "success");
         assertThat(sandbox.ledger()).hasSize(4);
+
+        // the result as a workbook too: text cells (no formula can run), line and price as numbers
+        try (var result = new org.dhatim.fastexcel.reader.ReadableWorkbook(run.reports.resolve("shop-orders.result.xlsx").toFile())) {
+            java.util.List<org.dhatim.fastexcel.reader.Row> rows = result.getFirstSheet().read();
+            assertThat(rows).hasSize(7);
+            assertThat(rows.get(0).getCellText(0)).isEqualTo("line");
+            assertThat(rows.get(0).getCellText(9)).isEqualTo("note");
+            org.dhatim.fastexcel.reader.Row xl5 = rows.stream().filter(r -> "XL-5".equals(r.getCellText(1))).findFirst().orElseThrow();
+            assertThat(xl5.getCell(0).getType()).isEqualTo(org.dhatim.fastexcel.reader.CellType.NUMBER);
+            assertThat(xl5.getCellText(5)).isEqualTo("success");
+            assertThat(xl5.getCell(7).getType()).isEqualTo(org.dhatim.fastexcel.reader.CellType.NUMBER);
+            assertThat(xl5.getCell(9).getType()).isEqualTo(org.dhatim.fastexcel.reader.CellType.STRING);
+            assertThat(xl5.getCellText(9)).isEqualTo("=1+1 is not a formula here");
+        }
         try (var archived = Files.list(run.data.resolve("archive"))) {
             assertThat(archived.map(p -> p.getFileName().toString())).singleElement().asString()
                     .startsWith("shop-orders.").endsWith(".xlsx");
