@@ -50,6 +50,11 @@ public final class IntakeConfiguration extends AreaConfiguration {
 
     /** A bad rules file stops the start with one line naming the setting. */
     private CustomerRules customerRules() {
+        return customerRules(settings);
+    }
+
+    /** The customer rules the settings name (the built-in ones when none); a bad file: one line naming the setting. */
+    static CustomerRules customerRules(Settings settings) {
         if (settings.customerRules() == null) {
             return CustomerRules.loadDefault();
         }

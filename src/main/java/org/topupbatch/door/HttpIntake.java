@@ -39,6 +39,8 @@ public final class HttpIntake {
 
     /** How long a request waits for the intake to record its file (it takes a file 2 s after it stops changing). */
     static final Duration INTAKE_WAIT = Duration.ofSeconds(60);
+    /** Without a token, an order must carry this header: a page of another site cannot send it (CORS). */
+    static final String CONFIRM = "X-Topup-Confirm";
     private static final Logger LOG = LoggerFactory.getLogger(HttpIntake.class);
 
     private final Journal journal;
@@ -49,6 +51,54 @@ public final class HttpIntake {
     private final boolean tokenRequired;
     private final long maxBytes;
     private final boolean watching;
+    private UploadPreview previews;
+
+    /** The dashboard's preview of an upload ({@code POST /batches/preview}); returns this door. */
+    public HttpIntake withPreview(UploadPreview previews) {
+        this.previews = previews;
+        return this;
+    }
+
+    /** {@code POST /batches/preview?name=FILE}: the intake's checks on the body, nothing recorded or ordered. */
+    public Map<String, Object> preview(Exchange exchange) throws IOException {
+        Optional<Map<String, Object>> refused = refuseUnauthorized(exchange);
+        if (refused.isPresent()) {
+            return refused.get();
+        }
+        String name = exchange.getMessage().getHeader("name", String.class);
+        Optional<String> badName = badName(name);
+        if (badName.isPresent()) {
+            return answer(exchange, 400, badName.get());
+        }
+        byte[] body = readAtMost(exchange.getMessage().getBody(InputStream.class), maxBytes);
+        if (body == null) {
+            return answer(exchange, 413, "the file is over topup.intake.max-bytes " + maxBytes + " bytes");
+        }
+        if (body.length == 0 || previews == null) {
+            return answer(exchange, 400, body.length == 0 ? name + " is empty" : "no preview here");
+        }
+        try {
+            Map<String, Object> view = previews.preview(name, body);
+            exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 200);
+            return view;
+        } catch (org.topupbatch.intake.UnreadableBatchException e) {
+            return answer(exchange, 400, name + " cannot be read as a batch: " + OneLine.of(e.getMessage(), 500));
+        } catch (org.topupbatch.provider.ProviderException | org.topupbatch.provider.PriceListUnavailableException e) {
+            return answer(exchange, 503, "the provider could not be asked for prices and balance: "
+                    + OneLine.of(e.getMessage(), 300));
+        }
+    }
+
+    private static Optional<String> badName(String name) {
+        if (name == null || !name.matches("[A-Za-z0-9][A-Za-z0-9._ -]{0,199}")) {
+            return Optional.of("give the file's name as ?name=FILE.csv (letters, digits, . _ - and spaces; no folders)");
+        }
+        String lower = name.toLowerCase(Locale.ROOT);
+        if (!lower.endsWith(".csv") && !lower.endsWith(".xlsx")) {
+            return Optional.of(name + ": the name must end in .csv or .xlsx");
+        }
+        return Optional.empty();
+    }
 
     /**
      * @param token          {@code topup.intake.token}, or null
@@ -74,17 +124,17 @@ public final class HttpIntake {
         if (refused.isPresent()) {
             return refused.get();
         }
+        if (token == null && !"order".equalsIgnoreCase(in.getHeader(CONFIRM, String.class))) {
+            // without a token, only a request that a page of another site cannot send orders anything
+            return answer(exchange, 403, "not confirmed: send " + CONFIRM + ": order (or set topup.intake.token)");
+        }
         if (!watching) {
             return answer(exchange, 503, "the HTTP door takes batches in watch mode only (topup.mode=watch)");
         }
         String name = in.getHeader("name", String.class);
-        if (name == null || !name.matches("[A-Za-z0-9][A-Za-z0-9._ -]{0,199}")) {
-            return answer(exchange, 400, "give the file's name as ?name=FILE.csv (letters, digits, . _ - and spaces;"
-                    + " no folders)");
-        }
-        String lower = name.toLowerCase(Locale.ROOT);
-        if (!lower.endsWith(".csv") && !lower.endsWith(".xlsx")) {
-            return answer(exchange, 400, name + ": the name must end in .csv or .xlsx");
+        Optional<String> badName = badName(name);
+        if (badName.isPresent()) {
+            return answer(exchange, 400, badName.get());
         }
         Long declared = in.getHeader(Exchange.CONTENT_LENGTH, Long.class);
         if (declared != null && declared > maxBytes) {

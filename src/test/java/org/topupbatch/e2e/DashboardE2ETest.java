@@ -127,7 +127,43 @@ class DashboardE2ETest {
         assertThat(Files.size(shot)).isPositive();
 
         operatorButtons(wait, page);
+        uploadWithPreview(wait, page);
         lastReconciliation(wait);
+    }
+
+    /**
+     * A file chosen in the page is checked first (its rejected rows with their reasons, cost, balance)
+     * and ordered only by the "Order N rows for Rp X" button; a POST without the page's confirmation,
+     * as another site's page would send it, orders nothing.
+     */
+    private void uploadWithPreview(WebDriverWait wait, String page) throws Exception {
+        Path file = home.resolve("upload-evening.csv");
+        Files.writeString(file, "ref_id,product_sku,customer_no\nUP-1,FF100,31234567\nUP-2,FF100,31234568\n"
+                + "UP-3,NOPE1,31234569\n");
+        HttpResponse<String> forged = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(page
+                + "batches?name=forged.csv")).POST(HttpRequest.BodyPublishers.ofString(Files.readString(file))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(forged.statusCode()).as(forged.body()).isEqualTo(403);
+
+        browser.findElement(By.id("upload-file")).sendKeys(file.toAbsolutePath().toString());
+        wait.withMessage(() -> "no preview: " + browser.findElement(By.id("preview")).getText())
+                .until(b -> b.findElement(By.id("preview")).getText().contains("to order"));
+        String preview = browser.findElement(By.id("preview")).getText();
+        String rejected = browser.findElement(By.id("preview-rejected")).getText();
+        WebElement order = browser.findElement(By.id("upload-order"));
+        System.out.println("DASHBOARD UPLOAD PREVIEW: " + preview + " | " + rejected + " | button '" + order.getText() + "'");
+        assertThat(preview).startsWith("upload-evening.csv: 3 rows, 2 to order, 1 rejected; cost Rp ");
+        assertThat(rejected).contains("line 4, ref_id UP-3: product_sku NOPE1 is not in the price list");
+        assertThat(order.getText()).matches("Order 2 rows for Rp \\d{1,3}(\\.\\d{3})*");
+        assertThat(run.output()).as("nothing taken before the button").doesNotContain("Taking batch upload-evening.csv");
+
+        order.click();
+        wait.withMessage(() -> "no answer to the order: " + browser.findElement(By.id("notice")).getText())
+                .until(b -> b.findElement(By.id("notice")).getText().contains("upload-evening.csv"));
+        assertThat(browser.findElement(By.id("notice")).getText()).matches("Batch \\d+ \\(upload-evening.csv\\) taken: 2 rows"
+                + " to order, 1 rejected\\.");
+        wait.ignoring(StaleElementReferenceException.class).until(b -> b.findElements(By.cssSelector("tr.batch")).stream()
+                .anyMatch(r -> r.getText().contains("upload-evening.csv")));
     }
 
     /** {@code reconcile DAY} run beside the service: its result shows in a tile within seconds. */
