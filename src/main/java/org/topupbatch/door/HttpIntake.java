@@ -52,6 +52,7 @@ public final class HttpIntake {
     private final long maxBytes;
     private final boolean watching;
     private UploadPreview previews;
+    private final java.util.concurrent.ConcurrentHashMap<String, Object> placing = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** The dashboard's preview of an upload ({@code POST /batches/preview}); returns this door. */
     public HttpIntake withPreview(UploadPreview previews) {
@@ -64,6 +65,10 @@ public final class HttpIntake {
         Optional<Map<String, Object>> refused = refuseUnauthorized(exchange);
         if (refused.isPresent()) {
             return refused.get();
+        }
+        if (token == null && !confirmed(exchange)) {
+            // a preview reads the balance: another site's page may not spend the rate budget on it
+            return answer(exchange, 403, "not confirmed: send the header " + CONFIRM + ": order (or set topup.intake.token)");
         }
         String name = exchange.getMessage().getHeader("name", String.class);
         Optional<String> badName = badName(name);
@@ -81,17 +86,38 @@ public final class HttpIntake {
             Map<String, Object> view = previews.preview(name, body);
             exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 200);
             return view;
-        } catch (org.topupbatch.intake.UnreadableBatchException e) {
-            return answer(exchange, 400, name + " cannot be read as a batch: " + OneLine.of(e.getMessage(), 500));
-        } catch (org.topupbatch.provider.ProviderException | org.topupbatch.provider.PriceListUnavailableException e) {
-            return answer(exchange, 503, "the provider could not be asked for prices and balance: "
-                    + OneLine.of(e.getMessage(), 300));
+        } catch (IOException | RuntimeException e) {
+            if (e instanceof org.topupbatch.provider.ProviderException
+                    || e instanceof org.topupbatch.provider.PriceListUnavailableException) {
+                return answer(exchange, 503, "the provider could not be asked for prices and balance: "
+                        + OneLine.of(e.getMessage(), 300));
+            }
+            return answer(exchange, 400, name + " cannot be read as a batch: " + OneLine.of(String.valueOf(e.getMessage()), 500));
         }
     }
 
+    /**
+     * The confirmation came as a real request header: platform-http also turns query parameters into
+     * headers, and a query parameter is what a page of another site could send without asking first.
+     * A request whose Origin is another site is never confirmed.
+     */
+    static boolean confirmed(Exchange exchange) {
+        Message in = exchange.getMessage();
+        String query = in.getHeader(Exchange.HTTP_QUERY, String.class);
+        if (query != null && query.toLowerCase(Locale.ROOT).contains(CONFIRM.toLowerCase(Locale.ROOT))) {
+            return false;
+        }
+        String origin = in.getHeader("Origin", String.class);
+        String host = in.getHeader("Host", String.class);
+        if (origin != null && (host == null || !origin.replaceFirst("^https?://", "").equalsIgnoreCase(host))) {
+            return false;
+        }
+        return "order".equalsIgnoreCase(in.getHeader(CONFIRM, String.class));
+    }
+
     private static Optional<String> badName(String name) {
-        if (name == null || !name.matches("[A-Za-z0-9][A-Za-z0-9._ -]{0,199}")) {
-            return Optional.of("give the file's name as ?name=FILE.csv (letters, digits, . _ - and spaces; no folders)");
+        if (name == null || !name.matches("[A-Za-z0-9][A-Za-z0-9._ ()-]{0,199}")) {
+            return Optional.of("give the file's name as ?name=FILE.csv (letters, digits, . _ - ( ) and spaces; no folders)");
         }
         String lower = name.toLowerCase(Locale.ROOT);
         if (!lower.endsWith(".csv") && !lower.endsWith(".xlsx")) {
@@ -124,9 +150,9 @@ public final class HttpIntake {
         if (refused.isPresent()) {
             return refused.get();
         }
-        if (token == null && !"order".equalsIgnoreCase(in.getHeader(CONFIRM, String.class))) {
+        if (token == null && !confirmed(exchange)) {
             // without a token, only a request that a page of another site cannot send orders anything
-            return answer(exchange, 403, "not confirmed: send " + CONFIRM + ": order (or set topup.intake.token)");
+            return answer(exchange, 403, "not confirmed: send the header " + CONFIRM + ": order (or set topup.intake.token)");
         }
         if (!watching) {
             return answer(exchange, 503, "the HTTP door takes batches in watch mode only (topup.mode=watch)");
@@ -150,14 +176,20 @@ public final class HttpIntake {
         String hash = shortHash(body);
         Optional<BatchRecord> same = made(name, hash);
         if (same.isPresent()) {
+            if (same.get().error() != null) {
+                return answer(exchange, 400, name + " cannot be read as a batch: " + OneLine.of(same.get().error(), 500));
+            }
             LOG.info("HTTP door: {} again with the same content: answered with batch {}, nothing new", name, same.get().id());
             return accepted(exchange, 200, same.get());
         }
         Path target = inbox.resolve(name);
-        if (Files.exists(target)) {
-            return answer(exchange, 409, "a file named " + name + " is waiting in the inbox; send again once it is taken");
+        // one request at a time per name: the look for a waiting file and the placing go together
+        synchronized (placing.computeIfAbsent(name.toLowerCase(Locale.ROOT), n -> new Object())) {
+            if (Files.exists(target)) {
+                return answer(exchange, 409, "a file named " + name + " is waiting in the inbox; send again once it is taken");
+            }
+            drop(name, body, target);
         }
-        drop(name, body, target);
         LOG.info("HTTP door: {} ({} bytes) put into the inbox", name, body.length);
         long deadline = System.nanoTime() + INTAKE_WAIT.toNanos();
         while (System.nanoTime() < deadline) {
@@ -201,6 +233,10 @@ public final class HttpIntake {
             return json(exchange, answer(exchange, 404, "no batch "
                     + OneLine.of(String.valueOf(exchange.getMessage().getHeader("id")), 40)));
         }
+        if (batch.get().error() != null) {
+            return json(exchange, answer(exchange, 410, "batch " + batch.get().id() + " could not be read, so it has no result:"
+                    + " " + OneLine.of(batch.get().error(), 500)));
+        }
         Optional<Path> result = batch.get().reportedAt() == null ? Optional.empty()
                 : ReportWriter.resultFile(reports, batch.get());
         if (result.isEmpty()) {
@@ -235,10 +271,12 @@ public final class HttpIntake {
                 .filter(b -> b.archivedAs() != null && b.archivedAs().contains("." + hash + "."));
     }
 
-    /** Written aside and renamed into the inbox, so the intake never sees half a file. */
+    /**
+     * Written aside in the inbox itself under a dot name (which the intake never takes) and renamed,
+     * so the intake never sees half a file and the rename never crosses file systems.
+     */
     private void drop(String name, byte[] body, Path target) throws IOException {
-        Files.createDirectories(staging);
-        Path part = staging.resolve("." + name + "." + Long.toHexString(System.nanoTime()) + ".part");
+        Path part = target.resolveSibling("." + name + "." + Long.toHexString(System.nanoTime()) + ".part");
         try {
             Files.write(part, body);
             try {

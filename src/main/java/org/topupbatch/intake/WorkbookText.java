@@ -40,10 +40,11 @@ public final class WorkbookText {
 
     /** Writes the first sheet of {@code xlsx} into {@code csv}. */
     public static void toCsv(Path xlsx, Path csv) throws IOException {
-        try (InputStream in = Files.newInputStream(xlsx);
-             ReadableWorkbook workbook = new ReadableWorkbook(in, new ReadingOptions(true, false));
+        // from the file, not a stream: fastexcel-reader would copy a stream into memory whole
+        try (ReadableWorkbook workbook = new ReadableWorkbook(xlsx.toFile(), new ReadingOptions(true, false));
              Writer writer = Files.newBufferedWriter(csv, StandardCharsets.UTF_8);
              CSVPrinter out = new CSVPrinter(writer, CSVFormat.RFC4180.builder().setRecordSeparator("\n").get())) {
+            writer.write('\uFEFF'); // UTF-8 whatever topup.input-charset says: the mark decides
             try (Stream<Row> rows = workbook.getFirstSheet().openStream()) {
                 Iterator<Row> it = rows.iterator();
                 int next = 1;
@@ -64,12 +65,13 @@ public final class WorkbookText {
                     next = row.getRowNum() + 1;
                 }
             }
-        } catch (ExcelReaderException | IllegalStateException | java.util.NoSuchElementException e) {
+        } catch (ExcelReaderException | IllegalStateException | java.util.NoSuchElementException
+                 | java.io.UncheckedIOException | NumberFormatException e) {
             throw new UnreadableBatchException("not an Excel workbook (.xlsx) that can be read: "
                     + org.topupbatch.text.OneLine.of(String.valueOf(e.getMessage()), 300), e);
         } catch (IOException e) {
-            if (e.getClass().getName().contains("zip") || e instanceof java.util.zip.ZipException
-                    || String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT).contains("zip")) {
+            if (Files.isReadable(xlsx) && Files.isWritable(csv.getParent())) {
+                // the file is there and readable: what failed is its content
                 throw new UnreadableBatchException("not an Excel workbook (.xlsx) that can be read: "
                         + org.topupbatch.text.OneLine.of(String.valueOf(e.getMessage()), 300), e);
             }
@@ -105,7 +107,8 @@ public final class WorkbookText {
             case EMPTY:
                 return "";
             default:
-                return cell.getText() == null ? "" : cell.getText();
+                // a line break typed in a cell (Alt+Enter) would move every later row's line number
+                return cell.getText() == null ? "" : cell.getText().replace("\r\n", " ").replace('\n', ' ').replace('\r', ' ');
         }
     }
 

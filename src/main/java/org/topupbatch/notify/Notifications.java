@@ -45,10 +45,17 @@ public final class Notifications {
         for (String uri : uris) {
             boolean http = uri.toLowerCase(Locale.ROOT).matches("https?:.*");
             try {
-                producer.sendBodyAndHeaders(QUEUE, http ? notice.json() : notice.plain(), Map.of(URI_HEADER, uri,
-                        EVENT_HEADER, notice.event(), "Subject", notice.subject(),
-                        Exchange.CONTENT_TYPE, http ? "application/json; charset=utf-8" : "text/plain; charset=utf-8",
-                        Exchange.HTTP_METHOD, "POST"));
+                // the address (it may hold a password) and the event travel as exchange properties:
+                // an endpoint sends headers on (camel-mail puts them into the message)
+                producer.send(QUEUE, exchange -> {
+                    exchange.setProperty(URI_HEADER, uri);
+                    exchange.setProperty(EVENT_HEADER, notice.event());
+                    exchange.getMessage().setBody(http ? notice.json() : notice.plain());
+                    exchange.getMessage().setHeader("Subject", notice.subject());
+                    exchange.getMessage().setHeader(Exchange.CONTENT_TYPE,
+                            http ? "application/json; charset=utf-8" : "text/plain; charset=utf-8");
+                    exchange.getMessage().setHeader(Exchange.HTTP_METHOD, "POST");
+                });
             } catch (RuntimeException e) {
                 count(givenUp, notice.event());
                 LOG.warn("Notification {} not queued for {}: {}", notice.event(), shown(uri), e.getMessage());
@@ -58,16 +65,16 @@ public final class Notifications {
 
     /** routes/notify.yaml: delivered. */
     public void delivered(Exchange exchange) {
-        count(delivered, exchange.getMessage().getHeader(EVENT_HEADER, "unknown", String.class));
+        count(delivered, exchange.getProperty(EVENT_HEADER, "unknown", String.class));
     }
 
     /** routes/notify.yaml: every retry failed; one line, no stack trace, no secret. */
     public void gaveUp(Exchange exchange) {
-        String event = exchange.getMessage().getHeader(EVENT_HEADER, "unknown", String.class);
+        String event = exchange.getProperty(EVENT_HEADER, "unknown", String.class);
         count(givenUp, event);
         Throwable cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Throwable.class);
         LOG.warn("Notification {} could not be delivered to {} after retrying; given up: {}", event,
-                shown(exchange.getMessage().getHeader(URI_HEADER, String.class)),
+                shown(exchange.getProperty(URI_HEADER, String.class)),
                 cause == null ? "unknown error" : org.topupbatch.text.OneLine.of(String.valueOf(cause.getMessage()), 300));
     }
 

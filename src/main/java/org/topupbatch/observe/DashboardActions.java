@@ -38,7 +38,10 @@ public final class DashboardActions {
         if (action.isEmpty()) {
             return answer(exchange, 404, false, "no such action: hold, resume or cancel");
         }
-        if (!action.get().word().equalsIgnoreCase(String.valueOf(in.getHeader(CONFIRM, String.class)))) {
+        String query = in.getHeader(Exchange.HTTP_QUERY, String.class);
+        boolean fromQuery = query != null && query.toLowerCase(java.util.Locale.ROOT).contains(CONFIRM.toLowerCase(java.util.Locale.ROOT));
+        // a query parameter becomes a header too, and another site's page may send one without asking
+        if (fromQuery || !action.get().word().equalsIgnoreCase(String.valueOf(in.getHeader(CONFIRM, String.class)))) {
             return answer(exchange, 403, false, "not confirmed: the request must carry " + CONFIRM + ": " + action.get().word());
         }
         Optional<BatchRecord> batch = id != null && id.matches("\\d{1,18}") ? journal.batch(Long.parseLong(id)) : Optional.empty();

@@ -55,6 +55,7 @@ public final class ReportWriter {
             "customer_no_zone", "status", "serial_number", "price", "message");
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ReportWriter.class);
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final Path reportsDir;
@@ -136,7 +137,13 @@ public final class ReportWriter {
         if (xlsx) {
             Path workbook = resultFile.resolveSibling(resultFile.getFileName().toString()
                     .replaceFirst("\\.result\\.csv$", ".result.xlsx"));
-            writeAtomically(workbook, out -> ResultWorkbook.write(batch, rows, out));
+            try {
+                writeAtomically(workbook, out -> ResultWorkbook.write(batch, rows, out));
+            } catch (IOException | RuntimeException e) {
+                // the workbook is an extra: the CSV and the summary are the report, and they are written
+                LOG.warn("The result workbook of {} could not be written ({}); the CSV report is written as usual",
+                        batch.fileName(), e.getMessage());
+            }
         }
         ReportSummary summary = new ReportSummary(batch.fileName(), batch.id(), tally.rows,
                 tally.success + tally.failed + tally.pending, tally.success, tally.failed, tally.pending,
@@ -157,10 +164,13 @@ public final class ReportWriter {
         Files.createDirectories(reportsDir);
         ReportPlacement.Target target = ReportPlacement.place(reportsDir, reportName(batch.fileName()), batch);
         String stamp = "." + why + "-" + ReportPlacement.STAMP.format(finishedAt);
-        for (Path current : List.of(target.result(), target.summary())) {
+        Path workbook = target.result().resolveSibling(target.result().getFileName().toString()
+                .replaceFirst("\\.result\\.csv$", ".result.xlsx"));
+        for (Path current : List.of(target.result(), target.summary(), workbook)) {
             if (Files.exists(current)) {
                 String name = current.getFileName().toString();
-                String ending = name.endsWith(".result.csv") ? ".result.csv" : ".summary.json";
+                String ending = name.endsWith(".result.csv") ? ".result.csv" : name.endsWith(".result.xlsx") ? ".result.xlsx"
+                        : ".summary.json";
                 Path kept = current.resolveSibling(name.substring(0, name.length() - ending.length()) + stamp + ending);
                 if (!Files.exists(kept)) {
                     Files.copy(current, kept, StandardCopyOption.COPY_ATTRIBUTES);

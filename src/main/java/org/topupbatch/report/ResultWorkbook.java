@@ -68,7 +68,7 @@ final class ResultWorkbook {
 
     private static void text(Worksheet sheet, int row, int col, String value) {
         if (value != null && !value.isEmpty()) {
-            sheet.value(row, col, value);
+            sheet.inlineString(row, col, value); // not the shared-string table, which would grow with the batch
         }
     }
 }

@@ -57,6 +57,7 @@ public class InboxSnapshot implements GenericFileFilter<Object> {
             files.filter(Files::isRegularFile)
                     .map(p -> p.getFileName().toString())
                     .filter(n -> n.toLowerCase(Locale.ROOT).endsWith(".csv") || n.toLowerCase(Locale.ROOT).endsWith(".xlsx"))
+                    .filter(n -> !n.startsWith("~$"))
                     .forEach(found::add);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list the inbox " + inbox, e);

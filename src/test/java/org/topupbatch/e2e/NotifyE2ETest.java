@@ -44,6 +44,7 @@ class NotifyE2ETest {
     HttpServer telegram;
     final List<String> posted = new CopyOnWriteArrayList<>();
     final List<String> telegramCalls = new CopyOnWriteArrayList<>();
+    final List<String> postedHeaders = new CopyOnWriteArrayList<>();
     JarRun run;
 
     @BeforeEach
@@ -55,6 +56,7 @@ class NotifyE2ETest {
         receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", FreePorts.pick()), 0);
         receiver.createContext("/topup-events", exchange -> {
             posted.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            postedHeaders.add(exchange.getRequestHeaders().toString());
             exchange.sendResponseHeaders(204, -1);
             exchange.close();
         });
@@ -121,6 +123,14 @@ class NotifyE2ETest {
                 .filter(m -> subjectOf(m).contains("reported")).findFirst().orElseThrow());
         assertThat(body).contains("Batch evening.csv: 3 rows, 2 success, 1 failed, 0 pending, 0 rejected.")
                 .contains("Charged Rp 26.600");
+        for (MimeMessage m : messages) {
+            java.util.Enumeration<jakarta.mail.Header> headers = m.getAllHeaders();
+            while (headers.hasMoreElements()) {
+                jakarta.mail.Header h = headers.nextElement();
+                assertThat(h.getName() + ": " + h.getValue()).as("a mail header").doesNotContain(SMTP_PASSWORD)
+                        .doesNotContain("TopupNotify");
+            }
+        }
 
         // JSON to the HTTP endpoint
         assertThat(posted).hasSize(2);
@@ -130,6 +140,8 @@ class NotifyE2ETest {
         assertThat(reported.get("success").asLong()).isEqualTo(2);
         assertThat(reported.get("charged").asLong()).isEqualTo(26_600);
         assertThat(posted.stream().map(NotifyE2ETest::json).map(n -> n.get("event").asText())).contains("balance_low");
+        assertThat(String.join("\n", postedHeaders)).as("the HTTP request's headers").doesNotContain("TopupNotify")
+                .doesNotContain(SMTP_PASSWORD);
 
         // Telegram, through camel-telegram against the stand-in
         assertThat(telegramCalls).hasSize(2).allSatisfy(call -> assertThat(call)
