@@ -122,6 +122,31 @@ class ExcelE2ETest {
         }
     }
 
+    /**
+     * The real thing: LibreOffice Calc opens a shop's CSV export and saves it as .xlsx. With the phone
+     * column read as "standard", Calc stores 081234567890 as the number 81234567890; with it read as
+     * text, the 0 stays. {@code plan} on both workbooks says so.
+     */
+    @Test
+    void a_workbook_saved_by_libreoffice_calc_keeps_or_loses_the_leading_zero_as_its_column_format_says() throws Exception {
+        Path csv = home.resolve("export.csv");
+        Files.writeString(csv, "ref_id,product_sku,customer_no\nLO-1,TSEL10,081234567890\nLO-2,FF100,31234567\n");
+        LibreOffice calc = new LibreOffice(home.resolve("lo-profile"));
+        Path standard = calc.workbook(csv, "44,34,76,1,1/2/2/2/3/1", home.resolve("standard"));
+        Path text = calc.workbook(csv, LibreOffice.textImport(3), home.resolve("text"));
+
+        Process damaged = run.start("plan", standard.toString());
+        assertThat(damaged.waitFor(2, TimeUnit.MINUTES)).isTrue();
+        assertThat(damaged.exitValue()).as(run.output()).isEqualTo(2);
+        assertThat(run.output()).contains("rejected  line 2  ref_id LO-1: customer_no 81234567890 looks like a phone number"
+                + " whose leading 0 a spreadsheet removed").contains("Rows:     2 read, 1 acceptable, 1 rejected");
+
+        Process kept = run.start("plan", text.toString());
+        assertThat(kept.waitFor(2, TimeUnit.MINUTES)).isTrue();
+        assertThat(kept.exitValue()).as(run.output()).isZero();
+        assertThat(run.output()).contains("Rows:     2 read, 2 acceptable, 0 rejected");
+    }
+
     @Test
     void plan_reads_a_workbook_and_a_100000_row_one_in_256_mb() throws Exception {
         Path small = home.resolve("small.xlsx");

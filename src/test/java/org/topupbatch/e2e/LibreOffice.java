@@ -59,17 +59,31 @@ final class LibreOffice {
     }
 
     /**
+     * Opens {@code source} (a UTF-8 CSV) with {@code importOptions} (token 5: each column's format, 1
+     * standard, 2 text) and saves it as an Excel workbook (.xlsx) into {@code outDir}, as a person does
+     * who opens an export in a spreadsheet and saves it; returns the workbook written.
+     */
+    Path workbook(Path source, String importOptions, Path outDir) throws IOException, InterruptedException {
+        return run(source, importOptions, "xlsx:Calc MS Excel 2007 XML", ".xlsx", outDir);
+    }
+
+    /**
      * Opens {@code source} (a UTF-8 CSV, every column as text) and saves it as CSV with the export
      * options {@code exportOptions} (e.g. {@code 59,34,1}: {@code ;}, {@code "}, Windows-1252) into
      * {@code outDir}; returns the file written.
      */
     Path convert(Path source, int columns, String exportOptions, Path outDir) throws IOException, InterruptedException {
+        return run(source, textImport(columns), "csv:Text - txt - csv (StarCalc):" + exportOptions, ".csv", outDir);
+    }
+
+    private Path run(Path source, String importOptions, String convertTo, String extension, Path outDir)
+            throws IOException, InterruptedException {
         Files.createDirectories(outDir);
         List<String> command = new ArrayList<>(List.of(soffice().toString(),
                 "-env:UserInstallation=" + profile.toUri(),
                 "--headless", "--norestore", "--nologo", "--nodefault", "--nolockcheck",
-                "--infilter=Text - txt - csv (StarCalc):" + textImport(columns),
-                "--convert-to", "csv:Text - txt - csv (StarCalc):" + exportOptions,
+                "--infilter=Text - txt - csv (StarCalc):" + importOptions,
+                "--convert-to", convertTo,
                 "--outdir", outDir.toString(), source.toString()));
         Path log = outDir.resolve("soffice.log");
         Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -78,7 +92,7 @@ final class LibreOffice {
             throw new AssertionError("soffice did not end within " + LIMIT_SECONDS + " s: " + String.join(" ", command)
                     + "\n" + Files.readString(log, StandardCharsets.UTF_8));
         }
-        String name = source.getFileName().toString().replaceFirst("\\.[^.]*$", "") + ".csv";
+        String name = source.getFileName().toString().replaceFirst("\\.[^.]*$", "") + extension;
         Path written = outDir.resolve(name);
         if (p.exitValue() != 0 || !Files.isRegularFile(written)) {
             try (Stream<Path> files = Files.list(outDir)) {
