@@ -53,9 +53,8 @@ public final class ObserveConfiguration extends AreaConfiguration {
     public org.topupbatch.door.HttpIntake httpIntake() {
         String host = settings.managementHost();
         boolean loopback = host.equals("127.0.0.1") || host.equals("localhost") || host.equals("::1");
-        return new org.topupbatch.door.HttpIntake(journal.journal(), settings.inbox(), settings.data().resolve("http-intake"),
-                settings.reports(), settings.intakeToken(), !loopback, settings.intakeMaxBytes(),
-                settings.mode() == Settings.Mode.WATCH).withPreview(new org.topupbatch.door.UploadPreview(journal.journal(),
+        return new org.topupbatch.door.HttpIntake(journal.journal(), settings.inbox(), settings.reports(),
+                settings.intakeToken(), !loopback, settings.intakeMaxBytes(), settings.mode() == Settings.Mode.WATCH).withPreview(new org.topupbatch.door.UploadPreview(journal.journal(),
                         () -> new org.topupbatch.intake.BatchCheck(provider.prices(), IntakeConfiguration.customerRules(settings),
                                 settings.balancePolicy(), settings.inputCharset(), settings.repeatWindow(), clock),
                         () -> provider.gateway().checkBalance().balance(), () -> provider.gateway().requestsPerMinute(),

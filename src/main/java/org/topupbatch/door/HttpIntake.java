@@ -45,7 +45,6 @@ public final class HttpIntake {
 
     private final Journal journal;
     private final Path inbox;
-    private final Path staging;
     private final Path reports;
     private final String token;
     private final boolean tokenRequired;
@@ -131,11 +130,10 @@ public final class HttpIntake {
      * @param tokenRequired  the management port listens beyond loopback: no request without the token
      * @param watching       watch mode: a once run takes only the files present when it started
      */
-    public HttpIntake(Journal journal, Path inbox, Path staging, Path reports, String token, boolean tokenRequired,
+    public HttpIntake(Journal journal, Path inbox, Path reports, String token, boolean tokenRequired,
                       long maxBytes, boolean watching) {
         this.journal = journal;
         this.inbox = inbox;
-        this.staging = staging;
         this.reports = reports;
         this.token = token;
         this.tokenRequired = tokenRequired;
