@@ -51,6 +51,11 @@ public final class ReconcileCommand implements Command {
         if (settings == null) {
             return ExitCode.FAILED.code();
         }
+        if (!settings.providerHasHistory()) {
+            err.println("topup-batch: cannot reconcile: the " + settings.dialect() + " dialect has no order history to"
+                    + " compare the journal with (docs/dialects.md); use the provider's own transaction export");
+            return ExitCode.FAILED.code();
+        }
         ReconcileDay day;
         try {
             day = ReconcileDay.parse(args.isEmpty() ? null : args.get(0), settings.businessZone(), clock);

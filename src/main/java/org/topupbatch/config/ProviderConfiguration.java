@@ -12,6 +12,7 @@ import org.topupbatch.provider.AccountLimitsRefresh;
 import org.topupbatch.provider.CachedPriceCatalog;
 import org.topupbatch.provider.BalanceSeen;
 import org.topupbatch.provider.HttpProviderClient;
+import org.topupbatch.provider.Dialect;
 import org.topupbatch.provider.ProviderEndpoint;
 import org.topupbatch.provider.ProviderGateway;
 import org.topupbatch.provider.ProviderRouteConfiguration;
@@ -80,7 +81,7 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
     @BindToRegistry("accountLimits")
     public synchronized AccountLimitsRefresh accountLimits() {
         if (accountLimits == null) {
-            accountLimits = new AccountLimitsRefresh(journal.journal(), gateway(), budget(), clock);
+            accountLimits = new AccountLimitsRefresh(journal.journal(), gateway(), budget(), clock, settings.rateLimit());
         }
         return accountLimits;
     }
@@ -144,7 +145,8 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
     private synchronized ProviderEndpoint endpoint() {
         if (endpoint == null) {
             endpoint = new ProviderEndpoint(baseUrl(), new Signer(settings.apiKey(), settings.apiSecret()),
-                    settings.connectTimeout(), settings.responseTimeout());
+                    settings.connectTimeout(), settings.responseTimeout(),
+                    Dialect.named(settings.dialect()).orElse(Dialect.TOPUP));
         }
         return endpoint;
     }

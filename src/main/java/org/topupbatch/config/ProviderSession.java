@@ -32,10 +32,12 @@ public final class ProviderSession implements AutoCloseable {
     private final HttpProviderClient client;
     private final RateBudget budget;
     public final ProviderGateway gateway;
+    private final int rateLimit;
 
     /** @param lookup where the settings were read from (the embedded sandbox's own settings are read there too) */
     public ProviderSession(Settings settings, java.util.function.Function<String, String> lookup, Journal journal, Clock clock) {
         String baseUrl = settings.baseUrl();
+        rateLimit = settings.rateLimit();
         if (settings.embeddedSandbox()) {
             SandboxConfig config = SandboxConfig.fromLookup(lookup)
                     .setApiKey(settings.apiKey()).setApiSecret(settings.apiSecret())
@@ -54,7 +56,8 @@ public final class ProviderSession implements AutoCloseable {
                 new AccountLimits(Tier.BASIC.requestsPerMinute(), UNKNOWN_DAILY_LIMIT, 0, clock.instant()));
         // the provider route in a Camel of its own: a command has no other routes
         client = HttpProviderClient.standalone(new ProviderEndpoint(baseUrl,
-                new Signer(settings.apiKey(), settings.apiSecret()), settings.connectTimeout(), settings.responseTimeout()),
+                new Signer(settings.apiKey(), settings.apiSecret()), settings.connectTimeout(), settings.responseTimeout(),
+                org.topupbatch.provider.Dialect.named(settings.dialect()).orElse(org.topupbatch.provider.Dialect.TOPUP)),
                 budget);
         gateway = new ProviderGateway(client, budget);
     }
@@ -74,6 +77,10 @@ public final class ProviderSession implements AutoCloseable {
 
     /** The account's limits from its profile (its tier when the profile has no API usage). */
     public AccountLimits limits() {
+        if (rateLimit > 0 || !client.endpoint().dialect().supports(org.topupbatch.provider.ProviderClient.PROFILE)) {
+            budget.setLimits(rateLimit > 0 ? rateLimit : Tier.BASIC.requestsPerMinute(), UNKNOWN_DAILY_LIMIT, 0);
+            return budget.limits();
+        }
         Profile profile = gateway.profile();
         ApiUsage usage = profile.apiUsage();
         int perMinute = usage != null && usage.limitPerMinute() > 0 ? usage.limitPerMinute()

@@ -5,6 +5,7 @@ import org.apache.camel.BindToRegistry;
 import org.topupbatch.settings.Settings;
 import org.topupbatch.track.DueOrders;
 import org.topupbatch.track.OrderHistorySearch;
+import org.topupbatch.track.OrderRequests;
 import org.topupbatch.track.PendingOrderPolling;
 import org.topupbatch.track.TrackedOrders;
 import org.topupbatch.track.UnknownOrderReconciliation;
@@ -40,12 +41,13 @@ public final class TrackConfiguration extends AreaConfiguration {
     @BindToRegistry("unknownOrderReconciliation")
     public UnknownOrderReconciliation unknownOrderReconciliation() {
         return new UnknownOrderReconciliation(provider.gateway(), historySearch(), trackedOrders(),
-                journal.journal()::batch, clock);
+                journal.journal()::batch, clock, new OrderRequests(settings.priceTolerance()));
     }
 
     @BindToRegistry("pendingOrderPolling")
     public PendingOrderPolling pendingOrderPolling() {
-        return new PendingOrderPolling(provider.gateway(), historySearch(), trackedOrders());
+        return new PendingOrderPolling(provider.gateway(), historySearch(), trackedOrders(),
+                new OrderRequests(settings.priceTolerance()));
     }
 
     @BindToRegistry("webhookReceiver")
@@ -62,7 +64,7 @@ public final class TrackConfiguration extends AreaConfiguration {
 
     private synchronized WebhookAuthenticator webhookAuthenticator() {
         if (webhooks == null) {
-            webhooks = new WebhookAuthenticator(provider.webhookSecret());
+            webhooks = new WebhookAuthenticator(provider.webhookSecret(), "digiflazz".equals(settings.dialect()));
         }
         return webhooks;
     }

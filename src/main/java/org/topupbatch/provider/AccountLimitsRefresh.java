@@ -17,8 +17,19 @@ public final class AccountLimitsRefresh {
     private final ProviderGateway gateway;
     private final RateBudget budget;
     private final Clock clock;
+    private final int configuredPerMinute;
 
     public AccountLimitsRefresh(CallLog journal, ProviderGateway gateway, RateBudget budget, Clock clock) {
+        this(journal, gateway, budget, clock, 0);
+    }
+
+    /**
+     * {@code configuredPerMinute}: the account's rate as the operator set it ({@code topup.rate-limit}),
+     * which wins over what the provider says; 0 when not set.
+     */
+    public AccountLimitsRefresh(CallLog journal, ProviderGateway gateway, RateBudget budget, Clock clock,
+                                int configuredPerMinute) {
+        this.configuredPerMinute = configuredPerMinute;
         this.journal = journal;
         this.gateway = gateway;
         this.budget = budget;
@@ -31,6 +42,10 @@ public final class AccountLimitsRefresh {
      */
     public void refreshLimits() {
         journal.pruneCalls(clock.instant().minus(Duration.ofDays(2)));
+        if (configuredPerMinute > 0) {
+            budget.setLimits(configuredPerMinute, UNKNOWN_DAILY_LIMIT, 0);
+            return;
+        }
         Profile profile;
         try {
             profile = gateway.profile();
@@ -38,7 +53,8 @@ public final class AccountLimitsRefresh {
             if (e.stopsSubmission() || e.transientFailure()) {
                 throw e;
             }
-            // A provider without a usable profile: the tier from the balance record will do.
+            // A provider without a usable profile (or a dialect without one, e.g. Digiflazz's): the
+            // tier from the balance record will do, the smallest one when it names none.
             Tier tier = Tier.parse(gateway.checkBalance().tier()).orElse(Tier.BASIC);
             budget.setLimits(tier.requestsPerMinute(), UNKNOWN_DAILY_LIMIT, 0);
             return;

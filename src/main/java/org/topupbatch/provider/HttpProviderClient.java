@@ -25,6 +25,8 @@ public final class HttpProviderClient implements ProviderClient, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(HttpProviderClient.class);
     static final String PROVIDER_ROUTE = "direct:provider";
+    /** The code of a call the configured dialect has no operation for. */
+    public static final String NOT_IN_DIALECT = "NOT_IN_DIALECT";
 
     /** Floats as BigDecimal so that "10000.0" is checked exactly, never through a double. */
     static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
@@ -43,6 +45,7 @@ public final class HttpProviderClient implements ProviderClient, AutoCloseable {
         this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
         this.template = Objects.requireNonNull(camel, "camel").createProducerTemplate();
         this.owned = owned;
+        this.checkOrderSupported.set(endpoint.dialect().supports(CHECK_ORDER));
     }
 
     /**
@@ -112,6 +115,11 @@ public final class HttpProviderClient implements ProviderClient, AutoCloseable {
     }
 
     @Override
+    public Dialect dialect() {
+        return endpoint.dialect();
+    }
+
+    @Override
     public boolean checkOrderSupported() {
         return checkOrderSupported.get();
     }
@@ -136,6 +144,11 @@ public final class HttpProviderClient implements ProviderClient, AutoCloseable {
     /** One request through the provider route: its typed answer, or the ProviderException it meant. */
     @SuppressWarnings("unchecked")
     private <T> T call(ProviderRequest request) {
+        if (!endpoint.dialect().supports(request.operation())) {
+            // never sent, no slot spent: the provider has no such operation in this dialect
+            throw new ProviderException(request.operation(), NOT_IN_DIALECT, 0, false,
+                    "the " + endpoint.dialect().name() + " dialect has no " + request.operation(), null, null);
+        }
         Exchange exchange = template.send(PROVIDER_ROUTE, ex -> ex.getIn().setBody(request));
         Exception failure = exchange.getException();
         if (failure != null) {

@@ -1,8 +1,5 @@
 package org.topupbatch.provider;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import java.util.Optional;
-import java.util.function.Function;
 import org.apache.camel.Exchange;
 
 /**
@@ -13,10 +10,17 @@ import org.apache.camel.Exchange;
 public final class ProviderAnswers {
 
     private final BalanceSeen balances;
+    private final Dialect dialect;
 
     /** {@code balances} learns the balance of every answer that carries one. */
     public ProviderAnswers(BalanceSeen balances) {
+        this(balances, Dialect.TOPUP);
+    }
+
+    /** Answers read as {@code dialect} writes them. */
+    public ProviderAnswers(BalanceSeen balances, Dialect dialect) {
         this.balances = balances;
+        this.dialect = dialect;
     }
 
     /** Sets the body to the typed answer of the exchange's operation, or throws. */
@@ -30,7 +34,7 @@ public final class ProviderAnswers {
         if (answer.status() == 0) {
             throw AnswerClassifier.unreadable(operation, answer, "no HTTP status", null);
         }
-        Object typed = typed(operation, refId, answer);
+        Object typed = dialect.read(operation, refId, answer);
         balances.answered(operation, typed);
         exchange.getMessage().setBody(typed);
     }
@@ -39,28 +43,5 @@ public final class ProviderAnswers {
     public void lost(Exchange exchange) {
         Throwable failure = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Throwable.class);
         throw TransportFailures.classify(exchange.getProperty(ProviderExchange.OPERATION, String.class), failure);
-    }
-
-    private static Object typed(String operation, String refId, HttpProviderClient.HttpAnswer answer) {
-        return switch (operation) {
-            case ProviderClient.CHECK_BALANCE -> data(operation, answer, AnswerReader::balance);
-            case ProviderClient.PRICE_LIST -> data(operation, answer, AnswerReader::products);
-            case ProviderClient.CREATE_ORDER -> data(operation, answer, d -> AnswerReader.order(d, refId));
-            case ProviderClient.ORDER_HISTORY -> data(operation, answer, AnswerReader::historyPage);
-            case ProviderClient.PROFILE -> data(operation, answer, AnswerReader::profile);
-            case ProviderClient.CHECK_ORDER -> AnswerClassifier.meansNoSuchEndpoint(answer)
-                    ? Optional.empty()
-                    : Optional.of(data(operation, answer, d -> AnswerReader.order(d, refId)));
-            default -> throw new IllegalArgumentException("unknown provider operation: " + operation);
-        };
-    }
-
-    private static <T> T data(String operation, HttpProviderClient.HttpAnswer answer, Function<JsonNode, T> reader) {
-        JsonNode data = AnswerClassifier.dataOrThrow(operation, answer);
-        try {
-            return reader.apply(data);
-        } catch (UnreadableAnswerException | ArithmeticException e) {
-            throw AnswerClassifier.unreadable(operation, answer, e.getMessage(), e);
-        }
     }
 }

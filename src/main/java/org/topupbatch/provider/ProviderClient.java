@@ -36,4 +36,9 @@ public interface ProviderClient {
 
     /** Whether check-order is (still believed) available. */
     boolean checkOrderSupported();
+
+    /** How the provider's API is spelt. */
+    default Dialect dialect() {
+        return Dialect.TOPUP;
+    }
 }

@@ -16,7 +16,8 @@ import java.util.Objects;
  * @param responseTimeout how long to wait for the answer once the request is sent (socket read
  *                        timeout). When it runs out the request may have taken effect.
  */
-public record ProviderEndpoint(String baseUrl, Signer signer, Duration connectTimeout, Duration responseTimeout) {
+public record ProviderEndpoint(String baseUrl, Signer signer, Duration connectTimeout, Duration responseTimeout,
+                               Dialect dialect) {
 
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
     /**
@@ -30,9 +31,15 @@ public record ProviderEndpoint(String baseUrl, Signer signer, Duration connectTi
         Objects.requireNonNull(signer, "signer");
         Objects.requireNonNull(connectTimeout, "connectTimeout");
         Objects.requireNonNull(responseTimeout, "responseTimeout");
+        Objects.requireNonNull(dialect, "dialect");
         baseUrl = normalise(baseUrl);
         requirePositive("connectTimeout", connectTimeout);
         requirePositive("responseTimeout", responseTimeout);
+    }
+
+    /** An endpoint of the default dialect. */
+    public ProviderEndpoint(String baseUrl, Signer signer, Duration connectTimeout, Duration responseTimeout) {
+        this(baseUrl, signer, connectTimeout, responseTimeout, Dialect.TOPUP);
     }
 
     /** An endpoint with the default timeouts. */
@@ -41,12 +48,16 @@ public record ProviderEndpoint(String baseUrl, Signer signer, Duration connectTi
     }
 
     public ProviderEndpoint withTimeouts(Duration connect, Duration response) {
-        return new ProviderEndpoint(baseUrl, signer, connect, response);
+        return new ProviderEndpoint(baseUrl, signer, connect, response, dialect);
     }
 
-    /** The full address of one operation: {@code {base}/v1/<operation>}. */
+    public ProviderEndpoint withDialect(Dialect other) {
+        return new ProviderEndpoint(baseUrl, signer, connectTimeout, responseTimeout, other);
+    }
+
+    /** The full address of one operation, e.g. {@code {base}/v1/<operation>} in the default dialect. */
     public String operationUrl(String operation) {
-        return baseUrl + "/v1/" + operation;
+        return baseUrl + dialect.path(operation);
     }
 
     private static String normalise(String baseUrl) {

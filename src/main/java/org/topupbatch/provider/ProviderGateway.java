@@ -1,6 +1,7 @@
 package org.topupbatch.provider;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -24,6 +25,8 @@ public class ProviderGateway {
     private static final Logger LOG = LoggerFactory.getLogger(ProviderGateway.class);
     private static final int READ_ATTEMPTS = 4;
     private static final int CONNECT_ATTEMPTS = 3;
+    /** The code of a re-send refused because its ref_id is too old to be sent again safely. */
+    public static final String RESEND_WINDOW_PASSED = "RESEND_WINDOW_PASSED";
 
     private final ProviderClient client;
     private final RateBudget budget;
@@ -68,6 +71,31 @@ public class ProviderGateway {
 
     public boolean checkOrderSupported() {
         return client.checkOrderSupported();
+    }
+
+    /**
+     * True when an order's status is learnt by sending it again under its ref_id (Digiflazz): the
+     * provider has no order history or check-order, and the same ref_id never makes a second order.
+     */
+    public boolean statusByResending() {
+        return client.dialect().statusByResending();
+    }
+
+    /**
+     * Sends an order again under its ref_id, to learn its outcome or to make it if the first request
+     * never arrived. Refused without a request once the dialect's window for that has passed since
+     * {@code firstSentAt} (Digiflazz would take the ref_id as a new order then): a
+     * ProviderException with code {@link #RESEND_WINDOW_PASSED}, which leaves the order to the operator.
+     */
+    public Order resend(OrderRequest request, Instant firstSentAt) {
+        Optional<Duration> window = client.dialect().resendWindow();
+        if (window.isPresent() && firstSentAt != null && Instant.now().isAfter(firstSentAt.plus(window.get()))) {
+            throw new ProviderException(ProviderClient.CREATE_ORDER, RESEND_WINDOW_PASSED, 0, false,
+                    "first sent " + firstSentAt + ", more than " + window.get().toDays()
+                            + " days ago: the provider would take the same ref_id as a new order; left to the operator",
+                    null, null);
+        }
+        return createOrder(request);
     }
 
     /** The account's requests per minute, as the rate budget judges by now. */

@@ -47,6 +47,9 @@ public record ProviderRequest(String operation, String signedComponent, Map<Stri
         fields.put("product_sku", order.productSku());
         fields.put("customer_no", order.customerNo());
         putIfPresent(fields, "customer_no_zone", order.customerNoZone());
+        if (order.maxPrice() != null) {
+            fields.put("max_price", order.maxPrice());
+        }
         return new ProviderRequest(ProviderClient.CREATE_ORDER, order.refId(), fields);
     }
 

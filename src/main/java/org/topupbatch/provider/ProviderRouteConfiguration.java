@@ -37,7 +37,7 @@ public final class ProviderRouteConfiguration implements CamelConfiguration, Aut
 
     @BindToRegistry("providerSigner")
     public RequestSigning providerSigner() {
-        return new RequestSigning(endpoint.get().signer());
+        return new RequestSigning(endpoint.get().signer(), endpoint.get().dialect());
     }
 
     @BindToRegistry("providerEndpoint")
@@ -47,7 +47,7 @@ public final class ProviderRouteConfiguration implements CamelConfiguration, Aut
 
     @BindToRegistry("providerAnswers")
     public ProviderAnswers providerAnswers() {
-        return new ProviderAnswers(balances);
+        return new ProviderAnswers(balances, endpoint.get().dialect());
     }
 
     /** Camel's http component, configured once for every provider call. */

@@ -1,7 +1,6 @@
 package org.topupbatch.provider;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.camel.Exchange;
 
@@ -12,9 +11,16 @@ import org.apache.camel.Exchange;
 public final class RequestSigning {
 
     private final Signer signer;
+    private final Dialect dialect;
 
     public RequestSigning(Signer signer) {
+        this(signer, Dialect.TOPUP);
+    }
+
+    /** Bodies in {@code dialect}'s names and signs. */
+    public RequestSigning(Signer signer, Dialect dialect) {
         this.signer = java.util.Objects.requireNonNull(signer, "signer");
+        this.dialect = java.util.Objects.requireNonNull(dialect, "dialect");
     }
 
     /**
@@ -35,10 +41,7 @@ public final class RequestSigning {
     }
 
     String json(ProviderRequest request) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("api_key", signer.apiKey());
-        body.putAll(request.fields());
-        body.put("sign", signer.sign(request.signedComponent()));
+        Map<String, Object> body = dialect.body(request, signer);
         try {
             return HttpProviderClient.JSON.writeValueAsString(body);
         } catch (JsonProcessingException e) {

@@ -43,7 +43,13 @@ public record Settings(
         // the HTTP door for ERPs: topup.intake.token (null: none; required beyond loopback) and topup.intake.max-bytes
         String intakeToken, long intakeMaxBytes,
         // topup.report.formats: csv always, and xlsx too when listed
-        boolean reportXlsx) {
+        boolean reportXlsx,
+        // topup.dialect: how the provider's API is spelt (topup or digiflazz); topup.rate-limit: the
+        // account's requests per minute when the provider cannot say (0: from its profile or tier)
+        String dialect, int rateLimit) {
+
+    /** The provider dialects there are (topup.dialect). */
+    public static final java.util.List<String> DIALECTS = java.util.List.of("topup", "digiflazz");
 
     public enum Mode { WATCH, ONCE }
 
@@ -70,6 +76,14 @@ public record Settings(
 
     public boolean embeddedSandbox() {
         return baseUrl == null;
+    }
+
+    /**
+     * Whether the provider keeps an order history to reconcile with: Digiflazz's buyer API has none
+     * (docs/dialects.md), so reconciliation is not available with it.
+     */
+    public boolean providerHasHistory() {
+        return "topup".equals(dialect);
     }
 
     public boolean webhookEnabled() {
@@ -128,7 +142,9 @@ public record Settings(
                 r.notifyLowBalance(),
                 r.optional("topup.intake.token"),
                 r.integer("topup.intake.max-bytes", 52_428_800, 1_024, Integer.MAX_VALUE),
-                r.reportXlsx());
+                r.reportXlsx(),
+                r.dialect(provider),
+                r.integer("topup.rate-limit", 0, 0, 100_000));
     }
 
     /** An endpoint URI as it may be shown: its passwords and tokens masked. */
@@ -194,6 +210,23 @@ public record Settings(
             } catch (InvalidPathException e) {
                 throw new SettingsException(key + ": '" + v + "' is not a usable folder name");
             }
+        }
+
+        String dialect(ProviderChoice provider) {
+            String v = optional("topup.dialect");
+            if (v == null) {
+                return "topup";
+            }
+            String name = v.toLowerCase(java.util.Locale.ROOT);
+            if (!DIALECTS.contains(name)) {
+                throw new SettingsException("topup.dialect: '" + v + "' is not a dialect we speak (" + String.join(", ", DIALECTS) + ")");
+            }
+            if (!name.equals("topup") && provider.baseUrl() == null) {
+                // the embedded sandbox speaks the default dialect only; a sandbox of another dialect runs on its own
+                throw new SettingsException("topup.dialect=" + name + " needs topup.base-url (and the account's "
+                        + "username in topup.api-key, its API key in topup.api-secret)");
+            }
+            return name;
         }
 
         int integer(String key, int dflt, int min, int max) {

@@ -14,7 +14,6 @@ import org.topupbatch.journal.CrashPoints;
 import org.topupbatch.journal.BatchRecord;
 import org.topupbatch.journal.Journal;
 import org.topupbatch.journal.RowRecord;
-import org.topupbatch.provider.OrderRequest;
 import org.topupbatch.provider.ProviderException;
 import org.topupbatch.provider.ProviderRequest;
 
@@ -133,8 +132,7 @@ public class OrderQueue {
 
     /** The row as the provider's create-order request. */
     public ProviderRequest createOrder(RowRecord row) {
-        return ProviderRequest.createOrder(new OrderRequest(row.refId(), row.productSku(), row.customerNo(),
-                row.customerNoZone()));
+        return ProviderRequest.createOrder(new org.topupbatch.track.OrderRequests(prices.tolerancePercent()).of(row));
     }
 
     /** The run is stopping: rows not yet marked SENDING stay ACCEPTED for the next run. */

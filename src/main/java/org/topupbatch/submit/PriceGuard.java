@@ -60,6 +60,11 @@ public final class PriceGuard {
         return prices.changePending();
     }
 
+    /** How far a price may rise above the accepted one, in percent. */
+    public BigDecimal tolerancePercent() {
+        return tolerancePercent;
+    }
+
     /** Why the row must not go out at the product's current price, or empty when it may. */
     Optional<String> refusal(RowRecord row) {
         Optional<Product> product = prices.peek(row.productSku());

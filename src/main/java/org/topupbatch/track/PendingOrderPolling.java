@@ -24,8 +24,16 @@ public class PendingOrderPolling {
     private final ProviderGateway gateway;
     private final OrderHistorySearch history;
     private final TrackedOrders tracked;
+    private final OrderRequests requests;
 
     public PendingOrderPolling(ProviderGateway gateway, OrderHistorySearch history, TrackedOrders tracked) {
+        this(gateway, history, tracked, new OrderRequests(null));
+    }
+
+    /** {@code requests}: the row's order exactly as first sent, for providers whose status check is a re-send. */
+    public PendingOrderPolling(ProviderGateway gateway, OrderHistorySearch history, TrackedOrders tracked,
+                               OrderRequests requests) {
+        this.requests = requests;
         this.gateway = gateway;
         this.history = history;
         this.tracked = tracked;
@@ -33,6 +41,10 @@ public class PendingOrderPolling {
 
     /** Polls pending orders of one product (the track route hands them over grouped). */
     public void poll(List<RowRecord> sameProduct) {
+        if (gateway.statusByResending()) {
+            sameProduct.forEach(this::resendOne);
+            return;
+        }
         try {
             if (gateway.checkOrderSupported() && sameProduct.size() < HISTORY_GROUP_MIN) {
                 for (RowRecord row : sameProduct) {
@@ -44,6 +56,29 @@ public class PendingOrderPolling {
         } catch (ProviderException e) {
             sameProduct.forEach(row -> tracked.later(row, e));
         }
+    }
+
+    /**
+     * The documented status check of a provider without check-order or history (Digiflazz): the same
+     * request under the same ref_id, which answers the existing order and never makes a second one.
+     */
+    private void resendOne(RowRecord row) {
+        Order order;
+        try {
+            order = gateway.resend(requests.of(row), row.sentAt());
+            CrashPoints.pass(CrashPoints.TRACK_AFTER_ANSWER);
+        } catch (ProviderException e) {
+            if (e.outcomeUnknown() || e.transientFailure() || e.isRateLimited() || e.stopsSubmission()
+                    || ProviderGateway.RESEND_WINDOW_PASSED.equals(e.code())) {
+                tracked.later(row, e);
+            } else {
+                // The provider said pending before; a refusal of the same request now is its confusion.
+                LOG.warn("Provider refused the status check of pending order {} ({}); will look again", row.refId(), e.code());
+                tracked.lookAgain(row);
+            }
+            return;
+        }
+        tracked.settle(row, order);
     }
 
     private void checkOne(RowRecord row) {

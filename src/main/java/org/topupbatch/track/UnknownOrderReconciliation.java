@@ -13,7 +13,6 @@ import org.topupbatch.journal.BatchControl;
 import org.topupbatch.journal.BatchRecord;
 import org.topupbatch.journal.RowRecord;
 import org.topupbatch.provider.Order;
-import org.topupbatch.provider.OrderRequest;
 import org.topupbatch.provider.ProviderError;
 import org.topupbatch.provider.ProviderException;
 import org.topupbatch.provider.ProviderGateway;
@@ -43,9 +42,17 @@ public class UnknownOrderReconciliation {
     private final TrackedOrders tracked;
     private final LongFunction<Optional<BatchRecord>> batches;
     private final Clock clock;
+    private final OrderRequests requests;
 
     public UnknownOrderReconciliation(ProviderGateway gateway, OrderHistorySearch history, TrackedOrders tracked,
                                       LongFunction<Optional<BatchRecord>> batches, Clock clock) {
+        this(gateway, history, tracked, batches, clock, new OrderRequests(null));
+    }
+
+    /** {@code requests}: the row's order exactly as it was first sent (its price limit included). */
+    public UnknownOrderReconciliation(ProviderGateway gateway, OrderHistorySearch history, TrackedOrders tracked,
+                                      LongFunction<Optional<BatchRecord>> batches, Clock clock, OrderRequests requests) {
+        this.requests = requests;
         this.gateway = gateway;
         this.history = history;
         this.tracked = tracked;
@@ -84,15 +91,22 @@ public class UnknownOrderReconciliation {
             return;
         }
         try {
-            Order order = gateway.createOrder(new OrderRequest(row.refId(), row.productSku(), row.customerNo(),
-                    row.customerNoZone()));
+            Order order = gateway.resend(requests.of(row), row.sentAt());
             LOG.info("Order {} re-sent under the same ref_id: {}", row.refId(), order.status());
             tracked.recordResent(row, order);
         } catch (ProviderException e) {
-            if (e.outcomeUnknown() || ProviderException.CONNECTION_FAILED.equals(e.code())) {
+            if (e.outcomeUnknown() || ProviderException.CONNECTION_FAILED.equals(e.code())
+                    || ProviderGateway.RESEND_WINDOW_PASSED.equals(e.code())) {
                 throw e;
             }
-            if (e.is(ProviderError.DUPLICATE_REF_ID)) {
+            if (gateway.statusByResending()) {
+                // This provider answers the existing order to the same ref_id: a refusal now proves
+                // that the first request made none. A taken ref_id or refused credentials: ask later.
+                if (e.is(ProviderError.DUPLICATE_REF_ID) || e.stopsSubmission() && !e.is(ProviderError.INSUFFICIENT_BALANCE)) {
+                    throw e;
+                }
+                tracked.refuse(row, OrderOutcomes.refusal(e));
+            } else if (e.is(ProviderError.DUPLICATE_REF_ID)) {
                 history.find(row, null);
             } else if (e.stopsSubmission() && !e.is(ProviderError.INSUFFICIENT_BALANCE)) {
                 throw e; // credentials: nothing can be learnt now; try again later

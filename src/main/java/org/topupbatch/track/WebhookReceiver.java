@@ -30,6 +30,8 @@ public class WebhookReceiver implements org.apache.camel.Service {
     private static final Logger LOG = LoggerFactory.getLogger(WebhookReceiver.class);
     private static final int MAX_BODY = 64 * 1024;
     static final String EVENT = "order.updated";
+    /** Digiflazz's header: the HMAC-SHA1 of the raw body. */
+    static final String HUB_SIGNATURE = "X-Hub-Signature";
     static final Duration SUMMARY_INTERVAL = Duration.ofSeconds(30);
 
     private final TrackingJournal journal;
@@ -54,7 +56,7 @@ public class WebhookReceiver implements org.apache.camel.Service {
         Object raw = message.getBody();
         byte[] body = raw instanceof byte[] || raw instanceof String || raw instanceof java.io.InputStream
                 ? bytesOf(message) : null;
-        return handle(body);
+        return handle(body, message.getHeader(HUB_SIGNATURE, String.class));
     }
 
     private static byte[] bytesOf(Message message) {
@@ -67,6 +69,11 @@ public class WebhookReceiver implements org.apache.camel.Service {
 
     /** Handles one webhook body; returns a short word for the answer body. */
     String handle(byte[] body) {
+        return handle(body, null);
+    }
+
+    /** {@code hubSignature}: the X-Hub-Signature header, when the provider signs the raw body (Digiflazz). */
+    String handle(byte[] body, String hubSignature) {
         if (body == null || body.length == 0 || body.length > MAX_BODY) {
             return settledNothing(WebhookTally.Outcome.UNREADABLE, "ignored");
         }
@@ -79,7 +86,9 @@ public class WebhookReceiver implements org.apache.camel.Service {
         if (root == null || !root.isObject()) {
             return settledNothing(WebhookTally.Outcome.UNREADABLE, "ignored");
         }
-        boolean documented = root.path("data").isObject() && EVENT.equals(text(root, "event"));
+        // Digiflazz posts the transaction under data and names the event in a header instead
+        boolean documented = root.path("data").isObject()
+                && (authenticator.signsBody() || EVENT.equals(text(root, "event")));
         // Other shapes may still name an order: flat (ref_id at the top) or data without the event.
         JsonNode order = root.path("data").isObject() ? root.get("data") : root;
         String refId = text(order, "ref_id");
@@ -96,8 +105,11 @@ public class WebhookReceiver implements org.apache.camel.Service {
         }
         String statusWord = text(order, "status");
         Optional<OrderStatus> status = OrderStatus.parse(statusWord);
-        boolean authentic = documented && authenticator.authentic(refId, statusWord, text(root, "signature"));
-        boolean ours = OrderOutcomes.matches(row, refId, text(order, "product_sku"), text(order, "customer_no"));
+        boolean authentic = documented && (authenticator.signsBody()
+                ? authenticator.authenticBody(body, hubSignature)
+                : authenticator.authentic(refId, statusWord, text(root, "signature")));
+        String sku = text(order, "product_sku") != null ? text(order, "product_sku") : text(order, "buyer_sku_code");
+        boolean ours = OrderOutcomes.matches(row, refId, sku, text(order, "customer_no"));
         if (authentic && ours && status.isPresent()) {
             if (!status.get().isFinal()) {
                 // Signed "pending" or "processing": true, and nothing to do until it is final.
@@ -106,7 +118,8 @@ public class WebhookReceiver implements org.apache.camel.Service {
             Long price = order.path("price").canConvertToExactIntegral() ? order.path("price").longValue() : null;
             String message = OrderOutcomes.messageOr(text(order, "message"), status.get().wire());
             journal.recordOutcome(row.id(), OrderOutcomes.stateOf(status.get()),
-                    text(order, "serial_number"), price, message);
+                    text(order, "serial_number") != null ? text(order, "serial_number") : blankless(text(order, "sn")),
+                    price, message);
             LOG.info("Order {} is {} (signed webhook)", refId, status.get().wire());
             return "ok";
         }
@@ -157,6 +170,10 @@ public class WebhookReceiver implements org.apache.camel.Service {
         } else {
             LOG.info("{}", summary.line());
         }
+    }
+
+    private static String blankless(String s) {
+        return s == null || s.isBlank() ? null : s;
     }
 
     private static String text(JsonNode node, String field) {
