@@ -300,4 +300,23 @@ class SandboxDigiflazzConformanceTest {
         assertThat(answer.status()).isEqualTo(429);
         assertThat(answer.data().get("rc").textValue()).isEqualTo("85");
     }
+
+    @Test
+    void theDialectKnobsAreReadAndCheckedLikeTheOthers() {
+        SandboxConfig read = SandboxConfig.fromLookup(Map.of("topup.sandbox.dialect", "DIGIFLAZZ",
+                "topup.sandbox.username", "shop01", "topup.sandbox.ref-id-reuse-after", "90d")::get);
+        assertThat(read.dialect()).isEqualTo(SandboxDialect.DIGIFLAZZ);
+        assertThat(read.username()).isEqualTo("shop01");
+        assertThat(read.refIdReuseAfter()).isEqualTo(Duration.ofDays(90));
+        assertThat(SandboxConfig.defaults().dialect()).isEqualTo(SandboxDialect.TOPUP);
+        assertThat(SandboxConfig.defaults().describe()).containsEntry("dialect", "topup").containsKey("api-key");
+        assertThat(read.describe()).doesNotContainKey("api-key").containsEntry("username", "shop01");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> SandboxConfig.defaults().set("dialect", "xml"))
+                .hasMessage("bad value 'xml' for topup.sandbox.dialect: expected topup or digiflazz");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> SandboxConfig.defaults().set("ref-id-reuse-after", "0"))
+                .hasMessageContaining("topup.sandbox.ref-id-reuse-after");
+        // switched at run time, like every knob
+        sandbox.config().set("dialect", "topup");
+        assertThat(new SandboxTestClient(sandbox.baseUrl()).balance().status()).isEqualTo(200);
+    }
 }
