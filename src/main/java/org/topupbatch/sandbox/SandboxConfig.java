@@ -34,7 +34,16 @@ public final class SandboxConfig {
             "lost-answer-rate", "lost-answer-mode", "settle-delay", "fail-rate", "webhook-duplicate-rate",
             "webhook-late-rate", "webhook-late-delay", "webhook-secret", "webhook-retry-schedule", "check-order",
             "ip-whitelist-enforced", "ip-whitelist", "seed", "rate-limit-storm", "outage", "price-change", "unavailable",
-            "gateway-limit", "gateway-answer", "state-file");
+            "gateway-limit", "gateway-answer", "state-file", "dialect", "username", "ref-id-reuse-after");
+
+    /** The demo account's Digiflazz username (the {@code username} of every Digiflazz request). */
+    public static final String DEMO_USERNAME = "demouser7Xk";
+
+    /**
+     * How long a Digiflazz ref_id answers with its transaction: Digiflazz's Cek Status page warns that a
+     * re-send after 90 days makes a new transaction (https://developer.digiflazz.com/api/buyer/cek-status/).
+     */
+    public static final Duration DIGIFLAZZ_REF_ID_WINDOW = Duration.ofDays(90);
 
     private volatile String apiKey = "RSL-7F3A9C21";
     private volatile String apiSecret = "s3cr3t-Kx9pQ2";
@@ -62,6 +71,9 @@ public final class SandboxConfig {
     private volatile String gatewayAnswer = "html";
     private volatile java.nio.file.Path stateFile;
     private volatile boolean stateReadOnly;
+    private volatile SandboxDialect dialect = SandboxDialect.TOPUP;
+    private volatile String username = DEMO_USERNAME;
+    private volatile Duration refIdReuseAfter = DIGIFLAZZ_REF_ID_WINDOW;
     // fault windows (System.nanoTime deadlines): a 429 storm, an outage; 0 = none
     private volatile long stormUntil;
     private volatile long outageUntil;
@@ -130,6 +142,9 @@ public final class SandboxConfig {
                 case "gateway-limit": return setGatewayLimit(v);
                 case "gateway-answer": return setGatewayAnswer(v);
                 case "state-file": return setStateFile(v.isEmpty() ? null : java.nio.file.Path.of(v));
+                case "dialect": return setDialect(SandboxDialect.parse(v));
+                case "username": return setUsername(requireText(v));
+                case "ref-id-reuse-after": return setRefIdReuseAfter(parseLongDuration(v));
                 default: throw new IllegalStateException("knob without a parser: " + name);
             }
         } catch (IllegalArgumentException e) {
@@ -140,10 +155,15 @@ public final class SandboxConfig {
         }
     }
 
-    /** The knobs as text, the secrets left out: what {@code /sandbox/config} shows. */
+    /**
+     * The knobs as text, the secrets left out: what {@code /sandbox/config} shows. In the Digiflazz dialect the
+     * api-key is Digiflazz's secret {@code key} (only its md5 travels), so it is left out too.
+     */
     public Map<String, String> describe() {
         Map<String, String> out = new LinkedHashMap<>();
-        out.put("api-key", apiKey);
+        if (dialect == SandboxDialect.TOPUP) {
+            out.put("api-key", apiKey);
+        }
         out.put("tier", tier.wireName());
         out.put("balance", Long.toString(balance));
         out.put("webhook-url", webhookUrl);
@@ -169,6 +189,9 @@ public final class SandboxConfig {
         out.put("gateway-limit", gatewayLimit.toString());
         out.put("gateway-answer", gatewayAnswer);
         out.put("state-file", stateFile == null ? "" : stateFile.toString());
+        out.put("dialect", dialect.wireName());
+        out.put("username", username);
+        out.put("ref-id-reuse-after", refIdReuseAfter.toMillis() + "ms");
         return out;
     }
 
@@ -185,6 +208,22 @@ public final class SandboxConfig {
             throw new IllegalArgumentException("must not be negative");
         }
         return amount;
+    }
+
+    /** A duration that may be long: {@code 90d} and {@code 2h} besides what {@link DurationRange#parseDuration} reads. */
+    private static Duration parseLongDuration(String v) {
+        String t = v.toLowerCase(Locale.ROOT);
+        if (t.matches("\\d{1,6}d")) {
+            return Duration.ofDays(Long.parseLong(t.substring(0, t.length() - 1)));
+        }
+        if (t.matches("\\d{1,7}h")) {
+            return Duration.ofHours(Long.parseLong(t.substring(0, t.length() - 1)));
+        }
+        Duration d = DurationRange.parseDuration(t);
+        if (d.isZero()) {
+            throw new IllegalArgumentException("must be above 0, e.g. 90d, 2h, 30s");
+        }
+        return d;
     }
 
     private static double parseProbability(String v) {
@@ -369,6 +408,28 @@ public final class SandboxConfig {
     /** true: the state file is loaded but never written (a look at the account beside the sandbox that owns it). */
     public boolean stateReadOnly() { return stateReadOnly; }
     public SandboxConfig setStateReadOnly(boolean readOnly) { this.stateReadOnly = readOnly; return this; }
+
+    /** The interface spoken under /v1: {@code topup} (docs/provider.md) or {@code digiflazz} (docs/digiflazz.md). */
+    public SandboxDialect dialect() { return dialect; }
+    public SandboxConfig setDialect(SandboxDialect dialect) { this.dialect = java.util.Objects.requireNonNull(dialect); return this; }
+
+    /** Digiflazz's {@code username}; in that dialect {@link #apiKey()} is Digiflazz's {@code key}. */
+    public String username() { return username; }
+    public SandboxConfig setUsername(String username) { this.username = requireText(username); return this; }
+
+    /**
+     * Digiflazz dialect: a ref_id sent again within this time after its transaction was made answers that
+     * transaction (a status check); later it makes a new one, as Digiflazz documents for 90 days. Shorten it to
+     * see that happen without waiting (or move the clock of {@link SandboxProvider#setClock}).
+     */
+    public Duration refIdReuseAfter() { return refIdReuseAfter; }
+    public SandboxConfig setRefIdReuseAfter(Duration window) {
+        if (window.isZero() || window.isNegative()) {
+            throw new IllegalArgumentException("ref-id-reuse-after must be above 0");
+        }
+        this.refIdReuseAfter = window;
+        return this;
+    }
 
     /** null: a random seed. */
     public Long seed() { return seed; }

@@ -18,13 +18,12 @@ import org.slf4j.LoggerFactory;
 /**
  * The front door: routes {@code /v1/*} through fault injection, authentication, whitelist and rate
  * limit to the operations, in the order docs/sandbox.md fixes, and {@code /sandbox/*} to the inspection view.
+ * In the Digiflazz dialect {@code /v1/*} goes to {@link DigiflazzApi} instead.
  */
 final class SandboxHttpHandler implements HttpHandler {
 
     static final int MAX_BODY_BYTES = 1 << 20;
     private static final Logger LOG = LoggerFactory.getLogger(SandboxHttpHandler.class);
-    private static final String GATEWAY_TIMEOUT_HTML = "<html>\r\n<head><title>504 Gateway Time-out</title></head>\r\n"
-            + "<body>\r\n<center><h1>504 Gateway Time-out</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
 
     private final ObjectMapper mapper;
     private final SandboxConfig config;
@@ -34,10 +33,11 @@ final class SandboxHttpHandler implements HttpHandler {
     private final SandboxOperations operations;
     private final SandboxRequestCounter counter;
     private final SandboxInspection inspection;
+    private final DigiflazzApi digiflazz;
 
     SandboxHttpHandler(ObjectMapper mapper, SandboxConfig config, Random random, Supplier<Instant> clock,
                        SandboxRateLimiter limiter, SandboxOperations operations, SandboxRequestCounter counter,
-                       SandboxInspection inspection) {
+                       SandboxInspection inspection, DigiflazzApi digiflazz) {
         this.mapper = mapper;
         this.config = config;
         this.random = random;
@@ -46,13 +46,16 @@ final class SandboxHttpHandler implements HttpHandler {
         this.operations = operations;
         this.counter = counter;
         this.inspection = inspection;
+        this.digiflazz = digiflazz;
     }
 
     @Override
     public void handle(HttpExchange exchange) {
         try {
             String path = exchange.getRequestURI().getPath();
-            if (path.startsWith("/v1/")) {
+            if (path.startsWith("/v1/") && config.dialect() == SandboxDialect.DIGIFLAZZ) {
+                digiflazz.handle(exchange, path);
+            } else if (path.startsWith("/v1/")) {
                 api(exchange, path);
             } else if (path.startsWith("/sandbox/")) {
                 inspection.handle(exchange, path);
@@ -130,14 +133,14 @@ final class SandboxHttpHandler implements HttpHandler {
         }
         limiter.admit(apiKey, tier, now);
         JsonNode data = operations.run(op, body, apiKey, now);
-        if (op == SandboxOperation.CREATE_ORDER && random.nextDouble() < config.lostAnswerRate()) {
-            loseAnswer(exchange);
+        if (op == SandboxOperation.CREATE_ORDER && LostAnswer.drawn(config, random)) {
+            LostAnswer.lose(exchange, config, random);
             return;
         }
         send(exchange, 200, SandboxJson.success(mapper, data, now));
     }
 
-    private static final String NGINX_429_HTML = "<html>\r\n<head><title>429 Too Many Requests</title></head>\r\n"
+    static final String NGINX_429_HTML = "<html>\r\n<head><title>429 Too Many Requests</title></head>\r\n"
             + "<body>\r\n<center><h1>429 Too Many Requests</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
 
     /** A 429 as the gateway knob gateway-answer says: nginx's page, an empty body, or JSON with Retry-After. */
@@ -156,26 +159,6 @@ final class SandboxHttpHandler implements HttpHandler {
                     out.write(html);
                 }
             }
-        }
-    }
-
-    /** The order exists; the client never learns it. */
-    private void loseAnswer(HttpExchange exchange) throws IOException {
-        LostAnswerMode mode = config.lostAnswerMode();
-        if (mode == LostAnswerMode.MIXED) {
-            mode = random.nextBoolean() ? LostAnswerMode.DROP : LostAnswerMode.GATEWAY_TIMEOUT;
-        }
-        if (mode == LostAnswerMode.DROP) {
-            // closing an exchange before its headers were sent makes the JDK server close the connection
-            // itself: the client reads end-of-stream where the status line should be
-            exchange.close();
-            return;
-        }
-        byte[] html = GATEWAY_TIMEOUT_HTML.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", "text/html");
-        exchange.sendResponseHeaders(504, html.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(html);
         }
     }
 

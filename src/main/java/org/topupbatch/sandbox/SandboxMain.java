@@ -57,8 +57,11 @@ public final class SandboxMain {
             return;
         }
         String shownHost = host.contains(":") ? "[" + host + "]" : host;
+        // Digiflazz's key is a secret (only md5 signs carry it): that dialect shows the username instead
+        String account = config.dialect() == SandboxDialect.DIGIFLAZZ
+                ? "digiflazz, username " + config.username() : "api_key " + config.apiKey();
         System.out.println("Sandbox provider listening on http://" + shownHost + ":" + provider.port()
-                + " (api_key " + config.apiKey() + ")");
+                + " (" + account + ")");
         System.out.flush();
         try {
             // the server's threads are daemons; this thread keeps the process alive until it is killed

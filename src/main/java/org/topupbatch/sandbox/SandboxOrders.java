@@ -24,6 +24,11 @@ final class SandboxOrders {
     static final String MSG_SUCCESS = "Transaction successful";
     static final String MSG_PENDING = "Transaction is being processed";
     static final String MSG_REFUNDED_LATER = "Transaction failed: refunded by the provider; balance refunded";
+    /** The failure of a customer_no whose digits end in 0000 (the deterministic failure of docs/sandbox.md). */
+    static final String FAIL_CUSTOMER_NOT_FOUND = "customer account not found";
+    static final String FAIL_SUPPLIER_REJECTED = "supplier rejected the transaction";
+    /** Starts the fail reason of an order kept failed because its customer_no was refused ({@link Rules#keepRefusedCustomer}). */
+    static final String FAIL_CUSTOMER_REFUSED = "customer number refused";
 
     private final SandboxCatalog catalog;
     private final SandboxAccount account;
@@ -52,8 +57,22 @@ final class SandboxOrders {
         this.stateFile = stateFile;
     }
 
-    /** A read-only picture of one order, with what the wire needs beyond the ledger entry. */
-    record OrderView(LedgerEntry entry, String productName, String message) {
+    /**
+     * A read-only picture of one order, with what the wire needs beyond the ledger entry; {@code failReason} is
+     * null unless the order failed at creation or in settlement (a refund after the fact has none).
+     */
+    record OrderView(LedgerEntry entry, String productName, String message, String failReason) {
+    }
+
+    /**
+     * How a dialect's order desk differs from create-order's. {@code refIdReuseAfter}: null, a used ref_id is
+     * always DUPLICATE_REF_ID; else an order made longer ago than this gives its ref_id up to a new order (it
+     * stays in the ledger). {@code maxPrice}: null, none; else a price above it is PRICE_ABOVE_MAX (nothing
+     * made, nothing charged). {@code keepRefusedCustomer}: a customer_no the product refuses makes a failed order
+     * (nothing charged) instead of a refusal, as Digiflazz forms a transaction for "Nomor Tujuan Salah".
+     */
+    record Rules(java.time.Duration refIdReuseAfter, Long maxPrice, boolean keepRefusedCustomer) {
+        static final Rules CREATE_ORDER = new Rules(null, null, false);
     }
 
     /**
@@ -61,10 +80,17 @@ final class SandboxOrders {
      * INVALID_CUSTOMER_NO, INSUFFICIENT_BALANCE, checked in that order.
      */
     OrderView create(String refId, String sku, String customerNo, String zone) {
+        return create(refId, sku, customerNo, zone, Rules.CREATE_ORDER);
+    }
+
+    /** As {@link #create(String, String, String, String)}, with a dialect's {@link Rules}; PRICE_ABOVE_MAX after PRODUCT_UNAVAILABLE. */
+    OrderView create(String refId, String sku, String customerNo, String zone, Rules rules) {
         Order order;
         synchronized (this) {
             // the duplicate check comes first: a re-sent ref_id must always learn that its order exists
-            if (byRef.containsKey(refId)) {
+            Order used = byRef.get(refId);
+            if (used != null && !(rules.refIdReuseAfter() != null
+                    && used.createdAt.plus(rules.refIdReuseAfter()).isBefore(clock.get()))) {
                 throw new SandboxException(409, "DUPLICATE_REF_ID", "ref_id " + refId + " has already been used");
             }
             SandboxProduct product = catalog.find(sku).orElseThrow(() ->
@@ -72,28 +98,53 @@ final class SandboxOrders {
             if (!config.available(product)) {
                 throw new SandboxException(422, "PRODUCT_UNAVAILABLE", "product " + sku + " is currently unavailable");
             }
-            String zoneOrNull = zone == null || zone.isBlank() ? null : zone;
-            product.rule().check(customerNo, zoneOrNull);
             long price = config.tier().priceOf(config.basicPrice(product));
-            long before = account.debit(price);
-            String failReason = failReason(customerNo);
+            if (rules.maxPrice() != null && price > rules.maxPrice()) {
+                throw new SandboxException(422, "PRICE_ABOVE_MAX", "price " + price + " is above max_price " + rules.maxPrice());
+            }
+            String zoneOrNull = zone == null || zone.isBlank() ? null : zone;
             Instant createdAt = clock.get();
-            Instant settleAt = product.async() ? createdAt.plus(config.settleDelay().pick(random)) : null;
-            order = new Order(refId, product, customerNo, zoneOrNull, price, before, before - price, createdAt,
-                    settleAt, failReason);
-            if (!product.async()) {
-                settle(order);
+            String refusal = customerRefusal(product, customerNo, zoneOrNull, rules);
+            if (refusal != null) {
+                // kept as a failed order that never cost anything: the balance before and after are the same
+                long balance = account.balance();
+                order = new Order(refId, product, customerNo, zoneOrNull, price, balance, balance, createdAt, null,
+                        FAIL_CUSTOMER_REFUSED + ": " + refusal);
+                order.status = "failed";
+                order.message = "Transaction failed: " + order.failReason;
+                order.settledAt = createdAt;
+            } else {
+                long before = account.debit(price);
+                String failReason = failReason(customerNo);
+                Instant settleAt = product.async() ? createdAt.plus(config.settleDelay().pick(random)) : null;
+                order = new Order(refId, product, customerNo, zoneOrNull, price, before, before - price, createdAt,
+                        settleAt, failReason);
+                if (!product.async()) {
+                    settle(order);
+                }
             }
             byRef.put(refId, order);
             ledger.add(order);
             save(); // before the answer: a client told about an order finds it after any restart
         }
-        if (order.product.async()) {
+        if (order.status.equals("pending")) {
             scheduleSettlement(order);
-        } else {
-            webhooks.orderFinal(view(order));
         }
+        webhooks.orderCreated(view(order));
         return view(order);
+    }
+
+    /** null when the product takes the customer_no (and zone); the refusal's reason when a dialect keeps it as a failed order. */
+    private static String customerRefusal(SandboxProduct product, String customerNo, String zone, Rules rules) {
+        try {
+            product.rule().check(customerNo, zone);
+            return null;
+        } catch (SandboxException refused) {
+            if (!rules.keepRefusedCustomer()) {
+                throw refused;
+            }
+            return refused.getMessage();
+        }
     }
 
     /** Adds money to the balance: no order, no webhook; kept in the state file. */
@@ -138,7 +189,7 @@ final class SandboxOrders {
             save();
             view = view(order);
         }
-        webhooks.orderFinal(view);
+        webhooks.orderChanged(view);
         return view;
     }
 
@@ -177,10 +228,10 @@ final class SandboxOrders {
      */
     private String failReason(String customerNo) {
         if (customerNo.replaceAll("\\D", "").endsWith("0000")) {
-            return "customer account not found";
+            return FAIL_CUSTOMER_NOT_FOUND;
         }
         if (random.nextDouble() < config.failRate()) {
-            return "supplier rejected the transaction";
+            return FAIL_SUPPLIER_REJECTED;
         }
         return null;
     }
@@ -200,7 +251,7 @@ final class SandboxOrders {
                 LOG.warn("{}", e.getMessage());
             }
         }
-        webhooks.orderFinal(view(order));
+        webhooks.orderChanged(view(order));
     }
 
     /** Writes the account to the state file, if any; caller holds the lock, so writes follow the changes' order. */
@@ -290,7 +341,7 @@ final class SandboxOrders {
     private static OrderView view(Order o) {
         LedgerEntry entry = new LedgerEntry(o.refId, o.product.sku(), o.customerNo, o.zone, o.status, o.serialNumber,
                 o.price, o.balanceBefore, o.balanceAfter, o.createdAt, o.settledAt, o.refunded);
-        return new OrderView(entry, o.product.name(), o.message);
+        return new OrderView(entry, o.product.name(), o.message, o.status.equals("failed") ? o.failReason : null);
     }
 
     /** Mutable order state; guarded by the SandboxOrders lock. */

@@ -23,6 +23,7 @@ import java.util.function.Supplier;
 /**
  * A sandbox reseller top-up provider: an independent implementation of the interface in docs/provider.md plus the
  * decisions of docs/provider-client.md, served over HTTP with the JDK's server. All its threads are daemon threads.
+ * With {@code dialect=digiflazz} it speaks Digiflazz's buyer API instead (docs/digiflazz.md), on the same account.
  */
 public final class SandboxProvider implements AutoCloseable {
 
@@ -71,7 +72,10 @@ public final class SandboxProvider implements AutoCloseable {
         saved.ifPresent(orders::restore);
         SandboxOperations operations = new SandboxOperations(mapper, config, catalog, account, orders, limiter);
         SandboxInspection inspection = new SandboxInspection(mapper, config, orders, account, this::stats, now);
-        SandboxHttpHandler handler = new SandboxHttpHandler(mapper, config, random, now, limiter, operations, counter, inspection);
+        DigiflazzApi digiflazz = new DigiflazzApi(mapper, config, random, now, limiter, counter,
+                new DigiflazzDesk(mapper, config, catalog, account, orders, now));
+        SandboxHttpHandler handler = new SandboxHttpHandler(mapper, config, random, now, limiter, operations, counter,
+                inspection, digiflazz);
         inspection.attach(handler);
         this.requestPool = Executors.newFixedThreadPool(REQUEST_THREADS, daemonThreads("sandbox-http"));
         this.server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(host), port), 128);

@@ -10,6 +10,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -22,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * status, in the real provider's documented format: the order under {@code data} and
  * {@code signature} = md5(webhook_secret + ref_id + status) in the body. A delivery that gets no
  * HTTP 200 within 10 s is sent again after each wait of the retry schedule (documented: 1 min,
- * 5 min, 30 min, 2 h), then given up. Injects duplicates and late deliveries when told to.
+ * 5 min, 30 min, 2 h), then given up. Injects duplicates and late deliveries when told to. In the Digiflazz
+ * dialect the events are {@link DigiflazzWebhook}'s, with the same retries, duplicates and late deliveries.
  */
 final class WebhookSender {
 
@@ -50,7 +52,37 @@ final class WebhookSender {
         this.http = HttpClient.newBuilder().connectTimeout(ANSWER_TIMEOUT).build();
     }
 
-    void orderFinal(SandboxOrders.OrderView order) {
+    /**
+     * A new order. The seed dialect tells final statuses only, so an order settled at creation is sent and a
+     * pending one waits for its settlement; Digiflazz sends a {@code create} event for every new transaction.
+     */
+    void orderCreated(SandboxOrders.OrderView order) {
+        if (config.dialect() == SandboxDialect.DIGIFLAZZ) {
+            digiflazz(order, DigiflazzWebhook.CREATE);
+        } else if (!order.entry().status().equals("pending")) {
+            orderFinal(order);
+        }
+    }
+
+    /** An order changed status (settled, or refunded after the fact): {@code order.updated}, or Digiflazz's {@code update}. */
+    void orderChanged(SandboxOrders.OrderView order) {
+        if (config.dialect() == SandboxDialect.DIGIFLAZZ) {
+            digiflazz(order, DigiflazzWebhook.UPDATE);
+        } else {
+            orderFinal(order);
+        }
+    }
+
+    private void orderFinal(SandboxOrders.OrderView order) {
+        dispatch(order.entry().refId(), payload(order), Map.of());
+    }
+
+    private void digiflazz(SandboxOrders.OrderView order, String event) {
+        byte[] body = DigiflazzWebhook.body(mapper, order);
+        dispatch(order.entry().refId(), body, DigiflazzWebhook.headers(event, body, config.webhookSecret()));
+    }
+
+    private void dispatch(String refId, byte[] body, Map<String, String> headers) {
         String url = config.webhookUrl();
         if (url.isEmpty()) {
             return;
@@ -59,11 +91,11 @@ final class WebhookSender {
         try {
             target = URI.create(url);
         } catch (IllegalArgumentException e) {
-            LOG.warn("webhook-url is not a valid URI; event for {} not sent", order.entry().refId());
+            LOG.warn("webhook-url is not a valid URI; event for {} not sent", refId);
             return;
         }
         // secret and schedule as of the event: every retry carries the same bytes
-        Event event = new Event(target, payload(order), order.entry().refId(), config.webhookRetrySchedule());
+        Event event = new Event(target, body, refId, config.webhookRetrySchedule(), headers);
         long firstDelay = random.nextDouble() < config.webhookLateRate() ? config.webhookLateDelay().toMillis() : 0;
         schedule(event, 1, firstDelay);
         if (random.nextDouble() < config.webhookDuplicateRate()) {
@@ -103,12 +135,12 @@ final class WebhookSender {
     private void deliver(Event event, int attempt) {
         int status = -1;
         try {
-            HttpRequest request = HttpRequest.newBuilder(event.target)
+            HttpRequest.Builder request = HttpRequest.newBuilder(event.target)
                     .timeout(ANSWER_TIMEOUT)
                     .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(event.body))
-                    .build();
-            status = http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(event.body));
+            event.headers.forEach(request::header);
+            status = http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return;
@@ -125,6 +157,6 @@ final class WebhookSender {
         }
     }
 
-    private record Event(URI target, byte[] body, String refId, List<Duration> retryWaits) {
+    private record Event(URI target, byte[] body, String refId, List<Duration> retryWaits, Map<String, String> headers) {
     }
 }

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -19,9 +20,15 @@ import org.topupbatch.testing.Poll;
 final class WebhookReceiver implements AutoCloseable {
 
     /** One delivery as received, with the status this receiver answered it with. */
-    record Delivery(String contentType, byte[] body, Instant at, int answered) {
+    record Delivery(String contentType, byte[] body, Instant at, int answered, Map<String, List<String>> headers) {
         String text() {
             return new String(body, StandardCharsets.UTF_8);
+        }
+
+        /** The first value of a request header, its name in any case; null when absent. */
+        String header(String name) {
+            return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name))
+                    .map(e -> e.getValue().get(0)).findFirst().orElse(null);
         }
     }
 
@@ -41,7 +48,8 @@ final class WebhookReceiver implements AutoCloseable {
             byte[] body = exchange.getRequestBody().readAllBytes();
             Instant at = Instant.now();
             int status = failuresLeft.getAndDecrement() > 0 ? 500 : 200;
-            deliveries.add(new Delivery(exchange.getRequestHeaders().getFirst("Content-Type"), body, at, status));
+            deliveries.add(new Delivery(exchange.getRequestHeaders().getFirst("Content-Type"), body, at, status,
+                    Map.copyOf(exchange.getRequestHeaders())));
             exchange.sendResponseHeaders(status, -1);
             exchange.close();
         });
