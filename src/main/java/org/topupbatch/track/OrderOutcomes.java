@@ -61,7 +61,12 @@ public final class OrderOutcomes {
         if (productSku != null && !productSku.equalsIgnoreCase(row.productSku())) {
             return false;
         }
-        return customerNo == null || Objects.equals(customerNo.trim(), row.customerNo().trim());
+        if (customerNo == null || Objects.equals(customerNo.trim(), row.customerNo().trim())) {
+            return true;
+        }
+        // a provider without a zone field (Digiflazz) has the zone written right after the number
+        String zone = row.customerNoZone();
+        return zone != null && !zone.isBlank() && customerNo.trim().equals(row.customerNo().trim() + zone.trim());
     }
 
     public static String messageOr(String message, String fallback) {

@@ -117,6 +117,10 @@ public class WebhookReceiver implements org.apache.camel.Service {
             }
             Long price = order.path("price").canConvertToExactIntegral() ? order.path("price").longValue() : null;
             String message = OrderOutcomes.messageOr(text(order, "message"), status.get().wire());
+            String rc = text(order, "rc");
+            if (status.get() == OrderStatus.FAILED && rc != null && !rc.isBlank()) {
+                message = message + " (rc " + rc.trim() + ")"; // as the order's own answer would say it (Digiflazz)
+            }
             journal.recordOutcome(row.id(), OrderOutcomes.stateOf(status.get()),
                     text(order, "serial_number") != null ? text(order, "serial_number") : blankless(text(order, "sn")),
                     price, message);
