@@ -135,7 +135,7 @@ final class AccountsPlan {
         boolean short_ = false;
         for (Share s : shares.values()) {
             out.println("Account " + s.account.name() + " (" + s.account.dialect() + ", " + s.account.baseUrl() + "): "
-                    + (s.unreachable != null ? "could not be asked; no row" : s.rows + " rows, " + Rupiah.format(s.cost)));
+                    + (s.unreachable != null ? "could not be asked; no row" : rows(s.rows) + ", " + Rupiah.format(s.cost)));
             if (s.unreachable != null) {
                 continue;
             }
@@ -167,6 +167,10 @@ final class AccountsPlan {
             share.unreachable = OneLine.of(String.valueOf(e.getMessage()), 300);
         }
         return share;
+    }
+
+    private static String rows(long n) {
+        return n + (n == 1 ? " row" : " rows");
     }
 
     private static String shown(BatchRow row) {
