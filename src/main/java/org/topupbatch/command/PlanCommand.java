@@ -8,6 +8,7 @@ import org.topupbatch.report.TimeSpan;
 import org.topupbatch.text.Rupiah;
 import org.topupbatch.config.ProviderSession;
 import org.topupbatch.settings.Settings;
+import org.topupbatch.settings.SettingsException;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -84,9 +85,16 @@ public final class PlanCommand implements Command {
             return ExitCode.FAILED.code();
         }
         try (Journal journal = JdbcJournal.openForReading(settings.data(), settings.dbUrl(), settings.dbUser(),
-                settings.dbPassword());
-             ProviderSession provider = new ProviderSession(settings, lookup, journal, clock)) {
-            return plan(file, settings, rules, journal, provider);
+                settings.dbPassword())) {
+            if (settings.severalAccounts()) {
+                return new AccountsPlan(out, err, clock).plan(file, settings, rules, journal);
+            }
+            try (ProviderSession provider = new ProviderSession(settings, lookup, journal, clock)) {
+                return plan(file, settings, rules, journal, provider);
+            }
+        } catch (SettingsException e) {
+            err.println("topup-batch: bad setting: " + e.getMessage());
+            return ExitCode.FAILED.code();
         } catch (JournalException e) {
             err.println("topup-batch: " + e.getMessage());
             return ExitCode.FAILED.code();

@@ -1,6 +1,8 @@
 package org.topupbatch.config;
 
 import org.topupbatch.settings.Settings;
+import org.topupbatch.settings.ProviderAccount;
+import org.topupbatch.provider.CallLog;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -36,30 +38,90 @@ public final class ProviderSession implements AutoCloseable {
 
     /** @param lookup where the settings were read from (the embedded sandbox's own settings are read there too) */
     public ProviderSession(Settings settings, java.util.function.Function<String, String> lookup, Journal journal, Clock clock) {
-        String baseUrl = settings.baseUrl();
-        rateLimit = settings.rateLimit();
-        if (settings.embeddedSandbox()) {
-            SandboxConfig config = SandboxConfig.fromLookup(lookup)
-                    .setApiKey(settings.apiKey()).setApiSecret(settings.apiSecret())
-                    .setWebhookUrl(""); // the service's receiver hears only from the sandbox it runs
-            if (config.stateFile() == null) {
-                config.setStateFile(embeddedSandboxState(settings));
-            }
-            // the running service's account as last written, never written from here
-            sandbox = SandboxProvider.start(config.setStateReadOnly(true), 0);
+        this(settings, embeddedIfNone(settings, lookup), settings.baseUrl(), settings.apiKey(), settings.apiSecret(),
+                settings.dialect(), settings.rateLimit(), journal, clock);
+    }
+
+    /**
+     * One named account of topup.providers, with its own dialect, credentials and limit. Its calls go
+     * into the journal's call log like every other: the budget of each account then counts the calls of
+     * all, which can only make it slower than its limit, never faster. The limits the journal remembers
+     * are the single account's, so an account neither reads nor replaces them.
+     */
+    public static ProviderSession forAccount(Settings settings, ProviderAccount account, Journal journal, Clock clock) {
+        return new ProviderSession(settings, null, account.baseUrl(), account.apiKey(), account.apiSecret(),
+                account.dialect(), account.rateLimit(), new CallsOnly(journal), clock);
+    }
+
+    private ProviderSession(Settings settings, SandboxProvider sandbox, String baseUrl, String apiKey, String apiSecret,
+                            String dialect, int rateLimit, CallLog callLog, Clock clock) {
+        this.sandbox = sandbox;
+        this.rateLimit = rateLimit;
+        if (sandbox != null) {
             baseUrl = sandbox.baseUrl();
-        } else {
-            sandbox = null;
         }
         Duration longestCall = settings.connectTimeout().multipliedBy(2).plus(settings.responseTimeout());
-        budget = RateBudget.restore(clock, journal, longestCall, RateBudget.Waiter.REAL,
+        budget = RateBudget.restore(clock, callLog, longestCall, RateBudget.Waiter.REAL,
                 new AccountLimits(Tier.BASIC.requestsPerMinute(), UNKNOWN_DAILY_LIMIT, 0, clock.instant()));
         // the provider route in a Camel of its own: a command has no other routes
         client = HttpProviderClient.standalone(new ProviderEndpoint(baseUrl,
-                new Signer(settings.apiKey(), settings.apiSecret()), settings.connectTimeout(), settings.responseTimeout(),
-                org.topupbatch.provider.Dialect.named(settings.dialect()).orElse(org.topupbatch.provider.Dialect.TOPUP)),
+                new Signer(apiKey, apiSecret), settings.connectTimeout(), settings.responseTimeout(),
+                org.topupbatch.provider.Dialect.named(dialect).orElse(org.topupbatch.provider.Dialect.TOPUP)),
                 budget);
         gateway = new ProviderGateway(client, budget);
+    }
+
+    /** With no provider configured, a sandbox on the embedded sandbox's account; otherwise none. */
+    private static SandboxProvider embeddedIfNone(Settings settings, java.util.function.Function<String, String> lookup) {
+        if (!settings.embeddedSandbox()) {
+            return null;
+        }
+        SandboxConfig config = SandboxConfig.fromLookup(lookup)
+                .setApiKey(settings.apiKey()).setApiSecret(settings.apiSecret())
+                .setWebhookUrl(""); // the service's receiver hears only from the sandbox it runs
+        if (config.stateFile() == null) {
+            config.setStateFile(embeddedSandboxState(settings));
+        }
+        // the running service's account as last written, never written from here
+        return SandboxProvider.start(config.setStateReadOnly(true), 0);
+    }
+
+    /** The journal's call log without its remembered limits (those are the single account's). */
+    private record CallsOnly(CallLog journal) implements CallLog {
+        @Override
+        public long reserveCall(java.time.Instant reservedAt, String operation) {
+            return journal.reserveCall(reservedAt, operation);
+        }
+
+        @Override
+        public void completeCall(long callId, java.time.Instant answeredAt, int httpStatus) {
+            journal.completeCall(callId, answeredAt, httpStatus);
+        }
+
+        @Override
+        public java.util.List<org.topupbatch.provider.ProviderCall> callsSince(java.time.Instant since) {
+            return journal.callsSince(since);
+        }
+
+        @Override
+        public long countCallsSince(java.time.Instant since) {
+            return journal.countCallsSince(since);
+        }
+
+        @Override
+        public void pruneCalls(java.time.Instant before) {
+            journal.pruneCalls(before);
+        }
+
+        @Override
+        public void rememberLimits(AccountLimits limits) {
+            // an account's limits are its own; the journal keeps one account's
+        }
+
+        @Override
+        public java.util.Optional<AccountLimits> rememberedLimits() {
+            return java.util.Optional.empty();
+        }
     }
 
     /** Where the embedded sandbox keeps its account (docs/sandbox.md). */

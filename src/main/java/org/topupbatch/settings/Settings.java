@@ -46,7 +46,10 @@ public record Settings(
         boolean reportXlsx,
         // topup.dialect: how the provider's API is spelt (topup or digiflazz); topup.rate-limit: the
         // account's requests per minute when the provider cannot say (0: from its profile or tier)
-        String dialect, int rateLimit) {
+        String dialect, int rateLimit,
+        // topup.product-map (null: none) and the named accounts of topup.providers (empty: the one account
+        // above); README "Several accounts"
+        Path productMap, java.util.List<ProviderAccount> accounts) {
 
     /** The provider dialects there are (topup.dialect). */
     public static final java.util.List<String> DIALECTS = java.util.List.of("topup", "digiflazz");
@@ -61,7 +64,8 @@ public record Settings(
                 + ", schedule=" + (schedule == null ? "" : schedule) + ", webhook=" + webhookHost + ":" + webhookPort
                 + webhookPath + ", pendingTimeout=" + pendingTimeout + ", balancePolicy=" + balancePolicy
                 + ", db=" + (dbUrl == null ? "(embedded H2)" : dbUrl)
-                + ", management=" + (managementEnabled() ? managementHost + ":" + managementPort : "off") + "]";
+                + ", management=" + (managementEnabled() ? managementHost + ":" + managementPort : "off")
+                + (accounts.isEmpty() ? "" : ", accounts=" + accounts.stream().map(ProviderAccount::name).toList()) + "]";
     }
 
     /** The inbox as the operator gave it: the SFTP folder (without secrets) or the local path. */
@@ -98,6 +102,10 @@ public record Settings(
     /** Reads and checks every setting; throws {@link SettingsException} naming the first bad one. */
     public static Settings load(Function<String, String> lookup) {
         Reader r = new Reader(lookup);
+        java.util.List<ProviderAccount> accounts = ProviderAccounts.load(r::optional);
+        if (!accounts.isEmpty()) {
+            r.noSingleAccount();
+        }
         String baseUrl = r.optional("topup.base-url");
         if (baseUrl != null) {
             baseUrl = checkUrl("topup.base-url", baseUrl);
@@ -144,7 +152,14 @@ public record Settings(
                 r.integer("topup.intake.max-bytes", 52_428_800, 1_024, Integer.MAX_VALUE),
                 r.reportXlsx(),
                 r.dialect(provider),
-                r.integer("topup.rate-limit", 0, 0, 100_000));
+                r.integer("topup.rate-limit", 0, 0, 100_000),
+                r.productMap(accounts),
+                accounts);
+    }
+
+    /** Whether named accounts (topup.providers) are set instead of the one account of topup.base-url. */
+    public boolean severalAccounts() {
+        return !accounts.isEmpty();
     }
 
     /** An endpoint URI as it may be shown: its passwords and tokens masked. */
@@ -152,7 +167,7 @@ public record Settings(
         return org.apache.camel.util.URISupport.sanitizeUri(uri);
     }
 
-    private static String checkUrl(String key, String value) {
+    static String checkUrl(String key, String value) {
         try {
             URI uri = URI.create(value);
             String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
@@ -227,6 +242,46 @@ public record Settings(
                         + "username in topup.api-key, its API key in topup.api-secret)");
             }
             return name;
+        }
+
+        /**
+         * With topup.providers the single account's settings are not used: one set beside it would leave
+         * the operator guessing which account orders, so it stops the start.
+         */
+        void noSingleAccount() {
+            for (String key : java.util.List.of("topup.base-url", "topup.api-key", "topup.api-secret")) {
+                if (optional(key) != null) {
+                    throw new SettingsException("topup.providers and " + key + " are both set: use one or the other"
+                            + " (the named accounts' topup.provider.NAME.* settings, or the one account of topup.base-url)");
+                }
+            }
+            String dialect = optional("topup.dialect");
+            if (dialect != null && !dialect.equalsIgnoreCase("topup")) {
+                throw new SettingsException("topup.dialect: with topup.providers each account has its own"
+                        + " (topup.provider.NAME.dialect); leave topup.dialect unset");
+            }
+            String rate = optional("topup.rate-limit");
+            if (rate != null && !rate.equals("0")) {
+                throw new SettingsException("topup.rate-limit: with topup.providers each account has its own"
+                        + " (topup.provider.NAME.rate-limit); leave topup.rate-limit at 0");
+            }
+        }
+
+        /** topup.product-map: a file name, checked to be one; its content is read where the accounts are used. */
+        Path productMap(java.util.List<ProviderAccount> accounts) {
+            String v = optional("topup.product-map");
+            if (v == null) {
+                return null;
+            }
+            if (accounts.isEmpty()) {
+                throw new SettingsException("topup.product-map is set but topup.providers is not: the map names"
+                        + " accounts of topup.providers");
+            }
+            try {
+                return Path.of(v);
+            } catch (InvalidPathException e) {
+                throw new SettingsException("topup.product-map: '" + v + "' is not a usable file name");
+            }
         }
 
         int integer(String key, int dflt, int min, int max) {
