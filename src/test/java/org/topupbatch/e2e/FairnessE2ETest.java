@@ -51,8 +51,10 @@ class FairnessE2ETest {
         Poll.until("the large batch under way", Duration.ofSeconds(60), () -> sandbox.ledger().size() >= 20);
         long dropped = System.nanoTime();
         run.drop("small.csv", rows("S-", 10, 60_000_000));
+        // the result is written first, the summary right after it: both, before either is read
         Path report = run.reports.resolve("small.result.csv");
-        Poll.until("the small batch's report", Duration.ofSeconds(90), () -> Files.exists(report));
+        Path summary = run.reports.resolve("small.summary.json");
+        Poll.until("the small batch's report", Duration.ofSeconds(90), () -> Files.exists(report) && Files.exists(summary));
         double seconds = (System.nanoTime() - dropped) / 1e9;
         long largeOrdered = sandbox.ledger().stream().filter(e -> e.refId().startsWith("L-")).count();
         System.out.printf("a 10-row batch dropped behind a 400-row one: reported %.1f s later, with %d of the large"
