@@ -67,9 +67,11 @@ final class DigiflazzDialect implements Dialect {
                 String refId = request.refId();
                 body.put("username", signer.apiKey());
                 body.put("buyer_sku_code", fields.get("product_sku"));
-                // Digiflazz has no zone field: a game's zone is written after the player id
+                // Digiflazz has no zone field: the zone goes inside the number, as players write it,
+                // "123456789 (2012)" (a guess the documentation neither confirms nor rules out)
                 Object zone = fields.get("customer_no_zone");
-                body.put("customer_no", zone == null ? fields.get("customer_no") : "" + fields.get("customer_no") + zone);
+                body.put("customer_no", zone == null ? fields.get("customer_no")
+                        : fields.get("customer_no") + " (" + zone + ")");
                 body.put("ref_id", refId);
                 body.put("sign", signer.sign(refId));
                 copy(fields, "max_price", body, "max_price");

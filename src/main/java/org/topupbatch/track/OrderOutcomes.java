@@ -64,9 +64,14 @@ public final class OrderOutcomes {
         if (customerNo == null || Objects.equals(customerNo.trim(), row.customerNo().trim())) {
             return true;
         }
-        // a provider without a zone field (Digiflazz) has the zone written right after the number
+        // a provider without a zone field (Digiflazz) has the zone inside the number: "123456789 (2012)"
         String zone = row.customerNoZone();
-        return zone != null && !zone.isBlank() && customerNo.trim().equals(row.customerNo().trim() + zone.trim());
+        return zone != null && !zone.isBlank()
+                && withoutSpacing(customerNo).equals(withoutSpacing(row.customerNo() + "(" + zone + ")"));
+    }
+
+    private static String withoutSpacing(String s) {
+        return s.replaceAll("\\s+", "");
     }
 
     public static String messageOr(String message, String fallback) {

@@ -66,6 +66,7 @@ class DigiflazzE2ETest {
     static String batch(String prefix, int plain) {
         StringBuilder csv = new StringBuilder("ref_id,product_sku,customer_no,customer_no_zone\n");
         csv.append(prefix).append("-ML,ML86,123456789 (2345),\n");       // a game, the zone inside the number
+        csv.append(prefix).append("-MLZ,ML86,123456780,2345\n");        // and in its own column
         csv.append(prefix).append("-BAD,XL10,081700000000,\n");           // the sandbox's 0000 rule: refused number
         csv.append(prefix).append("-DOWN,FF100,12345678,\n");             // product down at the provider
         for (int i = 0; i < plain; i++) {
@@ -97,6 +98,7 @@ class DigiflazzE2ETest {
         Map<String, Map<String, String>> byRef = report.rows().stream()
                 .collect(Collectors.toMap(r -> r.get("ref_id"), r -> r));
         assertThat(byRef.get("DF-ML").get("status")).as(log).isEqualTo("success");
+        assertThat(byRef.get("DF-MLZ").get("status")).as(log).isEqualTo("success");
         for (int i = 0; i < 12; i++) {
             assertThat(byRef.get("DF-" + i).get("status")).as("DF-%d\n%s", i, log).isEqualTo("success");
         }
@@ -130,7 +132,7 @@ class DigiflazzE2ETest {
         String log = run.output();
         assertThat(exit).as(log).isIn(0, 2);
         Report report = Report.read(run.reports, "night", ',');
-        assertThat(report.rows()).hasSize(63);
+        assertThat(report.rows()).hasSize(64);
         assertThat(report.rows()).extracting(r -> r.get("status")).doesNotContain("pending", "unknown");
         assertThat(sandbox.stats().toString()).isNotEmpty();
         System.out.println("DIGIFLAZZ KILL: ledger " + sandbox.ledger().size() + " orders; report "

@@ -59,6 +59,12 @@ class DigiflazzDialectTest {
     }
 
     @Test
+    void aZoneGoesInsideTheNumberAsPlayersWriteIt() {
+        assertThat(dialect.body(ProviderRequest.createOrder(new OrderRequest("G-1", "ML86", "123456789", "2345")), signer))
+                .containsEntry("customer_no", "123456789 (2345)").doesNotContainKey("customer_no_zone");
+    }
+
+    @Test
     void balanceAndPriceListAreSignedWithTheirWords() throws Exception {
         assertThat(dialect.body(ProviderRequest.balance(), signer)).containsExactlyInAnyOrderEntriesOf(Map.of(
                 "cmd", "deposit", "username", USERNAME, "sign", md5(USERNAME + KEY + "depo")));
