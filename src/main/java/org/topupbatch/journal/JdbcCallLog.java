@@ -90,4 +90,78 @@ final class JdbcCallLog implements CallLog {
                 rs.getLong("per_day"), rs.getLong("used_today"), Instant.ofEpochMilli(rs.getLong("learned_at")))));
         return limits.stream().findFirst();
     }
+
+    /**
+     * Several accounts: the calls of one named account. Its budget counts only these, so each account
+     * is held to its own limit, not to the sum of all. Limits are not remembered for it (the journal
+     * keeps the single account's).
+     */
+    CallLog forAccount(String account) {
+        return new AccountCalls(account);
+    }
+
+    private static final String RESERVE_ACCOUNT_CALL = "INSERT INTO provider_call (reserved_at, operation, account) VALUES (?, ?, ?)";
+    private static final String ACCOUNT_CALLS_SINCE = "SELECT id, reserved_at, operation, answered_at, http_status"
+            + " FROM provider_call WHERE account = ? AND reserved_at >= ? ORDER BY reserved_at, id";
+    private static final String COUNT_ACCOUNT_CALLS_SINCE = "SELECT COUNT(*) AS n FROM provider_call WHERE account = ? AND reserved_at >= ?";
+
+    private final class AccountCalls implements CallLog {
+        private final String account;
+
+        AccountCalls(String account) {
+            this.account = account;
+        }
+
+        @Override
+        public long reserveCall(Instant reservedAt, String operation) {
+            return jdbc.insert(RESERVE_ACCOUNT_CALL, ps -> {
+                ps.setLong(1, reservedAt.toEpochMilli());
+                ps.setString(2, operation);
+                ps.setString(3, account);
+            }, "a " + operation + " call");
+        }
+
+        @Override
+        public void completeCall(long callId, Instant answeredAt, int httpStatus) {
+            JdbcCallLog.this.completeCall(callId, answeredAt, httpStatus);
+        }
+
+        @Override
+        public List<ProviderCall> callsSince(Instant since) {
+            List<ProviderCall> calls = new ArrayList<>();
+            jdbc.query(ACCOUNT_CALLS_SINCE, ps -> {
+                ps.setString(1, account);
+                ps.setLong(2, since.toEpochMilli());
+            }, rs -> {
+                int status = rs.getInt("http_status");
+                Integer httpStatus = rs.wasNull() ? null : status;
+                calls.add(new ProviderCall(rs.getLong("id"), Columns.getInstant(rs, "reserved_at"),
+                        rs.getString("operation"), Columns.getInstant(rs, "answered_at"), httpStatus));
+            });
+            return calls;
+        }
+
+        @Override
+        public long countCallsSince(Instant since) {
+            return jdbc.single(COUNT_ACCOUNT_CALLS_SINCE, ps -> {
+                ps.setString(1, account);
+                ps.setLong(2, since.toEpochMilli());
+            }, "n", 0);
+        }
+
+        @Override
+        public void pruneCalls(Instant before) {
+            JdbcCallLog.this.pruneCalls(before);
+        }
+
+        @Override
+        public void rememberLimits(AccountLimits limits) {
+            // an account's limits are its own; the journal keeps the single account's
+        }
+
+        @Override
+        public Optional<AccountLimits> rememberedLimits() {
+            return Optional.empty();
+        }
+    }
 }

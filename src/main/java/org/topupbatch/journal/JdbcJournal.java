@@ -115,6 +115,11 @@ public final class JdbcJournal implements Journal {
     }
 
     @Override
+    public CallLog callLogOf(String account) {
+        return callLog.forAccount(account);
+    }
+
+    @Override
     public void close() {
         if (owned != null) {
             try {
@@ -171,6 +176,11 @@ public final class JdbcJournal implements Journal {
     @Override
     public boolean returnToQueue(long rowId) {
         return orderQueue.returnToQueue(rowId);
+    }
+
+    @Override
+    public boolean fallBack(long rowId, int attempt, long price, String message) {
+        return orderQueue.fallBack(rowId, attempt, price, message);
     }
 
     @Override

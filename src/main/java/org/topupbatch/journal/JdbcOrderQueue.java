@@ -36,6 +36,9 @@ final class JdbcOrderQueue implements OrderQueue {
             + " AND (b.held_at IS NOT NULL OR b.cancelled_at IS NOT NULL))";
     private static final String RETURN_TO_QUEUE = "UPDATE batch_row SET state = 'ACCEPTED', sent_at = NULL, updated_at = ?"
             + " WHERE id = ? AND state = 'SENDING'";
+    private static final String FALL_BACK = "UPDATE batch_row SET state = 'ACCEPTED', attempt = attempt + 1, price = ?,"
+            + " message = ?, sent_at = NULL, checks = 0, next_check_at = NULL, updated_at = ?"
+            + " WHERE id = ? AND attempt = ? AND state IN ('ACCEPTED', 'SENDING', 'UNKNOWN')";
     private static final String HALT_BATCH = "UPDATE batch SET halt_reason = ? WHERE id = ? AND halt_reason IS NULL";
     private static final String RECORD_SUBMIT_START = "UPDATE batch SET balance_before = ?, submit_started_at = ?"
             + " WHERE id = ? AND submit_started_at IS NULL";
@@ -103,6 +106,17 @@ final class JdbcOrderQueue implements OrderQueue {
             jdbc.query(BATCH_OF_ROW, ps -> ps.setLong(1, rowId), rs -> rowFinal.current().rowsFinal(rs.getLong(1)));
         }
         return rejected;
+    }
+
+    @Override
+    public boolean fallBack(long rowId, int attempt, long price, String message) {
+        return jdbc.update(FALL_BACK, ps -> {
+            ps.setLong(1, price);
+            ps.setString(2, message);
+            ps.setLong(3, clock.millis());
+            ps.setLong(4, rowId);
+            ps.setInt(5, attempt);
+        }) == 1;
     }
 
     @Override

@@ -14,6 +14,14 @@ import org.topupbatch.provider.CallLog;
 public interface Journal extends IntakeJournal, OrderQueue, TrackingJournal, ReportingJournal, StatusJournal, CallLog,
         ProductOutages, BatchControl, AutoCloseable {
 
+    /**
+     * Several accounts: the calls of one named account, which its rate budget counts (README "Several
+     * accounts"). This journal's whole log where the calls are not told apart by account.
+     */
+    default CallLog callLogOf(String account) {
+        return this;
+    }
+
     /** Reconciliation with the provider: the day's orders, corrections, the runs' results. */
     ReconcileJournal reconciliations();
 

@@ -8,7 +8,7 @@ final class Mapping {
 
     static final String ROW_COLUMNS = "r.id, r.batch_id, r.seq, r.line, r.ref_id, r.product_sku, r.customer_no,"
             + " r.customer_no_zone, r.max_price, r.extras, r.state, r.serial_number, r.price, r.message,"
-            + " r.created_at, r.updated_at, r.sent_at, r.checks, r.next_check_at";
+            + " r.created_at, r.updated_at, r.sent_at, r.checks, r.next_check_at, r.route, r.attempt";
 
     static final String BATCH_COLUMNS = "id, file_name, delimiter, extra_headers, archived_as, error, halt_reason,"
             + " balance_before, started_at, submit_started_at, reported_at, report_complete, provider, balance_after,"
@@ -39,7 +39,9 @@ final class Mapping {
                 Columns.getInstant(rs, "updated_at"),
                 Columns.getInstant(rs, "sent_at"),
                 rs.getInt("checks"),
-                Columns.getInstant(rs, "next_check_at"));
+                Columns.getInstant(rs, "next_check_at"),
+                RowRoute.read(rs.getString("route")),
+                rs.getInt("attempt"));
     }
 
     static BatchRecord batch(ResultSet rs) throws SQLException {

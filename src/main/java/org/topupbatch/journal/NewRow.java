@@ -9,10 +9,16 @@ import java.util.List;
  * {@code message} the rejection reason. {@code extras} are the values of the input's extra
  * columns, in the order of the batch's extra headers. {@code repeatKey} says whom an accepted row
  * orders for (product, customer in one form, zone), for the repeat guard; null for rejected rows.
+ * {@code route}: with several accounts, where the row may be ordered, best first; null with one account.
  */
 public record NewRow(int seq, long line, String refId, String productSku, String customerNo,
                      String customerNoZone, Long maxPrice, List<String> extras, RowState state,
-                     Long price, String message, String repeatKey) {
+                     Long price, String message, String repeatKey, RowRoute route) {
+
+    public NewRow(int seq, long line, String refId, String productSku, String customerNo, String customerNoZone,
+                  Long maxPrice, List<String> extras, RowState state, Long price, String message, String repeatKey) {
+        this(seq, line, refId, productSku, customerNo, customerNoZone, maxPrice, extras, state, price, message, repeatKey, null);
+    }
 
     public NewRow(int seq, long line, String refId, String productSku, String customerNo, String customerNoZone,
                   Long maxPrice, List<String> extras, RowState state, Long price, String message) {

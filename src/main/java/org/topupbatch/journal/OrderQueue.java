@@ -28,6 +28,16 @@ public interface OrderQueue extends RowOutcomes {
     boolean returnToQueue(long rowId);
 
     /**
+     * ACCEPTED, SENDING or UNKNOWN -> ACCEPTED at the row's next account (several accounts): its account
+     * at {@code attempt} refused it in a way that proves it took no order, or (ACCEPTED) it was never
+     * sent there. The row goes out again under
+     * the next account's ref_id, at {@code price} (the next account's, when the row was accepted), with
+     * the refusal kept as its message until it is answered. False when the row is no longer at that
+     * attempt in one of those states.
+     */
+    boolean fallBack(long rowId, int attempt, long price, String message);
+
+    /**
      * ACCEPTED -> REJECTED with the message, for a row that will never be sent (its price rose too
      * far); committed. Its ref_id is free again. False when the row was not ACCEPTED any more.
      */
