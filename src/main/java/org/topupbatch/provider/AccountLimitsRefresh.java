@@ -8,7 +8,7 @@ import java.time.Duration;
  * Keeps the rate budget sized by the account: reads its limits from the profile (or its tier when
  * the profile says nothing) at start-up and again now and then, since a tier can change.
  */
-public final class AccountLimitsRefresh {
+public class AccountLimitsRefresh {
 
     /** Until the account says otherwise, assume the smallest tier's day. */
     public static final long UNKNOWN_DAILY_LIMIT = 10_000;

@@ -35,13 +35,21 @@ public final class HttpProviderClient implements ProviderClient, AutoCloseable {
     private final ProducerTemplate template;
     private final AutoCloseable owned;
     private final AtomicBoolean checkOrderSupported = new AtomicBoolean(true);
+    /** With several accounts, the account this client calls (see {@link ProviderExchange#ACCOUNT}); else null. */
+    private final String account;
 
     /** A client of the provider route in {@code camel} (its beans bound by {@link ProviderRouteConfiguration}). */
     public HttpProviderClient(CamelContext camel, ProviderEndpoint endpoint) {
-        this(camel, endpoint, null);
+        this(camel, endpoint, null, null);
     }
 
-    private HttpProviderClient(CamelContext camel, ProviderEndpoint endpoint, AutoCloseable owned) {
+    /** A client of one of several accounts, through the same provider route as the others. */
+    public HttpProviderClient(CamelContext camel, ProviderEndpoint endpoint, String account) {
+        this(camel, endpoint, null, account);
+    }
+
+    private HttpProviderClient(CamelContext camel, ProviderEndpoint endpoint, AutoCloseable owned, String account) {
+        this.account = account;
         this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
         this.template = Objects.requireNonNull(camel, "camel").createProducerTemplate();
         this.owned = owned;
@@ -70,7 +78,7 @@ public final class HttpProviderClient implements ProviderClient, AutoCloseable {
         return new HttpProviderClient(camel, endpoint, () -> {
             camel.close();
             beans.close();
-        });
+        }, null);
     }
 
     public ProviderEndpoint endpoint() {
@@ -138,7 +146,7 @@ public final class HttpProviderClient implements ProviderClient, AutoCloseable {
 
     @Override
     public String toString() {
-        return "HttpProviderClient[" + endpoint.baseUrl() + "]";
+        return "HttpProviderClient[" + (account == null ? "" : account + " ") + endpoint.baseUrl() + "]";
     }
 
     /** One request through the provider route: its typed answer, or the ProviderException it meant. */
@@ -149,7 +157,12 @@ public final class HttpProviderClient implements ProviderClient, AutoCloseable {
             throw new ProviderException(request.operation(), NOT_IN_DIALECT, 0, false,
                     "the " + endpoint.dialect().name() + " dialect has no " + request.operation(), null, null);
         }
-        Exchange exchange = template.send(PROVIDER_ROUTE, ex -> ex.getIn().setBody(request));
+        Exchange exchange = template.send(PROVIDER_ROUTE, ex -> {
+            ex.getIn().setBody(request);
+            if (account != null) {
+                ex.setProperty(ProviderExchange.ACCOUNT, account);
+            }
+        });
         Exception failure = exchange.getException();
         if (failure != null) {
             for (Throwable t = failure; t != null; t = t.getCause()) {

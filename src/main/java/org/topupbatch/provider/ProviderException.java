@@ -119,4 +119,13 @@ public class ProviderException extends RuntimeException {
     public boolean meansProductUnavailable() {
         return !outcomeUnknown && code != null && ProviderError.UNAVAILABLE_CODES.contains(code.toUpperCase(java.util.Locale.ROOT));
     }
+
+    /**
+     * With several accounts: a refusal that proves this account made no order and that another
+     * account may well take it (the product cannot be had here now, or this account's balance is
+     * short). The row goes to its next account under a new ref_id (README "Several accounts").
+     */
+    public boolean meansAnotherAccountMayTakeIt() {
+        return !outcomeUnknown && (meansProductUnavailable() || is(ProviderError.INSUFFICIENT_BALANCE));
+    }
 }

@@ -19,6 +19,11 @@ public final class ProviderExchange {
     public static final String BEFORE_SENDING = "TopupBeforeSending";
     /** Set to false by the {@link #BEFORE_SENDING} step when the request must not leave after all. */
     public static final String GO_AHEAD = "TopupProviderGoAhead";
+    /**
+     * With several accounts, the name of the account the call is for: its address, credentials,
+     * dialect and rate budget. Absent with a single account.
+     */
+    public static final String ACCOUNT = "TopupAccount";
 
     private ProviderExchange() {
     }

@@ -10,10 +10,20 @@ import org.apache.camel.Exchange;
  */
 public final class RateBudgetStep {
 
-    private final RequestGate gate;
+    private final java.util.function.Function<Exchange, RequestGate> gates;
 
     public RateBudgetStep(RequestGate gate) {
-        this.gate = java.util.Objects.requireNonNull(gate, "gate");
+        java.util.Objects.requireNonNull(gate, "gate");
+        this.gates = exchange -> gate;
+    }
+
+    private RateBudgetStep(java.util.function.Function<Exchange, RequestGate> gates) {
+        this.gates = java.util.Objects.requireNonNull(gates, "gates");
+    }
+
+    /** The gate of the account each exchange is for (several accounts, one budget each). */
+    public static RateBudgetStep perExchange(java.util.function.Function<Exchange, RequestGate> gates) {
+        return new RateBudgetStep(gates);
     }
 
     /** Waits for room in the budget for the exchange's operation; never takes a second reservation for one exchange. */
@@ -27,7 +37,7 @@ public final class RateBudgetStep {
         }
         RequestGate.Ticket ticket;
         try {
-            ticket = gate.enter(operation);
+            ticket = gates.apply(exchange).enter(operation);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             // Nothing was sent: the caller may simply try again later.

@@ -1,0 +1,78 @@
+package org.topupbatch.provider;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Several accounts (README "Several accounts") as the parts of the product that see one provider
+ * see them: the balance is the accounts' total, the rate their sum, and a "too many requests" pauses
+ * every account. Orders and look-ups are always made at one row's own account
+ * ({@link #of(String)}); asked here, they fail loudly rather than go to an account by chance.
+ */
+public final class AccountsGateway extends ProviderGateway {
+
+    private final Map<String, ProviderGateway> accounts;
+
+    /** @param accounts each account's gateway, in the order of topup.providers; the first stands in for the rest */
+    public AccountsGateway(Map<String, ProviderGateway> accounts, ProviderClient firstClient, RateBudget firstBudget) {
+        super(firstClient, firstBudget);
+        if (accounts.isEmpty()) {
+            throw new IllegalArgumentException("no account");
+        }
+        this.accounts = Map.copyOf(accounts);
+    }
+
+    /** The gateway of one account. */
+    public ProviderGateway of(String account) {
+        ProviderGateway gateway = accounts.get(account);
+        if (gateway == null) {
+            throw new IllegalStateException("no account " + account + " in topup.providers (" + accounts.keySet() + ")");
+        }
+        return gateway;
+    }
+
+    /** The accounts' total balance (the summary's balance_before and balance_after). */
+    @Override
+    public Balance checkBalance() {
+        long total = 0;
+        for (ProviderGateway gateway : accounts.values()) {
+            total += gateway.checkBalance().balance();
+        }
+        return new Balance(total, "IDR", null, "all accounts");
+    }
+
+    @Override
+    public int requestsPerMinute() {
+        return accounts.values().stream().mapToInt(ProviderGateway::requestsPerMinute).sum();
+    }
+
+    @Override
+    public void rateLimited(ProviderException e) {
+        accounts.values().forEach(g -> g.rateLimited(e));
+    }
+
+    @Override
+    public List<Product> priceList() {
+        throw perAccount("price-list");
+    }
+
+    @Override
+    public OrderHistoryPage orderHistory(HistoryQuery query) {
+        throw perAccount("order-history");
+    }
+
+    @Override
+    public Optional<Order> checkOrder(String refId) {
+        throw perAccount("check-order");
+    }
+
+    @Override
+    public Order createOrder(OrderRequest request) {
+        throw perAccount("create-order");
+    }
+
+    private static IllegalStateException perAccount(String operation) {
+        return new IllegalStateException(operation + " is asked of one account (several accounts are set)");
+    }
+}
