@@ -51,6 +51,11 @@ public final class ReconcileCommand implements Command {
         if (settings == null) {
             return ExitCode.FAILED.code();
         }
+        if (settings.severalAccounts()) {
+            err.println("topup-batch: cannot reconcile: reconciling several accounts (topup.providers) is not available"
+                    + " yet; reconcile each account with a single-account setting (README, \"Several accounts\")");
+            return ExitCode.FAILED.code();
+        }
         if (!settings.providerHasHistory()) {
             err.println("topup-batch: cannot reconcile: the " + settings.dialect() + " dialect has no order history to"
                     + " compare the journal with (docs/dialects.md); use the provider's own transaction export");

@@ -61,10 +61,6 @@ public final class TopupBatchMain {
             "resume", () -> control(OperatorAction.RESUME),
             "reconcile", () -> new ReconcileCommand(SettingsLookup.standard(), System.out, System.err, Clock.systemUTC()));
 
-    /** Why a run (watch or once) with topup.providers stops at start, after "bad setting: ". */
-    static final String SEVERAL_ACCOUNTS_NOT_YET = "topup.providers: ordering across several accounts is not available yet;"
-            + " plan FILE shows how a batch would be routed (README, \"Several accounts\")";
-
     private TopupBatchMain() {
     }
 
@@ -102,12 +98,6 @@ public final class TopupBatchMain {
             settings = Settings.load(lookup);
         } catch (SettingsException e) {
             System.err.println("topup-batch: bad setting: " + e.getMessage());
-            System.exit(ExitCode.FAILED.code());
-            return;
-        }
-        if (settings.severalAccounts()) {
-            // routing is planned only: ordering across accounts needs fallback without doubling first (issue 24)
-            System.err.println("topup-batch: bad setting: " + SEVERAL_ACCOUNTS_NOT_YET);
             System.exit(ExitCode.FAILED.code());
             return;
         }

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.apache.camel.BindToRegistry;
+import org.apache.camel.CamelContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.topupbatch.provider.AccountLimits;
@@ -60,7 +61,75 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
         this.clock = clock;
         this.journal = journal;
         this.balances = new BalanceSeen(clock);
-        this.route = new ProviderRouteConfiguration(this::endpoint, () -> meter.apply(gate()), balances);
+        // one provider route for every account: each call's account picks its address, credentials and budget
+        this.route = new ProviderRouteConfiguration(
+                account -> account == null ? endpoint() : accountParts(account).endpoint,
+                account -> meter.apply(account == null ? gate() : accountParts(account).gate),
+                account -> account == null ? balances : accountParts(account).balances);
+    }
+
+    // ---- several accounts (README "Several accounts") ----------------------------------------------
+
+    private java.util.Map<String, AccountParts> accounts;
+
+    /** Whether named accounts (topup.providers) are set. */
+    public boolean severalAccounts() {
+        return settings.severalAccounts();
+    }
+
+    /** The named accounts, in the order of topup.providers (empty with a single account). */
+    synchronized java.util.Map<String, AccountParts> accounts() {
+        if (accounts == null) {
+            accounts = new java.util.LinkedHashMap<>();
+            for (org.topupbatch.settings.ProviderAccount account : settings.accounts()) {
+                accounts.put(account.name(), new AccountParts(settings, account, journal.journal(), clock));
+            }
+        }
+        return accounts;
+    }
+
+    private AccountParts accountParts(String name) {
+        AccountParts parts = accounts().get(name);
+        if (parts == null) {
+            throw new IllegalStateException("no account " + name + " in topup.providers");
+        }
+        return parts;
+    }
+
+    private AccountParts firstAccount() {
+        return accounts().values().iterator().next();
+    }
+
+    /** One account's gateway (several accounts). */
+    public ProviderGateway gateway(String account) {
+        return account == null ? gateway() : accountParts(account).gateway(camelForClients());
+    }
+
+    /** One account's price list (several accounts); the single account's for null. */
+    public CachedPriceCatalog prices(String account) {
+        return account == null ? prices() : accountParts(account).prices(camelForClients());
+    }
+
+    /** Each account's price list, by account name (several accounts). */
+    public java.util.Map<String, CachedPriceCatalog> accountPrices() {
+        java.util.Map<String, CachedPriceCatalog> lists = new java.util.LinkedHashMap<>();
+        accounts().keySet().forEach(name -> lists.put(name, prices(name)));
+        return lists;
+    }
+
+    /** Every gate a clean stop closes: the single account's, or each account's. */
+    public java.util.List<StoppableGate> gates() {
+        return severalAccounts() ? accounts().values().stream().map(a -> a.gate).toList() : java.util.List.of(gate());
+    }
+
+    /** Every rate budget: the single account's, or each account's. */
+    public java.util.List<RateBudget> budgets() {
+        return severalAccounts() ? accounts().values().stream().map(a -> a.budget).toList() : java.util.List.of(budget());
+    }
+
+    private CamelContext camelForClients() {
+        route.configure(camel); // the http component before the first request
+        return camel;
     }
 
     /** The balance as of the latest provider answer that carried one. */
@@ -81,7 +150,14 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
     @BindToRegistry("accountLimits")
     public synchronized AccountLimitsRefresh accountLimits() {
         if (accountLimits == null) {
-            accountLimits = new AccountLimitsRefresh(journal.journal(), gateway(), budget(), clock, settings.rateLimit());
+            if (severalAccounts()) {
+                java.util.Map<String, org.topupbatch.provider.AccountsLimitsRefresh.Account> each = new java.util.LinkedHashMap<>();
+                accounts().forEach((name, parts) -> each.put(name, new org.topupbatch.provider.AccountsLimitsRefresh.Account(
+                        parts.limits(camelForClients()), parts.gateway(camelForClients()))));
+                accountLimits = new org.topupbatch.provider.AccountsLimitsRefresh(journal.journal(), each, budget(), clock);
+            } else {
+                accountLimits = new AccountLimitsRefresh(journal.journal(), gateway(), budget(), clock, settings.rateLimit());
+            }
         }
         return accountLimits;
     }
@@ -90,13 +166,22 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
 
     public synchronized ProviderGateway gateway() {
         if (gateway == null) {
-            gateway = new ProviderGateway(client(), budget());
+            if (severalAccounts()) {
+                java.util.Map<String, ProviderGateway> each = new java.util.LinkedHashMap<>();
+                accounts().keySet().forEach(name -> each.put(name, gateway(name)));
+                gateway = new org.topupbatch.provider.AccountsGateway(each, client(), budget());
+            } else {
+                gateway = new ProviderGateway(client(), budget());
+            }
         }
         return gateway;
     }
 
     /** The price list, one cache for the run: intake checks rows against it, sending checks prices again. */
     public synchronized CachedPriceCatalog prices() {
+        if (severalAccounts()) {
+            return prices(firstAccount().name()); // stands in where one list is asked; rows use their account's
+        }
         if (prices == null) {
             prices = new CachedPriceCatalog(gateway()::priceList);
         }
@@ -104,6 +189,9 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
     }
 
     public synchronized RateBudget budget() {
+        if (severalAccounts()) {
+            return firstAccount().budget; // what shows one budget shows the first account's
+        }
         if (budget == null) {
             // A request is over by the pool lease, the connect and the answer timeouts at the latest.
             Duration longestCall = settings.connectTimeout().multipliedBy(2).plus(settings.responseTimeout());
@@ -116,6 +204,9 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
 
     /** The gate a clean stop closes: no new request starts, waiters for the budget wake. */
     public synchronized StoppableGate gate() {
+        if (severalAccounts()) {
+            return firstAccount().gate;
+        }
         if (gate == null) {
             gate = new StoppableGate(budget());
         }
@@ -123,6 +214,9 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
     }
 
     public String baseUrl() {
+        if (severalAccounts()) {
+            return firstAccount().account.baseUrl();
+        }
         return settings.embeddedSandbox() ? sandbox().baseUrl() : settings.baseUrl();
     }
 
@@ -139,10 +233,16 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
 
     /** Shown in the first log line: where orders go. */
     public String shown() {
+        if (severalAccounts()) {
+            return accounts().size() + " accounts: " + String.join(", ", accounts().values().stream().map(AccountParts::toString).toList());
+        }
         return sandbox != null ? "the embedded sandbox at " + sandbox.baseUrl() : settings.baseUrl();
     }
 
     private synchronized ProviderEndpoint endpoint() {
+        if (severalAccounts()) {
+            return firstAccount().endpoint;
+        }
         if (endpoint == null) {
             endpoint = new ProviderEndpoint(baseUrl(), new Signer(settings.apiKey(), settings.apiSecret()),
                     settings.connectTimeout(), settings.responseTimeout(),
@@ -154,7 +254,8 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
     private synchronized HttpProviderClient client() {
         if (client == null) {
             route.configure(camel); // the http component before the first request
-            client = new HttpProviderClient(camel, endpoint());
+            client = severalAccounts() ? new HttpProviderClient(camel, endpoint(), firstAccount().name())
+                    : new HttpProviderClient(camel, endpoint());
         }
         return client;
     }
@@ -189,6 +290,9 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
         if (client != null) {
             client.close();
             client = null;
+        }
+        if (accounts != null) {
+            accounts.values().forEach(AccountParts::close);
         }
         route.close();
         if (sandbox != null) {

@@ -43,14 +43,14 @@ public final class ProviderSession implements AutoCloseable {
     }
 
     /**
-     * One named account of topup.providers, with its own dialect, credentials and limit. Its calls go
-     * into the journal's call log like every other: the budget of each account then counts the calls of
-     * all, which can only make it slower than its limit, never faster. The limits the journal remembers
-     * are the single account's, so an account neither reads nor replaces them.
+     * One named account of topup.providers, with its own dialect, credentials and limit. Its calls are
+     * journaled under its name, beside the running service's calls for the same account, and its budget
+     * counts those: a plan never pushes an account over its limit. The limits the journal remembers are
+     * the single account's, so an account neither reads nor replaces them.
      */
     public static ProviderSession forAccount(Settings settings, ProviderAccount account, Journal journal, Clock clock) {
         return new ProviderSession(settings, null, account.baseUrl(), account.apiKey(), account.apiSecret(),
-                account.dialect(), account.rateLimit(), new CallsOnly(journal), clock);
+                account.dialect(), account.rateLimit(), journal.callLogOf(account.name()), clock);
     }
 
     private ProviderSession(Settings settings, SandboxProvider sandbox, String baseUrl, String apiKey, String apiSecret,
@@ -84,44 +84,6 @@ public final class ProviderSession implements AutoCloseable {
         }
         // the running service's account as last written, never written from here
         return SandboxProvider.start(config.setStateReadOnly(true), 0);
-    }
-
-    /** The journal's call log without its remembered limits (those are the single account's). */
-    private record CallsOnly(CallLog journal) implements CallLog {
-        @Override
-        public long reserveCall(java.time.Instant reservedAt, String operation) {
-            return journal.reserveCall(reservedAt, operation);
-        }
-
-        @Override
-        public void completeCall(long callId, java.time.Instant answeredAt, int httpStatus) {
-            journal.completeCall(callId, answeredAt, httpStatus);
-        }
-
-        @Override
-        public java.util.List<org.topupbatch.provider.ProviderCall> callsSince(java.time.Instant since) {
-            return journal.callsSince(since);
-        }
-
-        @Override
-        public long countCallsSince(java.time.Instant since) {
-            return journal.countCallsSince(since);
-        }
-
-        @Override
-        public void pruneCalls(java.time.Instant before) {
-            journal.pruneCalls(before);
-        }
-
-        @Override
-        public void rememberLimits(AccountLimits limits) {
-            // an account's limits are its own; the journal keeps one account's
-        }
-
-        @Override
-        public java.util.Optional<AccountLimits> rememberedLimits() {
-            return java.util.Optional.empty();
-        }
     }
 
     /** Where the embedded sandbox keeps its account (docs/sandbox.md). */

@@ -57,7 +57,8 @@ public final class ReportConfiguration extends AreaConfiguration {
     public synchronized BatchReporter batchReporter() {
         if (reporter == null) {
             reporter = new BatchReporter(journal.journal(), provider.gateway(),
-                    new ReportWriter(settings.reports(), sftp.reportDelivery(), settings.reportCharset()).alsoXlsx(settings.reportXlsx()), clock, settings.pendingTimeout(),
+                    new ReportWriter(settings.reports(), sftp.reportDelivery(), settings.reportCharset()).alsoXlsx(settings.reportXlsx())
+                            .withAccounts(settings.severalAccounts()), clock, settings.pendingTimeout(),
                     (batch, complete, at, summary) -> {
                         observe.observability().metrics().reportWritten(batch, complete, at);
                         if (notify.notifications().enabled()) {

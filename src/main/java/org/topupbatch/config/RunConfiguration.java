@@ -73,7 +73,7 @@ public final class RunConfiguration extends AreaConfiguration {
     @BindToRegistry("gracefulStop")
     public synchronized GracefulStop gracefulStop() {
         if (gracefulStop == null) {
-            gracefulStop = new GracefulStop(submit.orderSubmitter(), provider.gate(), journal.journal());
+            gracefulStop = new GracefulStop(submit.orderSubmitter(), provider.gates(), journal.journal());
         }
         return gracefulStop;
     }
@@ -84,7 +84,7 @@ public final class RunConfiguration extends AreaConfiguration {
      */
     public String takeLeadership() {
         gracefulStop().resumeTaking(); // a node that stepped down before (journal database restarted) leads again
-        provider.budget().restoreFromJournal();
+        provider.budgets().forEach(org.topupbatch.provider.RateBudget::restoreFromJournal);
         return startupChecks().problem();
     }
 

@@ -43,7 +43,7 @@ public final class SubmitConfiguration extends AreaConfiguration implements Auto
             ProductAvailability availability = new ProductAvailability(journal.journal(), provider.prices(),
                     settings.outageWait(), settings.outageRecheck(), clock);
             submitter = new OrderSubmitter(journal.journal(), provider.gateway(), clock,
-                    new PriceGuard(provider.prices(), settings.priceTolerance()), availability);
+                    new PriceGuard(provider::prices, settings.priceTolerance()), availability);
             submitter.queue().onStopped((file, reason) -> notify.notifications().tell(new org.topupbatch.notify.Notice(
                     "batch_stopped", "topup-batch: batch " + org.topupbatch.text.OneLine.of(file, 200) + " stopped",
                     "Sending stopped for batch " + org.topupbatch.text.OneLine.of(file, 200) + ": "

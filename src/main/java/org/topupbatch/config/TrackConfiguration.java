@@ -38,16 +38,40 @@ public final class TrackConfiguration extends AreaConfiguration {
         return new DueOrders(journal.journal(), clock, webhooksSettle());
     }
 
+    /** With several accounts, the same bean for both names: each order is followed at its own account. */
     @BindToRegistry("unknownOrderReconciliation")
-    public UnknownOrderReconciliation unknownOrderReconciliation() {
-        return new UnknownOrderReconciliation(provider.gateway(), historySearch(), trackedOrders(),
-                journal.journal()::batch, clock, new OrderRequests(settings.priceTolerance()));
+    public Object unknownOrderReconciliation() {
+        return provider.severalAccounts() ? accountsTracking() : unknownAt(provider.gateway(), historySearch());
     }
 
     @BindToRegistry("pendingOrderPolling")
-    public PendingOrderPolling pendingOrderPolling() {
-        return new PendingOrderPolling(provider.gateway(), historySearch(), trackedOrders(),
-                new OrderRequests(settings.priceTolerance()));
+    public Object pendingOrderPolling() {
+        return provider.severalAccounts() ? accountsTracking() : pendingAt(provider.gateway(), historySearch());
+    }
+
+    private UnknownOrderReconciliation unknownAt(org.topupbatch.provider.ProviderGateway gateway, OrderHistorySearch history) {
+        return new UnknownOrderReconciliation(gateway, history, trackedOrders(),
+                journal.journal()::batch, clock, new OrderRequests(settings.priceTolerance()));
+    }
+
+    private PendingOrderPolling pendingAt(org.topupbatch.provider.ProviderGateway gateway, OrderHistorySearch history) {
+        return new PendingOrderPolling(gateway, history, trackedOrders(), new OrderRequests(settings.priceTolerance()));
+    }
+
+    private org.topupbatch.track.AccountsTracking accountsTracking;
+
+    private synchronized org.topupbatch.track.AccountsTracking accountsTracking() {
+        if (accountsTracking == null) {
+            java.util.Map<String, org.topupbatch.track.AccountsTracking.Account> each = new java.util.LinkedHashMap<>();
+            for (String name : provider.accounts().keySet()) {
+                org.topupbatch.provider.ProviderGateway gateway = provider.gateway(name);
+                OrderHistorySearch history = new OrderHistorySearch(gateway, trackedOrders(), clock);
+                each.put(name, new org.topupbatch.track.AccountsTracking.Account(unknownAt(gateway, history),
+                        pendingAt(gateway, history)));
+            }
+            accountsTracking = new org.topupbatch.track.AccountsTracking(each);
+        }
+        return accountsTracking;
     }
 
     @BindToRegistry("webhookReceiver")
@@ -64,7 +88,9 @@ public final class TrackConfiguration extends AreaConfiguration {
 
     private synchronized WebhookAuthenticator webhookAuthenticator() {
         if (webhooks == null) {
-            webhooks = new WebhookAuthenticator(provider.webhookSecret(), "digiflazz".equals(settings.dialect()));
+            // several accounts: one receiver cannot tell whose signature a webhook carries; each is a hint, looked up
+            webhooks = provider.severalAccounts() ? new WebhookAuthenticator(null, false)
+                    : new WebhookAuthenticator(provider.webhookSecret(), "digiflazz".equals(settings.dialect()));
         }
         return webhooks;
     }

@@ -47,6 +47,14 @@ public final class BatchCheck {
         this.inputCharset = inputCharset;
     }
 
+    private RowRouter router;
+
+    /** Several accounts: rows are checked against the router's price lists and routed to the accounts. */
+    public BatchCheck routedBy(RowRouter router) {
+        this.router = router;
+        return this;
+    }
+
     /**
      * Where the verdicts go and the balance they must fit, asked once the header is read (the batch
      * record wants its delimiter, encoding and extra columns; a file without a header costs no
@@ -89,7 +97,8 @@ public final class BatchCheck {
     }
 
     private PlanSummary plan(CsvBatchReader reader, BatchWriter writer, long balance, BatchPlanner.RowListener listener) {
-        PlanSummary summary = new BatchPlanner(new RowValidator(catalog, rules), policy, repeatWindow, clock).plan(reader, writer, balance, listener);
+        PlanSummary summary = new BatchPlanner(new RowValidator(router == null ? catalog : router.catalog(), rules), policy, repeatWindow, clock)
+                .routedBy(router).plan(reader, writer, balance, listener);
         writer.commit();
         return summary;
     }

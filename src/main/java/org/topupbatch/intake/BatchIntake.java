@@ -61,6 +61,14 @@ public class BatchIntake {
     /** {@code topup.input-charset}: null for auto. */
     private final Charset inputCharset;
     private final java.time.Duration repeatWindow;
+    /** Several accounts: a router on the accounts' price lists as they are now, made for each batch. */
+    private java.util.function.Supplier<RowRouter> routers;
+
+    /** Several accounts: each batch's rows are routed by a router made when the batch is taken. */
+    public BatchIntake routedBy(java.util.function.Supplier<RowRouter> routers) {
+        this.routers = routers;
+        return this;
+    }
 
     public BatchIntake(IntakeJournal journal, ProviderGateway gateway, PriceCatalog catalog, CustomerRules rules,
                        BalancePolicy policy, Path archive, Clock clock, String provider, Charset inputCharset) {
@@ -166,7 +174,8 @@ public class BatchIntake {
         try {
             org.topupbatch.journal.CrashPoints.failIfAsked(org.topupbatch.journal.CrashPoints.INTAKE_READ, name);
             BatchEncoding[] read = {null};
-            PlanSummary summary = new BatchCheck(catalog, rules, policy, inputCharset, repeatWindow, clock).check(file, (delimiter, encoding, extras) -> {
+            PlanSummary summary = new BatchCheck(catalog, rules, policy, inputCharset, repeatWindow, clock)
+                    .routedBy(routers == null ? null : routers.get()).check(file, (delimiter, encoding, extras) -> {
                 read[0] = encoding;
                 // recorded as the batch's balance_before until its first order reads a newer one
                 long balanceRead = gateway.checkBalance().balance();

@@ -66,6 +66,14 @@ public final class BatchPlanner {
         this.clock = clock;
     }
 
+    private RowRouter router;
+
+    /** Several accounts: each accepted row is routed, at its first account's price; one no account takes is rejected. */
+    BatchPlanner routedBy(RowRouter router) {
+        this.router = router;
+        return this;
+    }
+
     /** The rejection for a row that repeats {@code earlier}. */
     static String repeats(EarlierOrder earlier) {
         String which = earlier.thisFile()
@@ -142,17 +150,24 @@ public final class BatchPlanner {
                         };
                 RowDecision decision = validator.validateAgainst(row, ref -> refIdConflict(writer, ref), keys.get(i), repeats);
                 String reason = decision.reason();
-                if (decision.accepted() && policy == BalancePolicy.BEST_EFFORT && total + decision.price() > balance) {
-                    reason = "insufficient balance: price " + decision.price() + ", " + Math.max(0, balance - total)
+                long price = decision.accepted() ? decision.price() : 0;
+                RowRouter.Routed routed = null;
+                if (reason == null && router != null) {
+                    routed = router.route(row.productSku(), decision.maxPrice());
+                    reason = routed.refusal();
+                    price = routed.price();
+                }
+                if (reason == null && policy == BalancePolicy.BEST_EFFORT && total + price > balance) {
+                    reason = "insufficient balance: price " + price + ", " + Math.max(0, balance - total)
                             + " left of " + balance + " for this batch";
                 }
                 listener.decided(row, decision, reason);
                 if (reason == null) {
                     accepted++;
-                    total += decision.price();
-                    writer.add(newRow(row, decision, RowState.ACCEPTED, decision.price(), null));
+                    total += price;
+                    writer.add(newRow(row, decision, RowState.ACCEPTED, price, null, routed == null ? null : routed.route()));
                 } else {
-                    writer.add(newRow(row, decision, RowState.REJECTED, null, reason));
+                    writer.add(newRow(row, decision, RowState.REJECTED, null, reason, null));
                 }
             }
         }
@@ -165,10 +180,11 @@ public final class BatchPlanner {
         return new PlanSummary(rows, accepted, rows - accepted, total);
     }
 
-    private static NewRow newRow(BatchRow row, RowDecision decision, RowState state, Long price, String message) {
+    private static NewRow newRow(BatchRow row, RowDecision decision, RowState state, Long price, String message,
+                                 org.topupbatch.journal.RowRoute route) {
         return new NewRow(row.seq(), row.line(), row.refId(), row.productSku(), row.customerNo(),
                 row.customerNoZone().isEmpty() ? null : row.customerNoZone(), decision.maxPrice(),
-                row.extras(), state, price, message, state == RowState.ACCEPTED ? decision.repeatKey() : null);
+                row.extras(), state, price, message, state == RowState.ACCEPTED ? decision.repeatKey() : null, route);
     }
 
     /** The index among the extras of the allow_repeat column (header matched like the known ones), or -1. */

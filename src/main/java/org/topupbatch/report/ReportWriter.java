@@ -80,6 +80,17 @@ public final class ReportWriter {
     }
 
     /** Also writes each result as an Excel workbook ({@code topup.report.formats=csv,xlsx}); returns this writer. */
+    /** Several accounts (README "Several accounts"): columns provider and provider_ref_id, and accounts in the summary. */
+    private boolean accounts;
+
+    public ReportWriter withAccounts(boolean accounts) {
+        this.accounts = accounts;
+        return this;
+    }
+
+    /** The columns added after {@code message} with several accounts. */
+    public static final List<String> ACCOUNT_COLUMNS = List.of("provider", "provider_ref_id");
+
     public ReportWriter alsoXlsx(boolean xlsx) {
         this.xlsx = xlsx;
         return this;
@@ -126,14 +137,14 @@ public final class ReportWriter {
         if (batch.error() != null) {
             ReportSummary summary = new ReportSummary(batch.fileName(), batch.id(), 0, 0, 0, 0, 0, 0, 0,
                     balanceBefore, balanceAfter, batch.startedAt(), finishedAt, batch.provider(), batch.error());
-            writeAtomically(summaryFile, out -> writeSummary(summary, out));
+            writeAtomically(summaryFile, out -> writeSummary(summary, null, out));
             delivery.deliver(reportsDir);
             return new ReportFiles(null, summaryFile, summary);
         }
         Path resultFile = target.result();
         Tally tally = new Tally();
         BatchEncoding encoding = encodingFor(batch);
-        writeAtomically(resultFile, out -> writeResult(batch, encoding, rows, tally, out));
+        writeAtomically(resultFile, out -> writeResult(batch, encoding, rows, tally, accounts, out));
         if (xlsx) {
             Path workbook = resultFile.resolveSibling(resultFile.getFileName().toString()
                     .replaceFirst("\\.result\\.csv$", ".result.xlsx"));
@@ -149,7 +160,7 @@ public final class ReportWriter {
                 tally.success + tally.failed + tally.pending, tally.success, tally.failed, tally.pending,
                 tally.rejected, tally.charged, balanceBefore, balanceAfter, batch.startedAt(),
                 finishedAt, batch.provider(), null);
-        writeAtomically(summaryFile, out -> writeSummary(summary, out));
+        writeAtomically(summaryFile, out -> writeSummary(summary, accounts ? tally.accounts : null, out));
         delivery.deliver(reportsDir);
         return new ReportFiles(resultFile, summaryFile, summary);
     }
@@ -181,12 +192,31 @@ public final class ReportWriter {
     }
 
     private static final class Tally {
+        /** Several accounts: per account (in the order first seen) success, failed, pending, charged. */
+        final java.util.Map<String, long[]> accounts = new java.util.TreeMap<>();
         long rows;
         long success;
         long failed;
         long pending;
         long rejected;
         long charged;
+
+        /** A row sent, or to be sent, at its account: counted there (rejected and unsent rows are not). */
+        void countAt(RowRecord row, ReportedRow r) {
+            if (row.route() == null || row.sentAt() == null && row.state() == org.topupbatch.journal.RowState.ACCEPTED) {
+                return;
+            }
+            long[] n = accounts.computeIfAbsent(row.account(), k -> new long[4]);
+            switch (r.status()) {
+                case ReportedRow.SUCCESS -> n[0]++;
+                case ReportedRow.FAILED -> n[1]++;
+                case ReportedRow.PENDING -> n[2]++;
+                default -> { }
+            }
+            if (r.price() != null && (r.status().equals(ReportedRow.SUCCESS) || r.status().equals(ReportedRow.PENDING))) {
+                n[3] += r.price();
+            }
+        }
 
         void count(ReportedRow r) {
             rows++;
@@ -203,7 +233,7 @@ public final class ReportWriter {
     }
 
     private static void writeResult(BatchRecord batch, BatchEncoding encoding, Consumer<Consumer<RowRecord>> rows,
-                                    Tally tally, OutputStream out) throws IOException {
+                                    Tally tally, boolean accounts, OutputStream out) throws IOException {
         out.write(encoding.byteOrderMarkBytes());
         CharsetEncoder encoder = encoding.charset().newEncoder()
                 .onMalformedInput(CodingErrorAction.REPLACE)
@@ -213,12 +243,18 @@ public final class ReportWriter {
         List<String> extraHeaders = batch.extraHeaders() == null ? List.of() : batch.extraHeaders();
         CSVPrinter printer = new CSVPrinter(writer, format);
         List<String> header = new ArrayList<>(COLUMNS);
+        if (accounts) {
+            header.addAll(ACCOUNT_COLUMNS);
+        }
         extraHeaders.forEach(h -> header.add(FormulaGuard.escape(h)));
         printer.printRecord(header);
         try {
             rows.accept(row -> {
                 ReportedRow r = ReportedRow.of(row, batch.haltReason(), batch.held());
                 tally.count(r);
+                if (accounts) {
+                    tally.countAt(row, r);
+                }
                 List<String> cells = new ArrayList<>(COLUMNS.size() + extraHeaders.size());
                 cells.add(Long.toString(row.line()));
                 cells.add(FormulaGuard.escape(row.refId()));
@@ -229,6 +265,12 @@ public final class ReportWriter {
                 cells.add(FormulaGuard.escape(row.serialNumber()));
                 cells.add(r.price() == null ? "" : Long.toString(r.price()));
                 cells.add(FormulaGuard.escape(r.message()));
+                if (accounts) {
+                    // a rejected row went to no account; a row not yet sent names where it will go
+                    boolean routed = row.route() != null;
+                    cells.add(routed ? FormulaGuard.escape(row.account()) : "");
+                    cells.add(routed ? FormulaGuard.escape(row.orderRefId()) : "");
+                }
                 List<String> extras = row.extras() == null ? List.of() : row.extras();
                 for (int i = 0; i < extraHeaders.size(); i++) {
                     cells.add(FormulaGuard.escape(i < extras.size() ? extras.get(i) : ""));
@@ -245,7 +287,7 @@ public final class ReportWriter {
         printer.flush();
     }
 
-    private static void writeSummary(ReportSummary s, OutputStream out) throws IOException {
+    private static void writeSummary(ReportSummary s, java.util.Map<String, long[]> accounts, OutputStream out) throws IOException {
         ObjectNode json = JSON.createObjectNode();
         json.put("file", s.file());
         json.put("batch", s.batch());
@@ -263,6 +305,17 @@ public final class ReportWriter {
         json.put("provider", s.provider());
         if (s.error() != null) {
             json.put("error", s.error());
+        }
+        if (accounts != null) {
+            ObjectNode each = json.putObject("accounts");
+            accounts.forEach((name, n) -> {
+                ObjectNode a = each.putObject(name);
+                a.put("submitted", n[0] + n[1] + n[2]);
+                a.put("success", n[0]);
+                a.put("failed", n[1]);
+                a.put("pending", n[2]);
+                a.put("charged", n[3]);
+            });
         }
         out.write(JSON.writeValueAsBytes(json));
         out.write('\n');

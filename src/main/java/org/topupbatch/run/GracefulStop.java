@@ -12,30 +12,35 @@ import org.topupbatch.submit.OrderSubmitter;
 public final class GracefulStop {
 
     private final OrderSubmitter submitter;
-    private final StoppableGate gate;
+    /** Each account's gate (one with a single account). */
+    private final java.util.List<StoppableGate> gates;
     private final Journal journal;
 
     public GracefulStop(OrderSubmitter submitter, StoppableGate gate, Journal journal) {
+        this(submitter, java.util.List.of(gate), journal);
+    }
+
+    public GracefulStop(OrderSubmitter submitter, java.util.List<StoppableGate> gates, Journal journal) {
         this.submitter = submitter;
-        this.gate = gate;
+        this.gates = java.util.List.copyOf(gates);
         this.journal = journal;
     }
 
     /** Stops taking work; returns how many requests were on the wire. */
     public int stopTaking() {
         submitter.refuseNewRows();
-        return gate.stop();
+        return gates.stream().mapToInt(StoppableGate::stop).sum();
     }
 
     /** Undoes {@link #stopTaking()} for a node that stepped down and now leads again. */
     public void resumeTaking() {
-        gate.resume();
+        gates.forEach(StoppableGate::resume);
         submitter.acceptNewRows();
     }
 
     /** After a stop: how it ended, in one line for the operator. */
     public String summary(int requestsFinishing) {
-        int onWire = gate.inFlight();
+        int onWire = gates.stream().mapToInt(StoppableGate::inFlight).sum();
         int sending = journal.rowsInState(EnumSet.of(RowState.SENDING), 100_000).size();
         String finished = requestsFinishing + (requestsFinishing == 1 ? " request" : " requests") + " finished";
         if (onWire == 0 && sending == 0) {

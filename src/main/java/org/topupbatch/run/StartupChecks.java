@@ -50,11 +50,15 @@ public final class StartupChecks {
         try {
             accountLimits.refreshLimits();
         } catch (ProviderException e) {
+            // with several accounts the failure names its account ("account dfz: ...")
+            String message = e.getMessage() == null ? "" : e.getMessage();
+            String who = message.startsWith("account ") && message.indexOf(':') > 0
+                    ? message.substring(0, message.indexOf(':')) : "the provider";
             if (e.stopsSubmission()) {
-                providerAccess.refused("the provider refused the credentials (" + e.code() + ")"); // readiness DOWN
-                return "the provider refused the credentials (" + e.code() + ")";
+                providerAccess.refused(who + " refused the credentials (" + e.code() + ")"); // readiness DOWN
+                return who + " refused the credentials (" + e.code() + ")";
             }
-            return "the provider at " + providerBaseUrl + " could not be reached: " + e.getMessage();
+            return (who.equals("the provider") ? "the provider at " + providerBaseUrl : who) + " could not be reached: " + message;
         }
         int unknown = journal.sendingToUnknown(clock.instant());
         if (unknown > 0) {

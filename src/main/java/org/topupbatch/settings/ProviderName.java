@@ -4,7 +4,8 @@ import java.net.URI;
 
 /**
  * The provider as a report names it ({@code provider} in summary.json): {@code sandbox} when the
- * embedded sandbox serves the run, otherwise the host of {@code topup.base-url}.
+ * embedded sandbox serves the run, otherwise the host of {@code topup.base-url}; with several accounts,
+ * their names ({@code main,dfz}).
  */
 public final class ProviderName {
 
@@ -14,6 +15,10 @@ public final class ProviderName {
     }
 
     public static String of(Settings settings) {
+        if (settings.severalAccounts()) {
+            // several accounts: their names, in the order of topup.providers
+            return String.join(",", settings.accounts().stream().map(ProviderAccount::name).toList());
+        }
         if (settings.embeddedSandbox()) {
             return SANDBOX;
         }

@@ -78,8 +78,9 @@ public record Settings(
         return sftp.reports() != null ? sftp.reports().toString() : reports.toAbsolutePath().toString();
     }
 
+    /** No provider is set at all: neither topup.base-url nor named accounts. */
     public boolean embeddedSandbox() {
-        return baseUrl == null;
+        return baseUrl == null && accounts.isEmpty();
     }
 
     /**
@@ -87,7 +88,8 @@ public record Settings(
      * (docs/dialects.md), so reconciliation is not available with it.
      */
     public boolean providerHasHistory() {
-        return "topup".equals(dialect);
+        // several accounts: each would be reconciled on its own, which is not built yet (README "Several accounts")
+        return "topup".equals(dialect) && accounts.isEmpty();
     }
 
     public boolean webhookEnabled() {

@@ -55,6 +55,14 @@ public class OrderQueue {
         this.prices = prices;
         this.availability = availability;
         this.operator = new OperatorHolds(journal, clock);
+        this.accountOutages = new AccountOutages(clock);
+    }
+
+    /** Several accounts: what an account refused for all rows alike, moments ago. */
+    private final AccountOutages accountOutages;
+
+    AccountOutages accountOutages() {
+        return accountOutages;
     }
 
     /**
@@ -85,10 +93,13 @@ public class OrderQueue {
         if (stopped(row) || availability.held(row.productSku()) || operator.stopped(row.batchId())) {
             return false;
         }
+        if (row.hasNextAccount() && movedOn(row)) {
+            return false;
+        }
         try {
             balanceBefore.ensureRecorded(row.batchId());
             // before the budget, not after it: reading the list spends a request of its own
-            return prices.refreshIfDue() && !rejectedForPrice(row);
+            return prices.refreshIfDue(row) && !rejectedForPrice(row);
         } catch (ProviderException e) {
             if (e.stopsSubmission()) {
                 stopAll("the provider refused the credentials (" + e.code() + ")");
@@ -105,7 +116,7 @@ public class OrderQueue {
      * from the exchange.
      */
     public boolean markSending(@ExchangeProperty(SubmitOutcomes.ROW) RowRecord row, Exchange exchange) {
-        if (stopped(row) || availability.held(row.productSku()) || prices.waitingForPrices()) {
+        if (stopped(row) || availability.held(row.productSku()) || prices.waitingForPrices(row)) {
             return false;
         }
         Instant sentAt = clock.instant();
@@ -115,6 +126,25 @@ public class OrderQueue {
         exchange.setProperty(SENDING, true);
         exchange.setProperty(SENT_AT, sentAt);
         CrashPoints.pass(CrashPoints.SUBMIT_AFTER_SENDING);
+        return true;
+    }
+
+    /**
+     * Several accounts: a queued row whose account has just refused its product (or its balance ran
+     * short) goes to its next account without being sent here. Safe: a row still ACCEPTED at an
+     * account has no order there.
+     */
+    private boolean movedOn(RowRecord row) {
+        String why = accountOutages.refusing(row);
+        if (why == null) {
+            return false;
+        }
+        org.topupbatch.journal.RowRoute.Stop next = row.route().at(row.attempt() + 1);
+        String reason = why + "; " + row.orderRefId() + " not sent there, sent to " + next.account() + " as "
+                + org.topupbatch.provider.FallbackRefIds.of(row.refId(), row.attempt() + 1);
+        if (journal.fallBack(row.id(), row.attempt(), next.price(), reason)) {
+            LOG.info("Order {}: {}", row.refId(), reason);
+        }
         return true;
     }
 
@@ -131,7 +161,11 @@ public class OrderQueue {
     }
 
     /** The row as the provider's create-order request. */
-    public ProviderRequest createOrder(RowRecord row) {
+    public ProviderRequest createOrder(RowRecord row, Exchange exchange) {
+        if (row.account() != null) {
+            // several accounts: the provider route signs, throttles and sends at the row's account
+            exchange.setProperty(org.topupbatch.provider.ProviderExchange.ACCOUNT, row.account());
+        }
         return ProviderRequest.createOrder(new org.topupbatch.track.OrderRequests(prices.tolerancePercent()).of(row));
     }
 

@@ -24,13 +24,19 @@ public final class PriceGuard {
     private static final Logger LOG = LoggerFactory.getLogger(PriceGuard.class);
     private static final BigDecimal HUNDRED = BigDecimal.valueOf(100);
 
-    private final CachedPriceCatalog prices;
+    /** The price list of a row's account (null: the single account). */
+    private final java.util.function.Function<String, CachedPriceCatalog> lists;
     private final BigDecimal tolerancePercent;
     private volatile Instant lastWarned;
 
     /** @param tolerancePercent how far (in percent) a price may rise above the accepted one, e.g. 10 */
     public PriceGuard(CachedPriceCatalog prices, BigDecimal tolerancePercent) {
-        this.prices = prices;
+        this(account -> prices, tolerancePercent);
+    }
+
+    /** Several accounts: each row's price is checked in its account's list, under its SKU there. */
+    public PriceGuard(java.util.function.Function<String, CachedPriceCatalog> lists, BigDecimal tolerancePercent) {
+        this.lists = lists;
         this.tolerancePercent = tolerancePercent;
     }
 
@@ -40,7 +46,8 @@ public final class PriceGuard {
      * read, or the last one is older than the catalog's maximum age): then nothing is sent, as intake
      * takes nothing, until a read succeeds.
      */
-    boolean refreshIfDue() {
+    boolean refreshIfDue(RowRecord row) {
+        CachedPriceCatalog prices = lists.apply(row.account());
         try {
             prices.refreshIfDue(CachedPriceCatalog.DEFAULT_TTL);
             return prices.loadedAt().isPresent();
@@ -56,8 +63,8 @@ public final class PriceGuard {
     }
 
     /** True while an answer showed a price the list has not been read again for: nothing goes out meanwhile. */
-    boolean waitingForPrices() {
-        return prices.changePending();
+    boolean waitingForPrices(RowRecord row) {
+        return lists.apply(row == null ? null : row.account()).changePending();
     }
 
     /** How far a price may rise above the accepted one, in percent. */
@@ -67,7 +74,7 @@ public final class PriceGuard {
 
     /** Why the row must not go out at the product's current price, or empty when it may. */
     Optional<String> refusal(RowRecord row) {
-        Optional<Product> product = prices.peek(row.productSku());
+        Optional<Product> product = lists.apply(row.account()).peek(row.orderSku());
         if (product.isEmpty()) {
             return Optional.empty(); // not listed now: the provider decides
         }
@@ -88,9 +95,9 @@ public final class PriceGuard {
 
     /** An order answer: a price the list did not have makes the list read again before anything else goes out. */
     void observe(Order order, RowRecord row) {
-        if (order.price() != null && prices.observe(row.productSku(), order.price())) {
+        if (order.price() != null && lists.apply(row.account()).observe(row.orderSku(), order.price())) {
             LOG.info("Price of {} is now {} (order {}); reading the price list again before sending more",
-                    row.productSku(), order.price(), row.refId());
+                    row.orderSku(), order.price(), row.orderRefId());
         }
     }
 }

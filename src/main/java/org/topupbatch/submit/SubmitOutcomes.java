@@ -103,13 +103,33 @@ public class SubmitOutcomes {
             if (!queue.refusing()) {
                 LOG.warn("Provider not reachable for {}: {}; will try again", row.refId(), e.getMessage());
             }
+        } else if (e.meansAnotherAccountMayTakeIt() && row.hasNextAccount()) {
+            fallBack(row, e);
         } else if (e.stopsSubmission()) {
             stop(row, e);
         } else {
             journal.recordOutcome(row.id(), RowState.REFUSED, null, null, OrderOutcomes.refusal(e));
-            if (e.meansProductUnavailable()) {
+            // with several accounts an unavailable product moves rows on rather than holding them
+            if (e.meansProductUnavailable() && row.route() == null) {
                 availability.refused(row, e);
             }
+        }
+    }
+
+    /**
+     * Several accounts: the row's account refused it in a way that proves it made no order, and
+     * another account can take it. The row goes back to the queue at its next account, under the
+     * next ref_id (README "Several accounts"). Committed before anything is sent there: a crash
+     * before this line leaves the row SENDING at this account, whose look-up finds no order and whose
+     * re-send of the same ref_id is refused again (or, the product back, makes the one order).
+     */
+    private void fallBack(RowRecord row, ProviderException e) {
+        queue.accountOutages().refused(row, e);
+        org.topupbatch.journal.RowRoute.Stop next = row.route().at(row.attempt() + 1);
+        String reason = row.account() + " refused " + row.orderRefId() + ": " + OrderOutcomes.refusal(e)
+                + "; sent to " + next.account() + " as " + org.topupbatch.provider.FallbackRefIds.of(row.refId(), row.attempt() + 1);
+        if (journal.fallBack(row.id(), row.attempt(), next.price(), reason)) {
+            LOG.warn("Order {}: {}", row.refId(), reason);
         }
     }
 

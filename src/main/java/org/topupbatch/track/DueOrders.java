@@ -47,7 +47,7 @@ public class DueOrders {
             if (row.state() == RowState.UNKNOWN) {
                 unknown.add(row);
             } else if (row.state() == RowState.PENDING && !waitsForWebhook(row)) {
-                pendingBySku.computeIfAbsent(row.productSku(), k -> new ArrayList<>()).add(row);
+                pendingBySku.computeIfAbsent(row.account() == null ? row.orderSku() : row.account() + "/" + row.orderSku(), k -> new ArrayList<>()).add(row);
             }
         }
         return new Round(unknown, new ArrayList<>(pendingBySku.values()));

@@ -38,14 +38,14 @@ public class OrderHistorySearch {
     /** Pending orders of one product: those found final are settled, the others looked at again later. */
     void findFinal(List<RowRecord> sameProduct) {
         Map<String, RowRecord> wanted = new HashMap<>();
-        sameProduct.forEach(r -> wanted.put(r.refId(), r));
+        sameProduct.forEach(r -> wanted.put(r.orderRefId(), r));
         LocalDate[] dates = dateRange(sameProduct);
         for (OrderStatus status : new OrderStatus[] {OrderStatus.SUCCESS, OrderStatus.FAILED}) {
             if (wanted.isEmpty()) {
                 break;
             }
             HistoryQuery q = HistoryQuery.all().status(status).dates(dates[0], dates[1])
-                    .productSku(sameProduct.get(0).productSku()).limit(PAGE_SIZE);
+                    .productSku(sameProduct.get(0).orderSku()).limit(PAGE_SIZE);
             search(q, wanted);
         }
         wanted.values().forEach(tracked::lookAgain);
@@ -58,8 +58,8 @@ public class OrderHistorySearch {
      */
     void find(RowRecord row, String ifAbsent) {
         LocalDate[] dates = dateRange(List.of(row));
-        Map<String, RowRecord> wanted = new HashMap<>(Map.of(row.refId(), row));
-        search(HistoryQuery.all().dates(dates[0], dates[1]).productSku(row.productSku()).limit(PAGE_SIZE), wanted);
+        Map<String, RowRecord> wanted = new HashMap<>(Map.of(row.orderRefId(), row));
+        search(HistoryQuery.all().dates(dates[0], dates[1]).productSku(row.orderSku()).limit(PAGE_SIZE), wanted);
         if (wanted.isEmpty()) {
             return;
         }

@@ -55,10 +55,10 @@ public final class OrderOutcomes {
      * (outside this installation) or the answer makes no sense: either way it is not our order.
      */
     public static boolean matches(RowRecord row, String refId, String productSku, String customerNo) {
-        if (refId != null && !refId.equals(row.refId())) {
+        if (refId != null && !refId.equals(row.orderRefId())) {
             return false;
         }
-        if (productSku != null && !productSku.equalsIgnoreCase(row.productSku())) {
+        if (productSku != null && !productSku.equalsIgnoreCase(row.orderSku())) {
             return false;
         }
         if (customerNo == null || Objects.equals(customerNo.trim(), row.customerNo().trim())) {

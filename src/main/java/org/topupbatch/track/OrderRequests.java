@@ -23,7 +23,7 @@ public final class OrderRequests {
     }
 
     public OrderRequest of(RowRecord row) {
-        return new OrderRequest(row.refId(), row.productSku(), row.customerNo(), row.customerNoZone(), maxPrice(row));
+        return new OrderRequest(row.orderRefId(), row.orderSku(), row.customerNo(), row.customerNoZone(), maxPrice(row));
     }
 
     Long maxPrice(RowRecord row) {

@@ -84,7 +84,7 @@ public class PendingOrderPolling {
     private void checkOne(RowRecord row) {
         Optional<Order> order;
         try {
-            order = gateway.checkOrder(row.refId());
+            order = gateway.checkOrder(row.orderRefId());
             CrashPoints.pass(CrashPoints.TRACK_AFTER_ANSWER);
         } catch (ProviderException e) {
             if (e.meansNoSuchOrder()) {

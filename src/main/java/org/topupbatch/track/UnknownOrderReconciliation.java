@@ -72,7 +72,7 @@ public class UnknownOrderReconciliation {
     void lookUpOrResend(RowRecord row) {
         if (gateway.checkOrderSupported()) {
             try {
-                Optional<Order> found = gateway.checkOrder(row.refId());
+                Optional<Order> found = gateway.checkOrder(row.orderRefId());
                 if (found.isPresent()) {
                     tracked.adopt(row, found.get());
                     return;

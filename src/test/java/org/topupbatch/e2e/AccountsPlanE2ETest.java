@@ -110,11 +110,13 @@ class AccountsPlanE2ETest {
     }
 
     @Test
-    void a_run_with_several_accounts_stops_at_start_with_one_line() throws Exception {
+    void a_run_stops_at_start_naming_the_account_that_refuses_the_credentials() throws Exception {
+        run.env.put("TOPUP_PROVIDER_BACKUP_API_SECRET", "wrong-secret-9");
+        run.drop("orders.csv", "ref_id,product_sku,customer_no\nR-1,FF50,12345678\n");
         int exit = run.runOnce(java.time.Duration.ofMinutes(2));
-        assertThat(exit).as(run.output()).isEqualTo(1);
-        assertThat(run.output().strip()).isEqualTo("topup-batch: bad setting: topup.providers: ordering across several"
-                + " accounts is not available yet; plan FILE shows how a batch would be routed (README, \"Several accounts\")");
+        String out = run.output();
+        assertThat(exit).as(out).isEqualTo(1);
+        assertThat(out).contains("account backup refused the credentials (INVALID_SIGNATURE)").doesNotContain("wrong-secret-9");
         assertThat(main.ledger()).isEmpty();
     }
 

@@ -51,7 +51,7 @@ class MoneyGuardsAtSendingTest {
         assertThat(send(0)).isTrue();
         f.priceList = List.of(SubmitFixture.product("ML86", 22_000, true));
         answered(0, 22_000);
-        assertThat(f.priceGuard.waitingForPrices()).as("the answer's price differs from the list").isTrue();
+        assertThat(f.priceGuard.waitingForPrices(null)).as("the answer's price differs from the list").isTrue();
         assertThat(send(1)).isFalse();
         RowRecord rejected = f.journal.rowsOfBatch(f.batchId, List.of(RowState.REJECTED), 10).get(0);
         assertThat(rejected.refId()).isEqualTo("R-1");

@@ -44,11 +44,16 @@ final class SubmitFixture implements AutoCloseable {
 
     /** @param maxPrice every row's max_price (null: none) */
     SubmitFixture(Path dir, int rows, Long maxPrice) {
+        this(dir, rows, maxPrice, null);
+    }
+
+    /** @param route every row's route across several accounts (null: a single account) */
+    SubmitFixture(Path dir, int rows, Long maxPrice, org.topupbatch.journal.RowRoute route) {
         journal = JdbcJournal.open(dir.resolve("data"), null, null, null, clock);
         try (BatchWriter writer = journal.openBatch("orders.csv", ',', org.topupbatch.journal.BatchEncoding.UTF_8, List.of(), "archive/orders.csv", 900_000L, "sandbox")) {
             for (int i = 0; i < rows; i++) {
                 writer.add(new NewRow(i, i + 2, "R-" + i, "ML86", "12345678" + i, "1234", maxPrice, List.of(),
-                        RowState.ACCEPTED, 20_000L, null));
+                        RowState.ACCEPTED, 20_000L, null, null, route));
             }
             batchId = writer.commit();
         }

@@ -1,0 +1,99 @@
+package org.topupbatch.config;
+
+import java.time.Clock;
+import java.time.Duration;
+import org.apache.camel.CamelContext;
+import org.topupbatch.journal.Journal;
+import org.topupbatch.provider.AccountLimits;
+import org.topupbatch.provider.AccountLimitsRefresh;
+import org.topupbatch.provider.BalanceSeen;
+import org.topupbatch.provider.CachedPriceCatalog;
+import org.topupbatch.provider.Dialect;
+import org.topupbatch.provider.HttpProviderClient;
+import org.topupbatch.provider.ProviderEndpoint;
+import org.topupbatch.provider.ProviderGateway;
+import org.topupbatch.provider.RateBudget;
+import org.topupbatch.provider.Signer;
+import org.topupbatch.provider.Tier;
+import org.topupbatch.run.StoppableGate;
+import org.topupbatch.settings.ProviderAccount;
+import org.topupbatch.settings.Settings;
+
+/**
+ * One account of topup.providers as a run uses it (README "Several accounts"): its address,
+ * credentials and dialect, its own rate budget and stop gate, its balance as answers show it, its
+ * client through the one provider route, and its price list.
+ *
+ * <p>Each account's calls are journaled under its name and its budget counts only those: every
+ * account is held to its own limit, and together they send at the sum of their rates.
+ */
+final class AccountParts {
+
+    final ProviderAccount account;
+    final ProviderEndpoint endpoint;
+    final RateBudget budget;
+    final StoppableGate gate;
+    final BalanceSeen balances;
+    private final Clock clock;
+    private final Journal journal;
+    private HttpProviderClient client;
+    private ProviderGateway gateway;
+    private CachedPriceCatalog prices;
+    private AccountLimitsRefresh limits;
+
+    AccountParts(Settings settings, ProviderAccount account, Journal journal, Clock clock) {
+        this.account = account;
+        this.journal = journal;
+        this.clock = clock;
+        endpoint = new ProviderEndpoint(account.baseUrl(), new Signer(account.apiKey(), account.apiSecret()),
+                settings.connectTimeout(), settings.responseTimeout(), Dialect.named(account.dialect()).orElse(Dialect.TOPUP));
+        Duration longestCall = settings.connectTimeout().multipliedBy(2).plus(settings.responseTimeout());
+        budget = RateBudget.restore(clock, journal.callLogOf(account.name()), longestCall, RateBudget.Waiter.REAL,
+                new AccountLimits(account.rateLimit() > 0 ? account.rateLimit() : Tier.BASIC.requestsPerMinute(),
+                        AccountLimitsRefresh.UNKNOWN_DAILY_LIMIT, 0, clock.instant()));
+        gate = new StoppableGate(budget);
+        balances = new BalanceSeen(clock);
+    }
+
+    String name() {
+        return account.name();
+    }
+
+    synchronized ProviderGateway gateway(CamelContext camel) {
+        if (gateway == null) {
+            client = new HttpProviderClient(camel, endpoint, account.name());
+            gateway = new ProviderGateway(client, budget);
+        }
+        return gateway;
+    }
+
+    /** The account's price list, cached as the single account's is. */
+    synchronized CachedPriceCatalog prices(CamelContext camel) {
+        if (prices == null) {
+            ProviderGateway g = gateway(camel);
+            prices = new CachedPriceCatalog(g::priceList);
+        }
+        return prices;
+    }
+
+    /** Its limits: the rate set for it, else from its profile or tier (never remembered in the journal). */
+    synchronized AccountLimitsRefresh limits(CamelContext camel) {
+        if (limits == null) {
+            limits = new AccountLimitsRefresh(journal.callLogOf(account.name()), gateway(camel), budget, clock,
+                    account.rateLimit());
+        }
+        return limits;
+    }
+
+    synchronized void close() {
+        if (client != null) {
+            client.close();
+            client = null;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return account.name() + " (" + account.dialect() + ", " + account.baseUrl() + ")";
+    }
+}

@@ -1,0 +1,63 @@
+package org.topupbatch.submit;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.topupbatch.journal.RowRecord;
+import org.topupbatch.provider.ProviderException;
+
+/**
+ * Several accounts (README "Several accounts"): what an account has just refused for every row
+ * alike, a product it cannot sell now or an order its balance cannot pay, so that the queued rows
+ * concerned go to their next account at once instead of each being refused there first (a request
+ * spent, and the account's budget, for nothing). After {@link #RECHECK} the next row is sent there
+ * again: if the account takes it, it sells again. (An order taken there meanwhile proves nothing: it
+ * may have been sent before the refusal.)
+ */
+final class AccountOutages {
+
+    /** How long an account's refusal stands before a row is tried there again. */
+    static final Duration RECHECK = Duration.ofMinutes(1);
+    private static final String ANY_PRODUCT = "";
+
+    private final Clock clock;
+    private final Map<String, Instant> until = new ConcurrentHashMap<>();
+
+    AccountOutages(Clock clock) {
+        this.clock = clock;
+    }
+
+    /** The row's account refused it: remembers what the refusal says of the account's other rows. */
+    void refused(RowRecord row, ProviderException e) {
+        if (row.account() == null) {
+            return;
+        }
+        Instant end = clock.instant().plus(RECHECK);
+        if (e.meansProductUnavailable()) {
+            until.put(key(row.account(), row.orderSku()), end);
+        } else if (e.is(org.topupbatch.provider.ProviderError.INSUFFICIENT_BALANCE)) {
+            until.put(key(row.account(), ANY_PRODUCT), end);
+        }
+    }
+
+    /** Why the row's account is known not to take it now, or null. */
+    String refusing(RowRecord row) {
+        if (row.account() == null) {
+            return null;
+        }
+        Instant now = clock.instant();
+        if (now.isBefore(until.getOrDefault(key(row.account(), row.orderSku()), Instant.MIN))) {
+            return row.account() + " refused " + row.orderSku() + " as unavailable moments ago";
+        }
+        if (now.isBefore(until.getOrDefault(key(row.account(), ANY_PRODUCT), Instant.MIN))) {
+            return row.account() + " reported insufficient balance moments ago";
+        }
+        return null;
+    }
+
+    private static String key(String account, String sku) {
+        return account + "\n" + sku;
+    }
+}

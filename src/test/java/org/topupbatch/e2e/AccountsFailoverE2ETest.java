@@ -1,0 +1,394 @@
+package org.topupbatch.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.topupbatch.sandbox.DurationRange;
+import org.topupbatch.sandbox.LedgerEntry;
+import org.topupbatch.sandbox.SandboxConfig;
+import org.topupbatch.sandbox.SandboxDialect;
+import org.topupbatch.sandbox.SandboxProvider;
+import org.topupbatch.testing.Poll;
+import org.topupbatch.testing.PostgresServer;
+
+/**
+ * Several accounts (README, "Several accounts") on two nodes (README, "Two nodes"): the built jar runs
+ * twice in watch mode on one embedded PostgreSQL journal and one shared inbox, reports and data folder,
+ * both nodes with the same two accounts, {@code main} (a sandbox of the default dialect) and {@code dfz}
+ * (a sandbox speaking Digiflazz). One batch of Telkomsel rows goes to main until TSEL10 goes down there
+ * mid-batch (main then refuses create-order, 422 PRODUCT_UNAVAILABLE, no order) and its rows move to
+ * dfz as {@code REF-F2}; a few orders later the leader is SIGKILLed, and the standby must take over and
+ * finish. Every row ends success with exactly one order across both ledgers (REF at main xor REF-F2 at
+ * dfz), no ref_id twice in a ledger, every order some row's, the report's {@code provider} and
+ * {@code provider_ref_id} columns and the summary's {@code accounts} agreeing with the ledgers, and no
+ * 429 at either account. Prints one line of figures, the failover time among them (from the kill to the
+ * new leader's first provider request, at either account).
+ */
+class AccountsFailoverE2ETest {
+
+    @RegisterExtension
+    static final PostgresServer POSTGRES = new PostgresServer();
+
+    static final String MAIN = "main";
+    static final String DFZ = "dfz";
+    static final String BATCH = "accounts-failover";
+    static final int ROWS = 120;
+    private static final Duration STEP_LIMIT = Duration.ofSeconds(60);
+
+    @TempDir
+    Path home;
+    SandboxProvider main;
+    SandboxProvider dfz;
+    JarRun a;
+    JarRun b;
+    /** Each node's process, as {@link JarRun#start} gave it. */
+    final Map<JarRun, Process> processes = new HashMap<>();
+
+    @AfterEach
+    void stop() throws Exception {
+        for (JarRun node : new JarRun[] {a, b}) {
+            if (node != null) {
+                node.kill();
+            }
+        }
+        for (SandboxProvider sandbox : new SandboxProvider[] {main, dfz}) {
+            if (sandbox != null) {
+                sandbox.close();
+            }
+        }
+    }
+
+    @Test
+    void the_standby_takes_over_a_batch_moving_between_accounts_and_finishes_it_with_one_order_per_row() throws Exception {
+        main = SandboxProvider.start(SandboxConfig.defaults().setSeed(81L)
+                .setLatency(DurationRange.of(Duration.ofMillis(20), Duration.ofMillis(60))), 0);
+        dfz = SandboxProvider.start(SandboxConfig.defaults().setSeed(82L).setDialect(SandboxDialect.DIGIFLAZZ)
+                .setLatency(DurationRange.of(Duration.ofMillis(10), Duration.ofMillis(40))), 0);
+        PostgresServer.Database journal = POSTGRES.createDatabase();
+        a = node("a", journal, null);
+        b = node("b", journal, a);
+
+        // both start at once; whichever takes the journal lock leads
+        processes.put(a, a.start());
+        processes.put(b, b.start());
+        await("one node active, the other standing by", () -> role(a, "a") != null && role(b, "b") != null
+                && !role(a, "a").equals(role(b, "b")), a, b);
+        JarRun leader = role(a, "a").equals("active") ? a : b;
+        JarRun standby = leader == a ? b : a;
+        String leaderName = leader == a ? "a" : "b";
+        String standbyName = leader == a ? "b" : "a";
+
+        a.drop(BATCH + ".csv", telkomselBatch("AF-", ROWS));
+        await("main's ledger to hold some orders", () -> main.ledger().size() >= 8, leader);
+        int ordersAtMainWhenDown = main.ledger().size();
+        // the sandbox's config change over HTTP, as an operator (or a script) would do it
+        HttpResponse<String> changed = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create(main.baseUrl() + "/sandbox/config"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"unavailable\": \"TSEL10\"}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(changed.statusCode()).as(changed.body()).isEqualTo(200);
+        assertThat(main.config().describe().get("unavailable")).as(changed.body()).isEqualTo("TSEL10");
+
+        await("dfz's ledger to hold a few orders", () -> dfz.ledger().size() >= 5, leader);
+        boolean reportedBeforeKill = Files.exists(a.reports.resolve(BATCH + ".summary.json"));
+        leader.kill(); // SIGKILL
+        long requestsAtKill = requests();
+        int mainAtKill = main.ledger().size();
+        int dfzAtKill = dfz.ledger().size();
+        long killedAt = System.nanoTime();
+        await("node " + standbyName + "'s first provider request after the kill", () -> requests() > requestsAtKill, standby);
+        Duration failover = Duration.ofNanos(System.nanoTime() - killedAt);
+        await("node " + standbyName + " to report " + BATCH + " with no row pending", () -> finished(a.reports), standby);
+        standby.kill(); // the ledgers hold still for the audit
+
+        String outputs = outputs(leaderName, leader, standbyName, standby);
+        assertThat(reportedBeforeKill).as("the batch was reported before the kill: nothing was left to take over\n%s",
+                outputs).isFalse();
+        assertThat(standby.output()).as(outputs).contains("node " + standbyName + " is active on journal");
+
+        Report report = Report.read(a.reports, BATCH, ',');
+        List<String> anomalies = new ArrayList<>();
+        Map<String, LedgerEntry> atMain = ledgerByRef(main, MAIN, anomalies);
+        Map<String, LedgerEntry> atDfz = ledgerByRef(dfz, DFZ, anomalies);
+        int moved = checkRows(report, atMain, atDfz, anomalies);
+        checkSummary(report, atMain, atDfz, anomalies);
+        if (main.stats().rateLimited() != 0) {
+            anomalies.add("main answered 429 " + main.stats().rateLimited() + " times");
+        }
+        if (dfz.stats().rateLimited() != 0) {
+            anomalies.add("dfz answered 429 " + dfz.stats().rateLimited() + " times");
+        }
+
+        long refusedAtMain = main.stats().requestsPerOperation().getOrDefault("create-order", 0L) - atMain.size();
+        String figures = String.format("ACCOUNTS FAILOVER (2 nodes, PostgreSQL): %d rows; TSEL10 down at main after %d"
+                        + " orders; leader %s killed at %d orders at main, %d at dfz; failover %d ms (kill to node %s's first"
+                        + " provider request); rows at main %d, at dfz %d, moved to dfz as REF-F2 %d; after the kill node %s"
+                        + " ordered %d at main, %d at dfz; %d create-orders refused at main; 429 answers %d at main, %d at dfz",
+                ROWS, ordersAtMainWhenDown, leaderName, mainAtKill, dfzAtKill, failover.toMillis(), standbyName,
+                atMain.size(), atDfz.size(), moved, standbyName, atMain.size() - mainAtKill, atDfz.size() - dfzAtKill,
+                refusedAtMain, main.stats().rateLimited(), dfz.stats().rateLimited());
+        System.out.println(figures);
+        if (moved == 0) {
+            anomalies.add("no row moved to dfz as REF-F2");
+        }
+        if (atMain.size() + atDfz.size() <= mainAtKill + dfzAtKill) {
+            anomalies.add("node " + standbyName + " placed no order after the kill");
+        }
+        assertThat(anomalies).as("%s\n%s", figures, outputs).isEmpty();
+    }
+
+    /** A node in a home of its own (its log, its management port) on the journal and, for the second, on the first's folders. */
+    private JarRun node(String name, PostgresServer.Database journal, JarRun shared) throws IOException {
+        JarRun node = new JarRun(Files.createDirectories(home.resolve("node-" + name)));
+        node.journalOn(journal);
+        if (shared != null) {
+            node.env.put("TOPUP_INBOX", shared.inbox.toString());
+            node.env.put("TOPUP_REPORTS", shared.reports.toString());
+            node.env.put("TOPUP_DATA", shared.data.toString());
+        }
+        node.env.put("TOPUP_MODE", "watch");
+        node.env.put("TOPUP_NODE_NAME", name);
+        SandboxConfig demo = SandboxConfig.defaults();
+        node.env.put("TOPUP_PROVIDERS", MAIN + "," + DFZ);
+        node.env.put("TOPUP_PROVIDER_MAIN_BASE_URL", main.baseUrl());
+        node.env.put("TOPUP_PROVIDER_MAIN_API_KEY", demo.apiKey());
+        node.env.put("TOPUP_PROVIDER_MAIN_API_SECRET", demo.apiSecret());
+        node.env.put("TOPUP_PROVIDER_DFZ_DIALECT", "digiflazz");
+        node.env.put("TOPUP_PROVIDER_DFZ_BASE_URL", dfz.baseUrl());
+        node.env.put("TOPUP_PROVIDER_DFZ_API_KEY", dfz.config().username());   // Digiflazz's username
+        node.env.put("TOPUP_PROVIDER_DFZ_API_SECRET", dfz.config().apiKey());  // Digiflazz's key
+        node.env.put("TOPUP_PROVIDER_DFZ_RATE_LIMIT", "300");
+        node.env.put("TOPUP_WEBHOOK_PORT", "0"); // no webhooks: TSEL10 is instant at both
+        // a product held instead of moved on would be rejected soon, not keep the run waiting
+        node.env.put("TOPUP_OUTAGE_RECHECK", "1s");
+        node.env.put("TOPUP_OUTAGE_WAIT", "5s");
+        return node;
+    }
+
+    static String telkomselBatch(String prefix, int rows) {
+        StringBuilder csv = new StringBuilder("ref_id,product_sku,customer_no,customer_no_zone\n");
+        for (int i = 1; i <= rows; i++) {
+            csv.append(prefix).append(i).append(",TSEL10,08131235").append(String.format("%04d", i)).append(",\n");
+        }
+        return csv.toString();
+    }
+
+    /** "active" or "standing by" from the node's log, null before it says. */
+    private static String role(JarRun node, String name) {
+        String out = node.output();
+        if (out.contains("node " + name + " is active on journal")) {
+            return "active";
+        }
+        return out.contains("node " + name + " standing by") ? "standing by" : null;
+    }
+
+    private long requests() {
+        return main.stats().totalRequests() + dfz.stats().totalRequests();
+    }
+
+    /** Reported with every row final. */
+    private static boolean finished(Path reports) {
+        Path summary = reports.resolve(BATCH + ".summary.json");
+        try {
+            return Files.exists(summary) && new ObjectMapper().readTree(summary.toFile()).path("pending").asLong(-1) == 0;
+        } catch (IOException halfWritten) {
+            return false;
+        }
+    }
+
+    /** The sandbox's ledger by ref_id; a ref_id in it twice is an anomaly. */
+    private static Map<String, LedgerEntry> ledgerByRef(SandboxProvider sandbox, String account, List<String> anomalies) {
+        Map<String, LedgerEntry> byRef = new HashMap<>();
+        for (LedgerEntry e : sandbox.ledger()) {
+            LedgerEntry before = byRef.put(e.refId(), e);
+            if (before != null) {
+                anomalies.add("ref_id " + e.refId() + " ordered twice at " + account + ": " + before + " and " + e);
+            }
+        }
+        return byRef;
+    }
+
+    /**
+     * Each row success, with exactly one order across the ledgers (REF at main xor REF-F2 at dfz), named
+     * by its provider/provider_ref_id with the order's status, serial and price; every order some row's.
+     * Returns the rows moved to dfz.
+     */
+    private static int checkRows(Report report, Map<String, LedgerEntry> atMain, Map<String, LedgerEntry> atDfz,
+                                 List<String> anomalies) {
+        List<String> header = report.header();
+        int message = header.indexOf("message");
+        if (message < 0 || header.indexOf("provider") != message + 1 || header.indexOf("provider_ref_id") != message + 2) {
+            anomalies.add("report header without provider, provider_ref_id right after message: " + header);
+        }
+        if (report.rows().size() != ROWS) {
+            anomalies.add("report has " + report.rows().size() + " rows, the batch " + ROWS);
+        }
+        Set<String> mainOfRows = new HashSet<>();
+        Set<String> dfzOfRows = new HashSet<>();
+        Set<String> refs = new HashSet<>();
+        int moved = 0;
+        for (Map<String, String> row : report.rows()) {
+            String ref = row.get("ref_id");
+            String fallback = ref + "-F2";
+            String where = "line " + row.get("line") + " " + ref + " " + row;
+            if (!refs.add(ref)) {
+                anomalies.add(where + ": reported twice");
+            }
+            mainOfRows.add(ref);
+            dfzOfRows.add(fallback);
+            if (!"success".equals(row.get("status"))) {
+                anomalies.add(where + ": not success");
+            }
+            boolean mainHas = atMain.containsKey(ref);
+            boolean dfzHas = atDfz.containsKey(fallback);
+            if (mainHas == dfzHas) {
+                anomalies.add(where + ": " + (mainHas ? "ordered at both, " + atMain.get(ref) + " and " + atDfz.get(fallback)
+                        : "ordered at neither main (as " + ref + ") nor dfz (as " + fallback + ")"));
+            }
+            if (atDfz.containsKey(ref)) {
+                anomalies.add(where + ": ordered at dfz under its own ref_id: " + atDfz.get(ref));
+            }
+            if (dfzHas) {
+                moved++;
+            }
+            String account = row.get("provider");
+            String providerRef = row.get("provider_ref_id");
+            LedgerEntry order = MAIN.equals(account) ? atMain.get(providerRef) : DFZ.equals(account) ? atDfz.get(providerRef) : null;
+            if (order == null) {
+                anomalies.add(where + ": its provider " + account + " has no order " + providerRef);
+            } else {
+                if (!(MAIN.equals(account) ? ref : fallback).equals(providerRef)) {
+                    anomalies.add(where + ": provider_ref_id " + providerRef + " at " + account);
+                }
+                if (!order.status().equals(row.get("status"))) {
+                    anomalies.add(where + ": the order at " + account + " is " + order.status());
+                }
+                String serial = order.serialNumber() == null ? "" : order.serialNumber();
+                if (!serial.equals(row.get("serial_number"))) {
+                    anomalies.add(where + ": serial at " + account + " is " + serial);
+                }
+                if (!Long.toString(order.price()).equals(row.get("price"))) {
+                    anomalies.add(where + ": price at " + account + " is " + order.price());
+                }
+                if (!order.productSku().equals(row.get("product_sku")) || !order.customerNo().equals(row.get("customer_no"))) {
+                    anomalies.add(where + ": the order at " + account + " is for " + order.productSku() + " " + order.customerNo());
+                }
+            }
+        }
+        for (String ref : atMain.keySet()) {
+            if (!mainOfRows.contains(ref)) {
+                anomalies.add("order " + ref + " at main is no row's: " + atMain.get(ref));
+            }
+        }
+        for (String ref : atDfz.keySet()) {
+            if (!dfzOfRows.contains(ref)) {
+                anomalies.add("order " + ref + " at dfz is no row's (rows go there as REF-F2): " + atDfz.get(ref));
+            }
+        }
+        return moved;
+    }
+
+    /** The summary's totals and its {@code accounts} against the report and the ledgers. */
+    private static void checkSummary(Report report, Map<String, LedgerEntry> atMain, Map<String, LedgerEntry> atDfz,
+                                     List<String> anomalies) {
+        JsonNode s = report.summary();
+        for (String field : List.of("rows", "success")) {
+            if (s.path(field).asLong(-1) != ROWS) {
+                anomalies.add("summary " + field + " is " + s.path(field) + ", not " + ROWS + ": " + s);
+            }
+        }
+        for (String field : List.of("pending", "rejected", "failed")) {
+            if (s.path(field).asLong(-1) != 0) {
+                anomalies.add("summary " + field + " is " + s.path(field) + ", not 0: " + s);
+            }
+        }
+        JsonNode accounts = s.path("accounts");
+        if (!accounts.isObject()) {
+            anomalies.add("summary without an accounts object: " + s);
+            return;
+        }
+        Set<String> names = new HashSet<>();
+        accounts.fieldNames().forEachRemaining(names::add);
+        if (!names.equals(Set.of(MAIN, DFZ))) {
+            anomalies.add("summary accounts " + names + ", not main and dfz: " + s);
+        }
+        long charges = 0;
+        for (Map.Entry<String, Map<String, LedgerEntry>> e : Map.of(MAIN, atMain, DFZ, atDfz).entrySet()) {
+            String account = e.getKey();
+            JsonNode at = accounts.path(account);
+            long ledgerSuccess = e.getValue().values().stream().filter(o -> o.status().equals("success")).count();
+            long reported = report.rows().stream().filter(r -> account.equals(r.get("provider"))).count();
+            long charged = e.getValue().values().stream()
+                    .filter(o -> o.status().equals("success") || o.status().equals("pending")).mapToLong(LedgerEntry::price).sum();
+            if (at.path("success").asLong(-1) != ledgerSuccess || ledgerSuccess != reported) {
+                anomalies.add("accounts." + account + ".success " + at.path("success") + ", its ledger " + ledgerSuccess
+                        + " successes, the report " + reported + " rows: " + s);
+            }
+            if (at.path("pending").asLong(-1) != 0) {
+                anomalies.add("accounts." + account + ".pending " + at.path("pending") + ": " + s);
+            }
+            if (at.path("charged").asLong(-1) != charged) {
+                anomalies.add("accounts." + account + ".charged " + at.path("charged") + ", its ledger " + charged + ": " + s);
+            }
+            if (at.path("submitted").asLong(-1) != at.path("success").asLong() + at.path("failed").asLong()
+                    + at.path("pending").asLong()) {
+                anomalies.add("accounts." + account + ".submitted is not success + failed + pending: " + s);
+            }
+            if (account.equals(DFZ) && at.path("failed").asLong(-1) != 0) {
+                // main's refused create-orders (moved on to dfz) may count there as failed; dfz refused none
+                anomalies.add("accounts.dfz.failed " + at.path("failed") + ": " + s);
+            }
+            charges += at.path("charged").asLong();
+        }
+        if (charges != s.path("charged").asLong(-1)) {
+            anomalies.add("the accounts' charges add up to " + charges + ", the summary's charged is " + s.path("charged"));
+        }
+    }
+
+    private static String outputs(String leaderName, JarRun leader, String standbyName, JarRun standby) {
+        return "---- node " + leaderName + " (the leader, killed):\n" + leader.output()
+                + "\n---- node " + standbyName + " (the standby):\n" + standby.output();
+    }
+
+    /** Waits for a condition; fails with both nodes' output when one of {@code watched} dies or the wait overruns. */
+    private void await(String what, BooleanSupplier condition, JarRun... watched) {
+        boolean met = Poll.atMost(STEP_LIMIT, condition::getAsBoolean,
+                done -> done || java.util.Arrays.stream(watched).anyMatch(n -> !alive(n)));
+        if (met) {
+            return;
+        }
+        String outputs = "---- node a:\n" + a.output() + "\n---- node b:\n" + b.output();
+        for (JarRun node : watched) {
+            if (!alive(node)) {
+                throw new AssertionError("node " + (node == a ? "a" : "b") + " died while waiting for " + what + "\n" + outputs);
+            }
+        }
+        throw new AssertionError("no " + what + " within " + STEP_LIMIT.toSeconds() + " s\n" + outputs);
+    }
+
+    private boolean alive(JarRun node) {
+        Process p = processes.get(node);
+        return p != null && p.isAlive();
+    }
+}

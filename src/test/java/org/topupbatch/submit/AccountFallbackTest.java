@@ -1,0 +1,118 @@
+package org.topupbatch.submit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.topupbatch.journal.RowRecord;
+import org.topupbatch.journal.RowRoute;
+import org.topupbatch.journal.RowState;
+import org.topupbatch.provider.ProviderException;
+
+/**
+ * Several accounts: a row refused in a way that proves its account made no order goes to its next
+ * account under ref_id-F2; anything that leaves an order possible keeps it where it is.
+ */
+class AccountFallbackTest {
+
+    @TempDir
+    Path dir;
+    SubmitFixture f;
+
+    @BeforeEach
+    void open() {
+        f = new SubmitFixture(dir, 3, null, new RowRoute(List.of(new RowRoute.Stop("main", "ML86", 20_000),
+                new RowRoute.Stop("dfz", "ML86D", 18_000))));
+        f.clock.advance(Duration.ofMinutes(5));
+    }
+
+    @AfterEach
+    void close() {
+        f.close();
+    }
+
+    private static ProviderException refusal(String code, boolean unknown) {
+        return new ProviderException("create-order", code, unknown ? 0 : 422, unknown, "msg", null, null);
+    }
+
+    @Test
+    void a_row_starts_at_its_first_account_under_its_own_ref_id() {
+        RowRecord row = f.row(0);
+        assertThat(row.account()).isEqualTo("main");
+        assertThat(row.orderRefId()).isEqualTo("R-0");
+        assertThat(row.orderSku()).isEqualTo("ML86");
+        assertThat(row.hasNextAccount()).isTrue();
+    }
+
+    @Test
+    void a_product_unavailable_at_the_first_account_sends_the_row_to_the_next_under_a_new_ref_id() {
+        RowRecord row = f.sending(0);
+        f.outcomes.recordFailure(row, refusal("PRODUCT_UNAVAILABLE", false), true);
+        RowRecord moved = f.row(0);
+        assertThat(moved.state()).isEqualTo(RowState.ACCEPTED);
+        assertThat(moved.attempt()).isEqualTo(2);
+        assertThat(moved.account()).isEqualTo("dfz");
+        assertThat(moved.orderRefId()).isEqualTo("R-0-F2");
+        assertThat(moved.orderSku()).isEqualTo("ML86D");
+        assertThat(moved.price()).as("the next account's price when accepted").isEqualTo(18_000L);
+        assertThat(moved.sentAt()).isNull();
+        assertThat(moved.message()).contains("main refused R-0").contains("sent to dfz as R-0-F2");
+        assertThat(moved.hasNextAccount()).isFalse();
+    }
+
+    @Test
+    void a_refusal_at_the_last_account_fails_the_row_there() {
+        RowRecord row = f.sending(0);
+        f.outcomes.recordFailure(row, refusal("PRODUCT_UNAVAILABLE", false), true);
+        RowRecord atDfz = f.sending(0);
+        f.outcomes.recordFailure(atDfz, refusal("PRODUCT_UNAVAILABLE", false), true);
+        assertThat(f.row(0).state()).isEqualTo(RowState.REFUSED);
+        assertThat(f.row(0).attempt()).isEqualTo(2);
+    }
+
+    @Test
+    void insufficient_balance_at_one_account_moves_the_row_on_and_does_not_stop_the_batch() {
+        RowRecord row = f.sending(0);
+        f.outcomes.recordFailure(row, refusal("INSUFFICIENT_BALANCE", false), true);
+        assertThat(f.row(0).state()).isEqualTo(RowState.ACCEPTED);
+        assertThat(f.row(0).account()).isEqualTo("dfz");
+        assertThat(f.journal.batch(f.batchId).orElseThrow().haltReason()).isNull();
+    }
+
+    @Test
+    void an_unknown_outcome_keeps_the_row_at_its_account_never_placed_elsewhere() {
+        RowRecord row = f.sending(0);
+        f.outcomes.recordFailure(row, refusal("TIMEOUT", true), true);
+        assertThat(f.row(0).state()).isEqualTo(RowState.UNKNOWN);
+        assertThat(f.row(0).attempt()).isEqualTo(1);
+        assertThat(f.row(0).account()).isEqualTo("main");
+    }
+
+    @Test
+    void a_refusal_of_the_row_itself_fails_it_where_it_is() {
+        RowRecord row = f.sending(0);
+        f.outcomes.recordFailure(row, refusal("INVALID_CUSTOMER_NO", false), true);
+        assertThat(f.row(0).state()).isEqualTo(RowState.REFUSED);
+        assertThat(f.row(0).attempt()).isEqualTo(1);
+    }
+
+    @Test
+    void once_an_account_refused_a_product_its_other_queued_rows_go_on_without_being_sent_there() {
+        RowRecord first = f.sending(0);
+        f.outcomes.recordFailure(first, refusal("PRODUCT_UNAVAILABLE", false), true);
+        RowRecord queued = f.row(1);
+        assertThat(f.queue.mayStart(queued)).as("not sent to main").isFalse();
+        assertThat(f.row(1).state()).isEqualTo(RowState.ACCEPTED);
+        assertThat(f.row(1).account()).isEqualTo("dfz");
+        assertThat(f.row(1).message()).contains("not sent there, sent to dfz as R-1-F2");
+        // a minute later main is asked again with the next row
+        f.clock.advance(AccountOutages.RECHECK.plusSeconds(1));
+        assertThat(f.queue.mayStart(f.row(2))).isTrue();
+        assertThat(f.row(2).account()).isEqualTo("main");
+    }
+}
