@@ -140,6 +140,7 @@ public final class StatusCommand implements Command {
                     + ": its rows not sent then are reported rejected; its sent orders are tracked to the end");
         }
         printHeld(journal);
+        printAccounts(journal, batch);
         List<RowRecord> waiting = journal.rowsOfBatch(batch.id(), EnumSet.of(RowState.PENDING, RowState.UNKNOWN,
                 RowState.SENDING), ORDERS_SHOWN);
         if (waiting.isEmpty()) {
@@ -151,11 +152,49 @@ public final class StatusCommand implements Command {
         Instant now = clock.instant();
         for (RowRecord row : waiting) {
             Instant since = row.sentAt() != null ? row.sentAt() : row.updatedAt();
-            out.println(String.format("%-8s %-6d %-30s %-10s %-20s %d", row.state(), row.line(), OneLine.of(row.refId(), 60),
+            // several accounts: the order's ref_id and its account, where it is looked up
+            String ref = row.account() == null ? row.refId() : row.orderRefId() + " at " + row.account();
+            out.println(String.format("%-8s %-6d %-30s %-10s %-20s %d", row.state(), row.line(), OneLine.of(ref, 80),
                     age(Duration.between(since, now)), TIME.format(since.atZone(ZoneId.systemDefault())), row.checks()));
         }
         if (waiting.size() == ORDERS_SHOWN) {
             out.println("(the first " + ORDERS_SHOWN + " in file order)");
+        }
+    }
+
+    /** Rows of a batch read for its per-account lines, at most. */
+    static final int ACCOUNT_ROWS_READ = 200_000;
+
+    /**
+     * Several accounts (README "Several accounts"): one line per account with the batch's rows there,
+     * by outcome, what they cost, and how many reached it after another account refused them.
+     */
+    private void printAccounts(Journal journal, BatchRecord batch) {
+        List<RowRecord> rows = journal.rowsOfBatch(batch.id(), EnumSet.allOf(RowState.class), ACCOUNT_ROWS_READ);
+        java.util.Map<String, long[]> byAccount = new java.util.TreeMap<>();
+        for (RowRecord row : rows) {
+            if (row.route() == null) {
+                continue;
+            }
+            // success, failed, pending/unknown/sending, queued, moved here, charged
+            long[] n = byAccount.computeIfAbsent(row.account(), k -> new long[6]);
+            switch (row.state()) {
+                case SUCCESS -> n[0]++;
+                case FAILED, REFUSED -> n[1]++;
+                case PENDING, UNKNOWN, SENDING -> n[2]++;
+                case ACCEPTED -> n[3]++;
+                default -> { }
+            }
+            n[4] += row.attempt() > 1 && row.state() != RowState.REJECTED ? 1 : 0;
+            if (row.price() != null && (row.state() == RowState.SUCCESS || row.state() == RowState.PENDING)) {
+                n[5] += row.price();
+            }
+        }
+        byAccount.forEach((account, n) -> out.println("Account " + account + ": " + n[0] + " success, " + n[1] + " failed, "
+                + n[2] + " pending, " + n[3] + " queued; " + n[4] + " of them after another account refused them; charged "
+                + org.topupbatch.text.Rupiah.format(n[5])));
+        if (rows.size() == ACCOUNT_ROWS_READ && !byAccount.isEmpty()) {
+            out.println("(accounts counted over the first " + ACCOUNT_ROWS_READ + " rows)");
         }
     }
 

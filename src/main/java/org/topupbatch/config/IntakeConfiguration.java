@@ -13,8 +13,6 @@ import org.topupbatch.settings.SettingsException;
 /** Intake (routes/intake.yaml): which inbox files are taken, and reading, checking and recording a batch. */
 public final class IntakeConfiguration extends AreaConfiguration {
 
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(IntakeConfiguration.class);
-
 
     private final Settings settings;
     private final Clock clock;
@@ -48,39 +46,12 @@ public final class IntakeConfiguration extends AreaConfiguration {
                     customerRules(), settings.balancePolicy(), settings.data().resolve("archive"), clock, ProviderName.of(settings),
                     settings.inputCharset(), settings.repeatWindow());
             if (provider.severalAccounts()) {
-                batchIntake.routedBy(this::router);
+                batchIntake.routedBy(provider::rowRouter);
             }
         }
         return batchIntake;
     }
 
-    /**
-     * Several accounts: the product map and each account's price list as it is now. An account whose
-     * list cannot be read takes no row of this batch; when none can be read the batch waits, as with one
-     * account whose list cannot be read.
-     */
-    private org.topupbatch.intake.RowRouter router() {
-        java.util.List<String> names = java.util.List.copyOf(provider.accounts().keySet());
-        org.topupbatch.provider.ProductMap map = settings.productMap() == null
-                ? org.topupbatch.provider.ProductMap.identity(names)
-                : org.topupbatch.provider.ProductMap.load(settings.productMap(), names);
-        java.util.Map<String, java.util.List<org.topupbatch.provider.Product>> lists = new java.util.LinkedHashMap<>();
-        RuntimeException last = null;
-        for (java.util.Map.Entry<String, org.topupbatch.provider.CachedPriceCatalog> account : provider.accountPrices().entrySet()) {
-            try {
-                account.getValue().refreshIfDue(org.topupbatch.provider.CachedPriceCatalog.DEFAULT_TTL);
-                lists.put(account.getKey(), account.getValue().products());
-            } catch (org.topupbatch.provider.PriceListUnavailableException | org.topupbatch.provider.ProviderException e) {
-                LOG.warn("Account {}: its price list cannot be read ({}); it takes no row of this batch", account.getKey(),
-                        e.getMessage());
-                last = e;
-            }
-        }
-        if (lists.isEmpty() && last != null) {
-            throw last;
-        }
-        return new org.topupbatch.intake.RowRouter(map, lists);
-    }
 
     /** A bad rules file stops the start with one line naming the setting. */
     private CustomerRules customerRules() {

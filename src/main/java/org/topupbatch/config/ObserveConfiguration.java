@@ -56,7 +56,8 @@ public final class ObserveConfiguration extends AreaConfiguration {
         return new org.topupbatch.door.HttpIntake(journal.journal(), settings.inbox(), settings.reports(),
                 settings.intakeToken(), !loopback, settings.intakeMaxBytes(), settings.mode() == Settings.Mode.WATCH).withPreview(new org.topupbatch.door.UploadPreview(journal.journal(),
                         () -> new org.topupbatch.intake.BatchCheck(provider.prices(), IntakeConfiguration.customerRules(settings),
-                                settings.balancePolicy(), settings.inputCharset(), settings.repeatWindow(), clock),
+                                settings.balancePolicy(), settings.inputCharset(), settings.repeatWindow(), clock)
+                                .routedBy(provider.severalAccounts() ? provider.rowRouter() : null),
                         () -> provider.gateway().checkBalance().balance(), () -> provider.gateway().requestsPerMinute(),
                         settings.data().resolve("http-intake")));
     }

@@ -117,6 +117,40 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
         return lists;
     }
 
+    /**
+     * Several accounts: the product map and each account's price list as it is now. An account whose
+     * list cannot be read takes no row of this batch; when none can be read the batch waits, as with one
+     * account whose list cannot be read.
+     */
+    public org.topupbatch.intake.RowRouter rowRouter() {
+        java.util.List<String> names = java.util.List.copyOf(accounts().keySet());
+        org.topupbatch.provider.ProductMap map = settings.productMap() == null
+                ? org.topupbatch.provider.ProductMap.identity(names)
+                : org.topupbatch.provider.ProductMap.load(settings.productMap(), names);
+        java.util.Map<String, java.util.List<org.topupbatch.provider.Product>> lists = new java.util.LinkedHashMap<>();
+        RuntimeException last = null;
+        for (java.util.Map.Entry<String, org.topupbatch.provider.CachedPriceCatalog> account : accountPrices().entrySet()) {
+            try {
+                account.getValue().refreshIfDue(org.topupbatch.provider.CachedPriceCatalog.DEFAULT_TTL);
+                lists.put(account.getKey(), account.getValue().products());
+            } catch (org.topupbatch.provider.PriceListUnavailableException | org.topupbatch.provider.ProviderException e) {
+                LOG.warn("Account {}: its price list cannot be read ({}); it takes no row of this batch", account.getKey(),
+                        e.getMessage());
+                last = e;
+            }
+        }
+        if (lists.isEmpty() && last != null) {
+            throw last;
+        }
+        return new org.topupbatch.intake.RowRouter(map, lists);
+    }
+
+    /** An account's balance as its latest answer showed it (the report reads every balance first), or null. */
+    public Long lastBalance(String account) {
+        AccountParts parts = accounts().get(account);
+        return parts == null ? null : parts.balances.last().map(BalanceSeen.Reading::balance).orElse(null);
+    }
+
     /** Every gate a clean stop closes: the single account's, or each account's. */
     public java.util.List<StoppableGate> gates() {
         return severalAccounts() ? accounts().values().stream().map(a -> a.gate).toList() : java.util.List.of(gate());

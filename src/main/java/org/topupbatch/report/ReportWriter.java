@@ -88,6 +88,14 @@ public final class ReportWriter {
         return this;
     }
 
+    /** Several accounts: each account's balance when the report is written (null when unknown). */
+    private java.util.function.Function<String, Long> accountBalances = account -> null;
+
+    public ReportWriter withAccountBalances(java.util.function.Function<String, Long> balances) {
+        this.accountBalances = balances;
+        return this;
+    }
+
     /** The columns added after {@code message} with several accounts. */
     public static final List<String> ACCOUNT_COLUMNS = List.of("provider", "provider_ref_id");
 
@@ -137,7 +145,7 @@ public final class ReportWriter {
         if (batch.error() != null) {
             ReportSummary summary = new ReportSummary(batch.fileName(), batch.id(), 0, 0, 0, 0, 0, 0, 0,
                     balanceBefore, balanceAfter, batch.startedAt(), finishedAt, batch.provider(), batch.error());
-            writeAtomically(summaryFile, out -> writeSummary(summary, null, out));
+            writeAtomically(summaryFile, out -> writeSummary(summary, null, accountBalances, out));
             delivery.deliver(reportsDir);
             return new ReportFiles(null, summaryFile, summary);
         }
@@ -160,7 +168,7 @@ public final class ReportWriter {
                 tally.success + tally.failed + tally.pending, tally.success, tally.failed, tally.pending,
                 tally.rejected, tally.charged, balanceBefore, balanceAfter, batch.startedAt(),
                 finishedAt, batch.provider(), null);
-        writeAtomically(summaryFile, out -> writeSummary(summary, accounts ? tally.accounts : null, out));
+        writeAtomically(summaryFile, out -> writeSummary(summary, accounts ? tally.accounts : null, accountBalances, out));
         delivery.deliver(reportsDir);
         return new ReportFiles(resultFile, summaryFile, summary);
     }
@@ -192,7 +200,7 @@ public final class ReportWriter {
     }
 
     private static final class Tally {
-        /** Several accounts: per account (in the order first seen) success, failed, pending, charged. */
+        /** Several accounts: per account (by name) success, failed, pending, charged. */
         final java.util.Map<String, long[]> accounts = new java.util.TreeMap<>();
         long rows;
         long success;
@@ -287,7 +295,8 @@ public final class ReportWriter {
         printer.flush();
     }
 
-    private static void writeSummary(ReportSummary s, java.util.Map<String, long[]> accounts, OutputStream out) throws IOException {
+    private static void writeSummary(ReportSummary s, java.util.Map<String, long[]> accounts,
+                                     java.util.function.Function<String, Long> balances, OutputStream out) throws IOException {
         ObjectNode json = JSON.createObjectNode();
         json.put("file", s.file());
         json.put("batch", s.batch());
@@ -315,6 +324,12 @@ public final class ReportWriter {
                 a.put("failed", n[1]);
                 a.put("pending", n[2]);
                 a.put("charged", n[3]);
+                Long balance = balances.apply(name);
+                if (balance == null) {
+                    a.putNull("balance_after");
+                } else {
+                    a.put("balance_after", balance);
+                }
             });
         }
         out.write(JSON.writeValueAsBytes(json));

@@ -215,6 +215,14 @@ class AccountsRunE2ETest {
         soft.assertAll();
         assertReportMatchesLedgers(report, atMain, atDfz, out);
         assertSummaryMatchesLedgers(report, atMain, atDfz, out, true);
+        // status BATCH, from the journal: a line per account
+        Process status = run.start("status", "midbatch.csv");
+        assertThat(status.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        String shown = run.output();
+        assertThat(status.exitValue()).as(shown).isZero();
+        assertThat(shown).as(shown).contains("Account main: " + atMain.size() + " success, 0 failed")
+                .contains("Account dfz: " + atDfz.size() + " success, 0 failed, 0 pending, 0 queued; " + movedOn
+                        + " of them after another account refused them");
         if (journal == JournalDatabase.POSTGRESQL) {
             assertThat(run.rowsJournaledFor("midbatch.csv")).as("journaled on PostgreSQL; the run's output:\n%s", out)
                     .isEqualTo(rows);
@@ -318,6 +326,9 @@ class AccountsRunE2ETest {
             soft.assertThat(a.path("success").asLong()).as("%s.success vs the report: %s", account, where).isEqualTo(reportedHere);
             soft.assertThat(a.path("pending").asLong()).as("%s.pending: %s", account, where).isZero();
             soft.assertThat(a.path("charged").asLong()).as("%s.charged vs its ledger: %s", account, where).isEqualTo(charged);
+            long balanceNow = (account.equals(MAIN) ? main : dfz).balance();
+            soft.assertThat(a.path("balance_after").asLong()).as("%s.balance_after vs its sandbox: %s", account, where)
+                    .isEqualTo(balanceNow);
             soft.assertThat(a.path("submitted").asLong()).as("%s.submitted = success + failed + pending: %s", account, where)
                     .isEqualTo(a.path("success").asLong() + a.path("failed").asLong() + a.path("pending").asLong());
             if (!(account.equals(MAIN) && mainRefusedSome)) {
