@@ -34,7 +34,8 @@ public final class ObserveConfiguration extends AreaConfiguration {
         this.journal = journal;
         this.provider = provider;
         this.cluster = cluster;
-        provider.meterWith(gate -> observability().meter(gate));
+        provider.meterWith((gate, account) -> observability().meter(gate,
+                account == null ? org.topupbatch.settings.ProviderName.of(settings) : account));
     }
 
     /** Bound under the name camel-micrometer-prometheus looks for, so /observe/metrics serves the topup_ meters. */

@@ -42,7 +42,9 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
     private final Clock clock;
     private final JournalConfiguration journal;
     /** How every provider request is counted and timed (the observe area's meter). */
-    private UnaryOperator<RequestGate> meter = UnaryOperator.identity();
+    private java.util.function.BiFunction<RequestGate, String, RequestGate> meter = (gate, account) -> gate;
+    /** Each account's metered gate (the single account's under ""), made once. */
+    private final java.util.Map<String, RequestGate> metered = new java.util.concurrent.ConcurrentHashMap<>();
 
     private SandboxProvider sandbox;
     private RateBudget budget;
@@ -64,7 +66,8 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
         // one provider route for every account: each call's account picks its address, credentials and budget
         this.route = new ProviderRouteConfiguration(
                 account -> account == null ? endpoint() : accountParts(account).endpoint,
-                account -> meter.apply(account == null ? gate() : accountParts(account).gate),
+                account -> metered.computeIfAbsent(account == null ? "" : account,
+                        k -> meter.apply(account == null ? gate() : accountParts(account).gate, account)),
                 account -> account == null ? balances : accountParts(account).balances);
     }
 
@@ -171,7 +174,7 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
         return balances;
     }
 
-    void meterWith(UnaryOperator<RequestGate> meter) {
+    void meterWith(java.util.function.BiFunction<RequestGate, String, RequestGate> meter) {
         this.meter = meter;
     }
 

@@ -17,11 +17,18 @@ public final class MeteredGate implements RequestGate {
     private final RequestGate gate;
     private final MeterRegistry registry;
     private final ProviderAccess access;
+    /** The provider label: the embedded sandbox, the provider's host, or with several accounts the account's name. */
+    private final String provider;
 
     public MeteredGate(RequestGate gate, MeterRegistry registry, ProviderAccess access) {
+        this(gate, registry, access, "");
+    }
+
+    public MeteredGate(RequestGate gate, MeterRegistry registry, ProviderAccess access, String provider) {
         this.gate = gate;
         this.registry = registry;
         this.access = access;
+        this.provider = provider;
     }
 
     @Override
@@ -50,9 +57,9 @@ public final class MeteredGate implements RequestGate {
     private void record(String operation, int httpStatus, long nanos) {
         Counter.builder("topup.provider.calls").description("Provider calls by operation and answer")
                 .tag("operation", operation).tag("answer", httpStatus == 0 ? "none" : Integer.toString(httpStatus))
-                .register(registry).increment();
+                .tag("provider", provider).register(registry).increment();
         Timer.builder("topup.provider.latency").description("Provider call time, from send to answer")
-                .tag("operation", operation).register(registry).record(nanos, TimeUnit.NANOSECONDS);
+                .tag("operation", operation).tag("provider", provider).register(registry).record(nanos, TimeUnit.NANOSECONDS);
         access.answered(operation, httpStatus);
     }
 }

@@ -125,9 +125,9 @@ public final class Observability implements AutoCloseable {
         return dashboard;
     }
 
-    /** The gate every provider request passes, counted and timed. */
-    public RequestGate meter(RequestGate gate) {
-        return new MeteredGate(gate, registry, access);
+    /** The gate every provider request passes, counted and timed, labelled with its provider (or account). */
+    public RequestGate meter(RequestGate gate, String provider) {
+        return new MeteredGate(gate, registry, access, provider);
     }
 
     /** The provider's verdict on the credentials, as the start-up check learned it. */

@@ -99,8 +99,9 @@ class ObserveE2ETest {
                 "topup_products_held 0.0",
                 "topup_batches_held 0.0",
                 "topup_batches_cancelled 0.0",
-                "topup_provider_calls_total{answer=\"200\",operation=\"create-order\"} 2.0",
-                "topup_provider_latency_seconds_count{operation=\"create-order\"} 2",
+                // labelled with the provider: the host of topup.base-url here
+                "topup_provider_calls_total{answer=\"200\",operation=\"create-order\",provider=\"127.0.0.1\"} 2.0",
+                "topup_provider_latency_seconds_count{operation=\"create-order\",provider=\"127.0.0.1\"} 2",
                 "topup_rate_window_limit ",
                 "topup_rate_window_used ",
                 "topup_balance_rupiah ");
