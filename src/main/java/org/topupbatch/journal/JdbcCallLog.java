@@ -93,8 +93,7 @@ final class JdbcCallLog implements CallLog {
 
     /**
      * Several accounts: the calls of one named account. Its budget counts only these, so each account
-     * is held to its own limit, not to the sum of all. Limits are not remembered for it (the journal
-     * keeps the single account's).
+     * is held to its own limit, not to the sum of all. Its limits are remembered under its name.
      */
     CallLog forAccount(String account) {
         return new AccountCalls(account);
@@ -103,6 +102,12 @@ final class JdbcCallLog implements CallLog {
     private static final String RESERVE_ACCOUNT_CALL = "INSERT INTO provider_call (reserved_at, operation, account) VALUES (?, ?, ?)";
     private static final String ACCOUNT_CALLS_SINCE = "SELECT id, reserved_at, operation, answered_at, http_status"
             + " FROM provider_call WHERE account = ? AND reserved_at >= ? ORDER BY reserved_at, id";
+    private static final String UPDATE_NAMED_LIMITS = "UPDATE account_limits_named SET per_minute = ?, per_day = ?,"
+            + " used_today = ?, learned_at = ? WHERE account = ?";
+    private static final String INSERT_NAMED_LIMITS = "INSERT INTO account_limits_named (per_minute, per_day, used_today,"
+            + " learned_at, account) VALUES (?, ?, ?, ?, ?)";
+    private static final String NAMED_LIMITS = "SELECT per_minute, per_day, used_today, learned_at FROM account_limits_named"
+            + " WHERE account = ?";
     private static final String COUNT_ACCOUNT_CALLS_SINCE = "SELECT COUNT(*) AS n FROM provider_call WHERE account = ? AND reserved_at >= ?";
 
     private final class AccountCalls implements CallLog {
@@ -156,12 +161,24 @@ final class JdbcCallLog implements CallLog {
 
         @Override
         public void rememberLimits(AccountLimits limits) {
-            // an account's limits are its own; the journal keeps the single account's
+            JdbcSupport.Binder values = ps -> {
+                ps.setInt(1, limits.perMinute());
+                ps.setLong(2, limits.perDay());
+                ps.setLong(3, limits.usedToday());
+                ps.setLong(4, limits.learnedAt().toEpochMilli());
+                ps.setString(5, account);
+            };
+            if (jdbc.update(UPDATE_NAMED_LIMITS, values) == 0) {
+                jdbc.update(INSERT_NAMED_LIMITS, values);
+            }
         }
 
         @Override
         public Optional<AccountLimits> rememberedLimits() {
-            return Optional.empty();
+            List<AccountLimits> limits = new ArrayList<>();
+            jdbc.query(NAMED_LIMITS, ps -> ps.setString(1, account), rs -> limits.add(new AccountLimits(rs.getInt("per_minute"),
+                    rs.getLong("per_day"), rs.getLong("used_today"), Instant.ofEpochMilli(rs.getLong("learned_at")))));
+            return limits.stream().findFirst();
         }
     }
 }

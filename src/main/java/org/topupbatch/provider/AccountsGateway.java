@@ -32,14 +32,31 @@ public final class AccountsGateway extends ProviderGateway {
         return gateway;
     }
 
-    /** The accounts' total balance (the summary's balance_before and balance_after). */
+    /**
+     * The accounts' total balance (the summary's balance_before and balance_after), of those that can be
+     * asked now: one that cannot be reached must not hold up the others' batches. Refused credentials,
+     * or no account reached at all, are thrown.
+     */
     @Override
     public Balance checkBalance() {
         long total = 0;
-        for (ProviderGateway gateway : accounts.values()) {
-            total += gateway.checkBalance().balance();
+        int reached = 0;
+        ProviderException unreachable = null;
+        for (Map.Entry<String, ProviderGateway> account : accounts.entrySet()) {
+            try {
+                total += account.getValue().checkBalance().balance();
+                reached++;
+            } catch (ProviderException e) {
+                if (e.stopsSubmission()) {
+                    throw e;
+                }
+                unreachable = e;
+            }
         }
-        return new Balance(total, "IDR", null, "all accounts");
+        if (reached == 0 && unreachable != null) {
+            throw unreachable;
+        }
+        return new Balance(total, "IDR", null, reached == accounts.size() ? "all accounts" : reached + " of " + accounts.size() + " accounts");
     }
 
     @Override

@@ -24,19 +24,38 @@ public final class AccountsLimitsRefresh extends AccountLimitsRefresh {
         this.accounts = new LinkedHashMap<>(accounts);
     }
 
+    /**
+     * An account that refuses its credentials stops the start (a setting to mend). One that cannot be
+     * reached does not, while another can: the accounts that answer take the rows (an unreachable
+     * account's price list is not read, so it takes no new row), and its own rows go to their next
+     * account once it refuses the connection. When none can be reached the start stops.
+     */
     @Override
     public void refreshLimits() {
+        ProviderException unreachable = null;
+        int reached = 0;
         for (Map.Entry<String, Account> account : accounts.entrySet()) {
             try {
                 account.getValue().limits().refreshLimits();
                 if (!started) {
                     account.getValue().gateway().checkBalance();
                 }
+                reached++;
             } catch (ProviderException e) {
-                throw new ProviderException("account " + account.getKey(), e.code(), e.httpStatus(), e.outcomeUnknown(),
-                        e.providerMessage(), e.retryAfterSeconds(), e);
+                ProviderException named = new ProviderException("account " + account.getKey(), e.code(), e.httpStatus(),
+                        e.outcomeUnknown(), e.providerMessage(), e.retryAfterSeconds(), e);
+                if (e.stopsSubmission()) {
+                    throw named;
+                }
+                LOG.warn("Account {} cannot be reached now ({}); the other accounts go on", account.getKey(), e.getMessage());
+                unreachable = named;
             }
+        }
+        if (reached == 0 && unreachable != null) {
+            throw unreachable;
         }
         started = true;
     }
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(AccountsLimitsRefresh.class);
 }

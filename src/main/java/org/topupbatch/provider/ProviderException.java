@@ -123,9 +123,11 @@ public class ProviderException extends RuntimeException {
     /**
      * With several accounts: a refusal that proves this account made no order and that another
      * account may well take it (the product cannot be had here now, or this account's balance is
-     * short). The row goes to its next account under a new ref_id (README "Several accounts").
+     * short, or it could not be connected to at all: no request reached it). The row goes to its next
+     * account under a new ref_id (README "Several accounts").
      */
     public boolean meansAnotherAccountMayTakeIt() {
-        return !outcomeUnknown && (meansProductUnavailable() || is(ProviderError.INSUFFICIENT_BALANCE));
+        return !outcomeUnknown && (meansProductUnavailable() || is(ProviderError.INSUFFICIENT_BALANCE)
+                || is(ProviderError.CONNECTION_FAILED));
     }
 }

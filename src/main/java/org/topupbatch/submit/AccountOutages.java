@@ -10,7 +10,7 @@ import org.topupbatch.provider.ProviderException;
 
 /**
  * Several accounts (README "Several accounts"): what an account has just refused for every row
- * alike, a product it cannot sell now or an order its balance cannot pay, so that the queued rows
+ * alike, a product it cannot sell now, an order its balance cannot pay, or no connection at all, so that the queued rows
  * concerned go to their next account at once instead of each being refused there first (a request
  * spent, and the account's budget, for nothing). After {@link #RECHECK} the next row is sent there
  * again: if the account takes it, it sells again. (An order taken there meanwhile proves nothing: it
@@ -24,6 +24,8 @@ final class AccountOutages {
 
     private final Clock clock;
     private final Map<String, Instant> until = new ConcurrentHashMap<>();
+    /** Why an account takes no row now, for its rows' messages. */
+    private final Map<String, String> reasons = new ConcurrentHashMap<>();
 
     AccountOutages(Clock clock) {
         this.clock = clock;
@@ -39,6 +41,18 @@ final class AccountOutages {
             until.put(key(row.account(), row.orderSku()), end);
         } else if (e.is(org.topupbatch.provider.ProviderError.INSUFFICIENT_BALANCE)) {
             until.put(key(row.account(), ANY_PRODUCT), end);
+            reasons.put(row.account(), "reported insufficient balance");
+        } else if (e.is(org.topupbatch.provider.ProviderError.CONNECTION_FAILED)) {
+            until.put(key(row.account(), ANY_PRODUCT), end);
+            reasons.put(row.account(), "could not be reached");
+        }
+    }
+
+    /** The row's account's price list cannot be read: nothing is sent there until it can (see {@link PriceGuard}). */
+    void pricesUnreadable(RowRecord row) {
+        if (row.account() != null) {
+            until.put(key(row.account(), ANY_PRODUCT), clock.instant().plus(RECHECK));
+            reasons.put(row.account(), "has a price list that cannot be read");
         }
     }
 
@@ -52,7 +66,7 @@ final class AccountOutages {
             return row.account() + " refused " + row.orderSku() + " as unavailable moments ago";
         }
         if (now.isBefore(until.getOrDefault(key(row.account(), ANY_PRODUCT), Instant.MIN))) {
-            return row.account() + " reported insufficient balance moments ago";
+            return row.account() + " " + reasons.getOrDefault(row.account(), "refused every row") + " moments ago";
         }
         return null;
     }

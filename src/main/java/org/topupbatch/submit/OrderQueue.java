@@ -99,7 +99,15 @@ public class OrderQueue {
         try {
             balanceBefore.ensureRecorded(row.batchId());
             // before the budget, not after it: reading the list spends a request of its own
-            return prices.refreshIfDue(row) && !rejectedForPrice(row);
+            if (!prices.refreshIfDue(row)) {
+                if (row.hasNextAccount()) {
+                    // several accounts: rows wait for no account that cannot be asked; unsent, they may move
+                    accountOutages.pricesUnreadable(row);
+                    movedOn(row);
+                }
+                return false;
+            }
+            return !rejectedForPrice(row);
         } catch (ProviderException e) {
             if (e.stopsSubmission()) {
                 stopAll("the provider refused the credentials (" + e.code() + ")");

@@ -98,13 +98,14 @@ public class SubmitOutcomes {
         } else if (e.meansOrderExists()) {
             // An order with this ref_id exists: find out whose and how it ended; never "failed".
             unknown(row, "the provider already knows this ref_id; looking it up");
+        } else if (e.meansAnotherAccountMayTakeIt() && row.hasNextAccount() && !queue.refusing()) {
+            // several accounts: no order exists here, and another account may take the row
+            fallBack(row, e);
         } else if (e.nothingSent()) {
             journal.returnToQueue(row.id());
             if (!queue.refusing()) {
                 LOG.warn("Provider not reachable for {}: {}; will try again", row.refId(), e.getMessage());
             }
-        } else if (e.meansAnotherAccountMayTakeIt() && row.hasNextAccount()) {
-            fallBack(row, e);
         } else if (e.stopsSubmission()) {
             stop(row, e);
         } else {

@@ -153,6 +153,26 @@ class AccountsRunE2ETest {
                 atMain.size(), atDfz.size(), atDfz.keySet().stream().filter(r -> r.endsWith("-F2")).count());
     }
 
+    @Test
+    void an_account_that_cannot_be_reached_at_start_leaves_its_rows_to_the_other() throws Exception {
+        startAccounts(SandboxConfig.defaults().setSeed(74L));
+        main.close(); // nothing listens at main's address any more: connections are refused
+        run.drop("unreached.csv", mixedBatch("UR-", 10));
+
+        int exit = run.runOnce(Duration.ofSeconds(60));
+        String out = run.output();
+        assertThat(exit).as("exit code; the run's output:\n%s", out).isZero();
+        assertThat(out).as(out).contains("Account main cannot be reached now");
+        Report report = Report.read(run.reports, "unreached", ',');
+        Map<String, LedgerEntry> atDfz = ledgerByRef(dfz, out);
+        assertThat(report.rows()).as(out).hasSize(10).allSatisfy(row -> {
+            assertThat(row.get("status")).as(row + "\n" + out).isEqualTo("success");
+            assertThat(row.get("provider")).as(row + "\n" + out).isEqualTo(DFZ);
+            assertThat(atDfz).as(row + "\n" + out).containsKey(row.get("ref_id"));
+        });
+        main = null; // closed already
+    }
+
     @ParameterizedTest
     @EnumSource(JournalDatabase.class)
     void a_product_down_mid_batch_sends_each_refused_row_to_the_next_account_under_a_new_ref_id(JournalDatabase journal)

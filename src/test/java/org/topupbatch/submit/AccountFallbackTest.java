@@ -115,4 +115,24 @@ class AccountFallbackTest {
         assertThat(f.queue.mayStart(f.row(2))).isTrue();
         assertThat(f.row(2).account()).isEqualTo("main");
     }
+
+    @Test
+    void an_account_that_cannot_be_connected_to_sends_the_row_to_the_next() {
+        RowRecord row = f.sending(0);
+        f.outcomes.recordFailure(row, new ProviderException("create-order", "CONNECTION_FAILED", 0, false, "refused", null, null),
+                true);
+        assertThat(f.row(0).state()).isEqualTo(RowState.ACCEPTED);
+        assertThat(f.row(0).account()).isEqualTo("dfz");
+        assertThat(f.queue.mayStart(f.row(1))).as("main is not asked again at once").isFalse();
+        assertThat(f.row(1).message()).contains("main could not be reached moments ago");
+    }
+
+    @Test
+    void a_row_whose_account_has_no_readable_price_list_moves_on_unsent() {
+        f.priceList = null; // the account's list cannot be read
+        assertThat(f.queue.mayStart(f.row(0))).isFalse();
+        assertThat(f.row(0).state()).isEqualTo(RowState.ACCEPTED);
+        assertThat(f.row(0).account()).isEqualTo("dfz");
+        assertThat(f.row(0).message()).contains("main has a price list that cannot be read");
+    }
 }
