@@ -87,6 +87,24 @@ public final class ObserveConfiguration extends AreaConfiguration {
                     cluster.node(), clock, ProviderName.of(settings), provider.balances(),
                     settings.inbox(), settings.outageWait());
             observability.metrics().notifications(observability.registry(), notify.notifications());
+            if (provider.severalAccounts()) {
+                // several accounts: each one's balance and rate budget, labelled with its name
+                for (String account : provider.accounts().keySet()) {
+                    io.micrometer.core.instrument.Gauge.builder("topup.account.balance.rupiah", () -> {
+                        Long balance = provider.lastBalance(account);
+                        return balance == null ? Double.NaN : balance.doubleValue();
+                    }).tag("account", account).description("An account's balance as of its latest answer that carried one")
+                            .register(observability.registry());
+                }
+                provider.accounts().forEach((account, parts) -> {
+                    io.micrometer.core.instrument.Gauge.builder("topup.account.rate.window.used", parts.budget,
+                            b -> b.inWindow()).tag("account", account)
+                            .description("Requests of an account in the current 60-second window").register(observability.registry());
+                    io.micrometer.core.instrument.Gauge.builder("topup.account.rate.window.limit", parts.budget,
+                            b -> b.limits().perMinute()).tag("account", account)
+                            .description("An account's requests per minute").register(observability.registry());
+                });
+            }
         }
         return observability;
     }

@@ -171,7 +171,8 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
 
     /** The balance as of the latest provider answer that carried one. */
     public BalanceSeen balances() {
-        return balances;
+        // several accounts: what shows one balance shows the first account's
+        return severalAccounts() ? firstAccount().balances : balances;
     }
 
     void meterWith(java.util.function.BiFunction<RequestGate, String, RequestGate> meter) {

@@ -120,7 +120,13 @@ class AccountsFailoverE2ETest {
         await("node " + standbyName + "'s first provider request after the kill", () -> requests() > requestsAtKill, standby);
         Duration failover = Duration.ofNanos(System.nanoTime() - killedAt);
         await("node " + standbyName + " to report " + BATCH + " with no row pending", () -> finished(a.reports), standby);
+        // each account's balance and rate window in the survivor's metrics, labelled with the account
+        String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + standby.env.get("TOPUP_MANAGEMENT_PORT") + "/observe/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
         standby.kill(); // the ledgers hold still for the audit
+        assertThat(gauge(metrics, "topup_account_balance_rupiah{account=\"dfz\"}")).as(metrics).isEqualTo((double) dfz.balance());
+        assertThat(gauge(metrics, "topup_account_balance_rupiah{account=\"main\"}")).as(metrics).isEqualTo((double) main.balance());
+        assertThat(gauge(metrics, "topup_account_rate_window_limit{account=\"dfz\"}")).as(metrics).isEqualTo(300.0);
 
         String outputs = outputs(leaderName, leader, standbyName, standby);
         assertThat(reportedBeforeKill).as("the batch was reported before the kill: nothing was left to take over\n%s",
@@ -156,6 +162,12 @@ class AccountsFailoverE2ETest {
             anomalies.add("node " + standbyName + " placed no order after the kill");
         }
         assertThat(anomalies).as("%s\n%s", figures, outputs).isEmpty();
+    }
+
+    /** A gauge's value in a Prometheus scrape; NaN when the scrape has no such line. */
+    private static double gauge(String scrape, String series) {
+        return scrape.lines().filter(l -> l.startsWith(series + " ")).map(l -> Double.parseDouble(l.substring(series.length()).trim()))
+                .findFirst().orElse(Double.NaN);
     }
 
     /** A node in a home of its own (its log, its management port) on the journal and, for the second, on the first's folders. */
