@@ -66,6 +66,7 @@ public final class StatusCommand implements Command {
             return ExitCode.FAILED.code();
         }
         outageWait = settings.outageWait();
+        severalAccounts = settings.severalAccounts();
         try (Journal journal = JdbcJournal.openForReading(settings.data(), settings.dbUrl(), settings.dbUser(),
                 settings.dbPassword())) {
             if (args.isEmpty()) {
@@ -140,7 +141,9 @@ public final class StatusCommand implements Command {
                     + ": its rows not sent then are reported rejected; its sent orders are tracked to the end");
         }
         printHeld(journal);
-        printAccounts(journal, batch);
+        if (severalAccounts) {
+            printAccounts(journal, batch);
+        }
         List<RowRecord> waiting = journal.rowsOfBatch(batch.id(), EnumSet.of(RowState.PENDING, RowState.UNKNOWN,
                 RowState.SENDING), ORDERS_SHOWN);
         if (waiting.isEmpty()) {
@@ -161,6 +164,9 @@ public final class StatusCommand implements Command {
             out.println("(the first " + ORDERS_SHOWN + " in file order)");
         }
     }
+
+    /** Whether topup.providers is set: then a batch shows a line per account. */
+    private boolean severalAccounts;
 
     /** Rows of a batch read for its per-account lines, at most. */
     static final int ACCOUNT_ROWS_READ = 200_000;

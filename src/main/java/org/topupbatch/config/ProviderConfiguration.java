@@ -108,9 +108,17 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
         return account == null ? gateway() : accountParts(account).gateway(camelForClients());
     }
 
-    /** One account's price list (several accounts); the single account's for null. */
+    /**
+     * One account's price list (several accounts); the single account's for null. Null for an account
+     * topup.providers does not name (a row routed under other settings), and, with several accounts, for
+     * a row that has no account.
+     */
     public CachedPriceCatalog prices(String account) {
-        return account == null ? prices() : accountParts(account).prices(camelForClients());
+        if (account == null) {
+            return severalAccounts() ? null : prices();
+        }
+        AccountParts parts = accounts().get(account);
+        return parts == null ? null : parts.prices(camelForClients());
     }
 
     /** Each account's price list, by account name (several accounts). */

@@ -69,7 +69,7 @@ public final class TrackConfiguration extends AreaConfiguration {
                 each.put(name, new org.topupbatch.track.AccountsTracking.Account(unknownAt(gateway, history),
                         pendingAt(gateway, history)));
             }
-            accountsTracking = new org.topupbatch.track.AccountsTracking(each);
+            accountsTracking = new org.topupbatch.track.AccountsTracking(each, trackedOrders());
         }
         return accountsTracking;
     }

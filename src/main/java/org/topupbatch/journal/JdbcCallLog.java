@@ -93,7 +93,9 @@ final class JdbcCallLog implements CallLog {
 
     /**
      * Several accounts: the calls of one named account. Its budget counts only these, so each account
-     * is held to its own limit, not to the sum of all. Its limits are remembered under its name.
+     * is held to its own limit, not to the sum of all; and the calls journaled without an account (by a
+     * process with single-account settings, or before topup.providers was set), which may have gone to
+     * any of them. Its limits are remembered under its name.
      */
     CallLog forAccount(String account) {
         return new AccountCalls(account);
@@ -101,14 +103,15 @@ final class JdbcCallLog implements CallLog {
 
     private static final String RESERVE_ACCOUNT_CALL = "INSERT INTO provider_call (reserved_at, operation, account) VALUES (?, ?, ?)";
     private static final String ACCOUNT_CALLS_SINCE = "SELECT id, reserved_at, operation, answered_at, http_status"
-            + " FROM provider_call WHERE account = ? AND reserved_at >= ? ORDER BY reserved_at, id";
+            + " FROM provider_call WHERE (account = ? OR account IS NULL) AND reserved_at >= ? ORDER BY reserved_at, id";
     private static final String UPDATE_NAMED_LIMITS = "UPDATE account_limits_named SET per_minute = ?, per_day = ?,"
             + " used_today = ?, learned_at = ? WHERE account = ?";
     private static final String INSERT_NAMED_LIMITS = "INSERT INTO account_limits_named (per_minute, per_day, used_today,"
             + " learned_at, account) VALUES (?, ?, ?, ?, ?)";
     private static final String NAMED_LIMITS = "SELECT per_minute, per_day, used_today, learned_at FROM account_limits_named"
             + " WHERE account = ?";
-    private static final String COUNT_ACCOUNT_CALLS_SINCE = "SELECT COUNT(*) AS n FROM provider_call WHERE account = ? AND reserved_at >= ?";
+    private static final String COUNT_ACCOUNT_CALLS_SINCE = "SELECT COUNT(*) AS n FROM provider_call"
+            + " WHERE (account = ? OR account IS NULL) AND reserved_at >= ?";
 
     private final class AccountCalls implements CallLog {
         private final String account;

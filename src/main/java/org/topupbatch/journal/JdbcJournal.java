@@ -184,6 +184,16 @@ public final class JdbcJournal implements Journal {
     }
 
     @Override
+    public boolean moveOnUnsent(long rowId, int attempt, long price, String message) {
+        return orderQueue.moveOnUnsent(rowId, attempt, price, message);
+    }
+
+    @Override
+    public boolean markSending(long rowId, int attempt, Instant at) {
+        return orderQueue.markSending(rowId, attempt, at);
+    }
+
+    @Override
     public boolean rejectUnsent(long rowId, String message) {
         return orderQueue.rejectUnsent(rowId, message);
     }

@@ -38,7 +38,9 @@ final class JdbcOrderQueue implements OrderQueue {
             + " WHERE id = ? AND state = 'SENDING'";
     private static final String FALL_BACK = "UPDATE batch_row SET state = 'ACCEPTED', attempt = attempt + 1, price = ?,"
             + " message = ?, sent_at = NULL, checks = 0, next_check_at = NULL, updated_at = ?"
-            + " WHERE id = ? AND attempt = ? AND state IN ('ACCEPTED', 'SENDING', 'UNKNOWN')";
+            + " WHERE id = ? AND attempt = ? AND state = 'SENDING'";
+    private static final String MOVE_ON_UNSENT = "UPDATE batch_row SET attempt = attempt + 1, price = ?, message = ?,"
+            + " updated_at = ? WHERE id = ? AND attempt = ? AND state = 'ACCEPTED'";
     private static final String HALT_BATCH = "UPDATE batch SET halt_reason = ? WHERE id = ? AND halt_reason IS NULL";
     private static final String RECORD_SUBMIT_START = "UPDATE batch SET balance_before = ?, submit_started_at = ?"
             + " WHERE id = ? AND submit_started_at IS NULL";
@@ -96,6 +98,16 @@ final class JdbcOrderQueue implements OrderQueue {
     }
 
     @Override
+    public boolean markSending(long rowId, int attempt, Instant at) {
+        return jdbc.update(MARK_SENDING + " AND attempt = ?", ps -> {
+            ps.setLong(1, at.toEpochMilli());
+            ps.setLong(2, at.toEpochMilli());
+            ps.setLong(3, rowId);
+            ps.setInt(4, attempt);
+        }) == 1;
+    }
+
+    @Override
     public boolean rejectUnsent(long rowId, String message) {
         boolean rejected = jdbc.update(REJECT_UNSENT, ps -> {
             ps.setString(1, message);
@@ -109,8 +121,17 @@ final class JdbcOrderQueue implements OrderQueue {
     }
 
     @Override
+    public boolean moveOnUnsent(long rowId, int attempt, long price, String message) {
+        return moveOn(MOVE_ON_UNSENT, rowId, attempt, price, message);
+    }
+
+    @Override
     public boolean fallBack(long rowId, int attempt, long price, String message) {
-        return jdbc.update(FALL_BACK, ps -> {
+        return moveOn(FALL_BACK, rowId, attempt, price, message);
+    }
+
+    private boolean moveOn(String sql, long rowId, int attempt, long price, String message) {
+        return jdbc.update(sql, ps -> {
             ps.setLong(1, price);
             ps.setString(2, message);
             ps.setLong(3, clock.millis());

@@ -22,20 +22,32 @@ public interface OrderQueue extends RowOutcomes {
     boolean markSending(long rowId, Instant at);
 
     /**
+     * ACCEPTED -> SENDING as {@link #markSending(long, Instant)}, only while the row is still at
+     * {@code attempt} (several accounts: a row moved to its next account meanwhile is not sent with the
+     * old account's ref_id and SKU).
+     */
+    boolean markSending(long rowId, int attempt, Instant at);
+
+    /**
      * SENDING -> ACCEPTED, for a request that certainly never reached the provider (the connection
      * was refused, or the provider refused the credentials); false when the row was not SENDING.
      */
     boolean returnToQueue(long rowId);
 
     /**
-     * ACCEPTED, SENDING or UNKNOWN -> ACCEPTED at the row's next account (several accounts): its account
-     * at {@code attempt} refused it in a way that proves it took no order, or (ACCEPTED) it was never
-     * sent there. The row goes out again under
-     * the next account's ref_id, at {@code price} (the next account's, when the row was accepted), with
-     * the refusal kept as its message until it is answered. False when the row is no longer at that
-     * attempt in one of those states.
+     * SENDING -> ACCEPTED at the row's next account (several accounts): its account at {@code attempt}
+     * refused its request in a way that proves it took no order. The row goes out again under the next
+     * account's ref_id, at {@code price} (the next account's when the row was accepted), with the refusal
+     * as its message until it is answered. False when the row is no longer SENDING at that attempt (a
+     * node that took over made it UNKNOWN meanwhile: then it stays where it is and is looked up).
      */
     boolean fallBack(long rowId, int attempt, long price, String message);
+
+    /**
+     * ACCEPTED -> ACCEPTED at the row's next account, for a row never sent at {@code attempt} (its account
+     * just refused its product or cannot be asked). False when the row is no longer ACCEPTED at that attempt.
+     */
+    boolean moveOnUnsent(long rowId, int attempt, long price, String message);
 
     /**
      * ACCEPTED -> REJECTED with the message, for a row that will never be sent (its price rose too

@@ -39,8 +39,36 @@ public final class StartupChecks {
     /** When pending orders of earlier runs are looked up at the latest: once the webhook route listens. */
     static final java.time.Duration PENDING_CHECK_AFTER_START = java.time.Duration.ofSeconds(5);
 
+    private boolean severalAccounts;
+
+    /** Whether topup.providers is set for this run (README "Several accounts"). */
+    public StartupChecks severalAccounts(boolean several) {
+        this.severalAccounts = several;
+        return this;
+    }
+
+    /**
+     * Orders still waiting for an outcome that were sent under the other way of setting accounts (one
+     * account, or several): this run could look them up only at the wrong place, so it does not start.
+     */
+    String switchedWithOrdersInFlight() {
+        long other = journal.rowsInState(java.util.EnumSet.of(org.topupbatch.journal.RowState.SENDING,
+                        org.topupbatch.journal.RowState.PENDING, org.topupbatch.journal.RowState.UNKNOWN), 100_000).stream()
+                .filter(row -> (row.route() != null) != severalAccounts).count();
+        if (other == 0) {
+            return null;
+        }
+        return other + " orders sent " + (severalAccounts ? "before topup.providers was set" : "with topup.providers set")
+                + " still wait for their outcome; finish them with the settings they were sent with, then switch"
+                + " (README \"Several accounts\")";
+    }
+
     /** Returns the fatal problem in one line, or null when the run may start its routes. */
     public String problem() {
+        String switched = switchedWithOrdersInFlight();
+        if (switched != null) {
+            return switched;
+        }
         try {
             // every provider call below goes through it; the other routes start after these checks
             camel.getRouteController().startRoute(PROVIDER_ROUTE);

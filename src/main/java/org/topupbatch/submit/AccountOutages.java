@@ -56,6 +56,15 @@ final class AccountOutages {
         }
     }
 
+    /**
+     * Whether the account said no for a reason that ends with money or stock (unavailable, balance),
+     * not one of reach (no connection, no price list), where rows rather wait at their last account.
+     */
+    boolean refusedOutright(RowRecord row) {
+        String why = refusing(row);
+        return why != null && !why.contains("could not be reached") && !why.contains("cannot be read");
+    }
+
     /** Why the row's account is known not to take it now, or null. */
     String refusing(RowRecord row) {
         if (row.account() == null) {

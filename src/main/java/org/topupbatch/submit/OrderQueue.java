@@ -93,7 +93,18 @@ public class OrderQueue {
         if (stopped(row) || availability.held(row.productSku()) || operator.stopped(row.batchId())) {
             return false;
         }
+        if (!prices.knows(row)) {
+            return notAtAnAccountOfThisRun(row);
+        }
         if (row.hasNextAccount() && movedOn(row)) {
+            return false;
+        }
+        if (row.route() != null && !row.hasNextAccount() && accountOutages.refusedOutright(row)) {
+            // its last account just refused its product (or its balance ran short) for other rows: not sent there again
+            String why = accountOutages.refusing(row) + "; not sent, and no other account can take it";
+            if (journal.rejectUnsent(row.id(), why)) {
+                LOG.warn("Order {} rejected: {}", row.refId(), why);
+            }
             return false;
         }
         try {
@@ -128,13 +139,36 @@ public class OrderQueue {
             return false;
         }
         Instant sentAt = clock.instant();
-        if (rejectedForPrice(row) || !journal.markSending(row.id(), sentAt)) {
+        if (rejectedForPrice(row) || !journal.markSending(row.id(), row.attempt(), sentAt)) {
             return false;
         }
         exchange.setProperty(SENDING, true);
         exchange.setProperty(SENT_AT, sentAt);
         CrashPoints.pass(CrashPoints.SUBMIT_AFTER_SENDING);
         return true;
+    }
+
+    /**
+     * Several accounts: a queued row at an account topup.providers no longer names (or, with topup.providers
+     * set, a row queued before it was) is never sent there: it moves on when another account can take
+     * it, else it is rejected unsent (its ref_id free to be sent again in a new file).
+     */
+    private boolean notAtAnAccountOfThisRun(RowRecord row) {
+        if (row.hasNextAccount() && prices.knows(row.route().at(row.attempt() + 1).account())) {
+            org.topupbatch.journal.RowRoute.Stop next = row.route().at(row.attempt() + 1);
+            String reason = row.account() + " is not an account of topup.providers now; sent to " + next.account() + " as "
+                    + org.topupbatch.provider.FallbackRefIds.of(row.refId(), row.attempt() + 1);
+            if (journal.moveOnUnsent(row.id(), row.attempt(), next.price(), reason)) {
+                LOG.warn("Order {}: {}", row.refId(), reason);
+            }
+            return false;
+        }
+        String why = (row.account() == null ? "accepted before topup.providers was set"
+                : "its account " + row.account() + " is not in topup.providers now") + "; not sent (drop it again to route it)";
+        if (journal.rejectUnsent(row.id(), why)) {
+            LOG.warn("Order {} rejected: {}", row.refId(), why);
+        }
+        return false;
     }
 
     /**
@@ -150,7 +184,7 @@ public class OrderQueue {
         org.topupbatch.journal.RowRoute.Stop next = row.route().at(row.attempt() + 1);
         String reason = why + "; " + row.orderRefId() + " not sent there, sent to " + next.account() + " as "
                 + org.topupbatch.provider.FallbackRefIds.of(row.refId(), row.attempt() + 1);
-        if (journal.fallBack(row.id(), row.attempt(), next.price(), reason)) {
+        if (journal.moveOnUnsent(row.id(), row.attempt(), next.price(), reason)) {
             LOG.info("Order {}: {}", row.refId(), reason);
         }
         return true;

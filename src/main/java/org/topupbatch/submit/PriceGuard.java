@@ -67,6 +67,15 @@ public final class PriceGuard {
         return lists.apply(row == null ? null : row.account()).changePending();
     }
 
+    /** Several accounts: whether the row's account is one of this run's (a single account's rows always are). */
+    boolean knows(RowRecord row) {
+        return knows(row.account());
+    }
+
+    boolean knows(String account) {
+        return lists.apply(account) != null;
+    }
+
     /** How far a price may rise above the accepted one, in percent. */
     public BigDecimal tolerancePercent() {
         return tolerancePercent;

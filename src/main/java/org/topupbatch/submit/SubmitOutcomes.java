@@ -98,7 +98,7 @@ public class SubmitOutcomes {
         } else if (e.meansOrderExists()) {
             // An order with this ref_id exists: find out whose and how it ended; never "failed".
             unknown(row, "the provider already knows this ref_id; looking it up");
-        } else if (e.meansAnotherAccountMayTakeIt() && row.hasNextAccount() && !queue.refusing()) {
+        } else if (e.meansAnotherAccountMayTakeIt() && row.hasNextAccount()) {
             // several accounts: no order exists here, and another account may take the row
             fallBack(row, e);
         } else if (e.nothingSent()) {
@@ -110,8 +110,10 @@ public class SubmitOutcomes {
             stop(row, e);
         } else {
             journal.recordOutcome(row.id(), RowState.REFUSED, null, null, OrderOutcomes.refusal(e));
-            // with several accounts an unavailable product moves rows on rather than holding them
-            if (e.meansProductUnavailable() && row.route() == null) {
+            if (row.route() != null) {
+                // several accounts: its account's other rows of the product are not sent there for a while
+                queue.accountOutages().refused(row, e);
+            } else if (e.meansProductUnavailable()) {
                 availability.refused(row, e);
             }
         }
@@ -136,6 +138,12 @@ public class SubmitOutcomes {
 
     private void stop(RowRecord row, ProviderException e) {
         String reason;
+        if (e.is(ProviderError.INSUFFICIENT_BALANCE) && row.route() != null) {
+            // several accounts: one account short of money stops only its own rows, not the batch
+            journal.recordOutcome(row.id(), RowState.REFUSED, null, null, OrderOutcomes.refusal(e));
+            queue.accountOutages().refused(row, e);
+            return;
+        }
         if (e.is(ProviderError.INSUFFICIENT_BALANCE)) {
             journal.recordOutcome(row.id(), RowState.REFUSED, null, null, OrderOutcomes.refusal(e));
             reason = "the provider reports insufficient balance (INSUFFICIENT_BALANCE); the rest of the batch was not submitted";

@@ -17,32 +17,53 @@ public final class AccountsTracking {
     public record Account(UnknownOrderReconciliation unknown, PendingOrderPolling pending) {
     }
 
-    private final Map<String, Account> accounts;
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(AccountsTracking.class);
 
-    public AccountsTracking(Map<String, Account> accounts) {
-        this.accounts = Map.copyOf(accounts);
+    private final Map<String, Account> accounts;
+    private final TrackedOrders tracked;
+
+    public AccountsTracking(Map<String, Account> accounts, TrackedOrders tracked) {
+        this.accounts = new java.util.HashMap<>(accounts);
+        this.tracked = tracked;
     }
 
     /** An unknown order, at its account. */
     public void reconcile(RowRecord row) {
-        account(row).unknown().reconcile(row);
+        Account account = account(row);
+        if (account != null) {
+            account.unknown().reconcile(row);
+        }
     }
 
     /** Pending orders of one product, each group at its account. */
     public void poll(List<RowRecord> sameProduct) {
         Map<String, List<RowRecord>> byAccount = new LinkedHashMap<>();
         for (RowRecord row : sameProduct) {
-            byAccount.computeIfAbsent(row.account(), k -> new ArrayList<>()).add(row);
+            byAccount.computeIfAbsent(row.account() == null ? "" : row.account(), k -> new ArrayList<>()).add(row);
         }
-        byAccount.forEach((name, rows) -> account(rows.get(0)).pending().poll(rows));
+        byAccount.forEach((name, rows) -> {
+            Account account = account(rows.get(0));
+            if (account != null) {
+                account.pending().poll(rows);
+            } else {
+                rows.subList(1, rows.size()).forEach(tracked::lookAgain);
+            }
+        });
     }
 
+    /**
+     * The row's account; null for an order sent under other settings (to an account topup.providers does not
+     * name now, or by a single account before it was set): nobody here can ask about it, so it is looked at
+     * again later, loudly, and never sent anywhere. It is followed again once the settings name its account.
+     */
     private Account account(RowRecord row) {
-        Account account = accounts.get(row.account());
+        Account account = row.account() == null ? null : accounts.get(row.account());
         if (account == null) {
-            // a row taken under a topup.providers that no longer names its account: it waits for it
-            throw new IllegalStateException("order " + row.orderRefId() + " was sent to account " + row.account()
-                    + ", which topup.providers does not name now; it is followed again once it does");
+            LOG.warn("Order {} was sent {}; it cannot be looked up with these settings and stays {} until they name"
+                    + " its account again (README \"Several accounts\")", row.orderRefId(),
+                    row.account() == null ? "before topup.providers was set" : "to account " + row.account()
+                            + ", which topup.providers does not name now", row.state());
+            tracked.lookAgain(row);
         }
         return account;
     }

@@ -88,7 +88,7 @@ public class TrackedOrders {
     }
 
     /** Nothing final learnt: the next look-up, backing off. */
-    void lookAgain(RowRecord row) {
+    public void lookAgain(RowRecord row) {
         int checks = row.checks() + 1;
         journal.scheduleCheck(row.id(), CheckSchedule.next(clock.instant(), checks, row.state() == RowState.UNKNOWN,
                 webhooksSettle), checks);

@@ -135,4 +135,51 @@ class AccountFallbackTest {
         assertThat(f.row(0).account()).isEqualTo("dfz");
         assertThat(f.row(0).message()).contains("main has a price list that cannot be read");
     }
+
+    @Test
+    void insufficient_balance_at_the_last_account_fails_that_row_only_and_its_next_rows_there_go_unsent() {
+        RowRecord row = f.sending(0);
+        f.outcomes.recordFailure(row, refusal("PRODUCT_UNAVAILABLE", false), true);
+        f.outcomes.recordFailure(f.sending(0), refusal("INSUFFICIENT_BALANCE", false), true);
+        assertThat(f.row(0).state()).isEqualTo(RowState.REFUSED);
+        assertThat(f.journal.batch(f.batchId).orElseThrow().haltReason()).as("the batch goes on").isNull();
+        // row 1, moved to dfz too, is not sent to an account that just said its balance is short
+        f.outcomes.recordFailure(f.sending(1), refusal("PRODUCT_UNAVAILABLE", false), true);
+        assertThat(f.queue.mayStart(f.row(1))).isFalse();
+        assertThat(f.row(1).state()).isEqualTo(RowState.REJECTED);
+        assertThat(f.row(1).message()).contains("dfz reported insufficient balance moments ago; not sent");
+    }
+
+    @Test
+    void a_late_refusal_of_an_order_a_takeover_made_unknown_leaves_it_where_it_is() {
+        RowRecord row = f.sending(0);
+        f.journal.sendingToUnknown(f.clock.instant()); // another node took over while the request was on the wire
+        f.outcomes.recordFailure(row, refusal("PRODUCT_UNAVAILABLE", false), true);
+        assertThat(f.row(0).state()).isEqualTo(RowState.UNKNOWN);
+        assertThat(f.row(0).account()).isEqualTo("main");
+    }
+
+    @Test
+    void a_row_moved_on_meanwhile_is_not_marked_sending_with_its_old_account() {
+        RowRecord stale = f.row(0);
+        assertThat(f.journal.moveOnUnsent(stale.id(), 1, 18_000, "moved")).isTrue();
+        assertThat(f.journal.markSending(stale.id(), stale.attempt(), f.clock.instant())).isFalse();
+        assertThat(f.journal.markSending(stale.id(), 2, f.clock.instant())).isTrue();
+    }
+
+    @Test
+    void a_row_at_an_account_the_settings_no_longer_name_moves_on_or_is_rejected_unsent() {
+        PriceGuard onlyDfz = new PriceGuard(account -> "dfz".equals(account) ? f.prices : null, java.math.BigDecimal.TEN);
+        OrderQueue queue = new OrderQueue(f.journal, new BalanceBefore(f.journal, () -> f.balance.get(), f.clock), f.clock,
+                onlyDfz, f.availability, () -> 300);
+        assertThat(queue.mayStart(f.row(0))).isFalse();
+        assertThat(f.row(0).account()).isEqualTo("dfz");
+        assertThat(f.row(0).message()).contains("main is not an account of topup.providers now; sent to dfz as R-0-F2");
+        PriceGuard none = new PriceGuard(account -> null, java.math.BigDecimal.TEN);
+        OrderQueue nowhere = new OrderQueue(f.journal, new BalanceBefore(f.journal, () -> f.balance.get(), f.clock), f.clock,
+                none, f.availability, () -> 300);
+        assertThat(nowhere.mayStart(f.row(1))).isFalse();
+        assertThat(f.row(1).state()).isEqualTo(RowState.REJECTED);
+        assertThat(f.row(1).message()).contains("its account main is not in topup.providers now; not sent");
+    }
 }

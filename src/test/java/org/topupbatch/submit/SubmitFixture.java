@@ -92,7 +92,7 @@ final class SubmitFixture implements AutoCloseable {
     /** Marks the row SENDING as the route does once its reservation is held. */
     RowRecord sending(int i) {
         RowRecord row = row(i);
-        if (!journal.markSending(row.id(), clock.instant())) {
+        if (!journal.markSending(row.id(), row.attempt(), clock.instant())) {
             throw new IllegalStateException("row " + i + " was not ACCEPTED");
         }
         return row(i);
