@@ -55,6 +55,7 @@ public final class Benchmark {
                 case "gateway" -> GatewayFigures.run();
                 case "operator" -> OperatorFigures.run();
                 case "reconcile" -> ReconcileFigures.run();
+                case "accounts" -> AccountsFigures.run();
                 case "all" -> {
                     OrderFigures.start();
                     intake();
@@ -68,10 +69,11 @@ public final class Benchmark {
                     GatewayFigures.run();
                     OperatorFigures.run();
                     ReconcileFigures.run();
+                    AccountsFigures.run();
                 }
                 default -> {
                     System.err.println("unknown figure '" + figure
-                            + "'; one of: all, intake, journal, userpath, plan, rate, cpu, restart, overhead, settle, start, repeat, guards, gateway, operator, reconcile");
+                            + "'; one of: all, intake, journal, userpath, plan, rate, cpu, restart, overhead, settle, start, repeat, guards, gateway, operator, reconcile, accounts");
                     System.exit(2);
                 }
             }
