@@ -157,7 +157,7 @@ public final class ReportWriter {
             Path workbook = resultFile.resolveSibling(resultFile.getFileName().toString()
                     .replaceFirst("\\.result\\.csv$", ".result.xlsx"));
             try {
-                writeAtomically(workbook, out -> ResultWorkbook.write(batch, rows, out));
+                writeAtomically(workbook, out -> ResultWorkbook.write(batch, rows, accounts, out));
             } catch (IOException | RuntimeException e) {
                 // the workbook is an extra: the CSV and the summary are the report, and they are written
                 LOG.warn("The result workbook of {} could not be written ({}); the CSV report is written as usual",

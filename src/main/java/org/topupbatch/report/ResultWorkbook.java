@@ -22,6 +22,11 @@ final class ResultWorkbook {
     }
 
     static void write(BatchRecord batch, Consumer<Consumer<RowRecord>> rows, OutputStream out) throws IOException {
+        write(batch, rows, false, out);
+    }
+
+    /** {@code accounts}: several accounts, so the columns provider and provider_ref_id follow message, as in the CSV. */
+    static void write(BatchRecord batch, Consumer<Consumer<RowRecord>> rows, boolean accounts, OutputStream out) throws IOException {
         Workbook workbook = new Workbook(out, "topup-batch", "1.0");
         Worksheet sheet = workbook.newWorksheet("Result");
         List<String> extraHeaders = batch.extraHeaders() == null ? List.of() : batch.extraHeaders();
@@ -29,6 +34,12 @@ final class ResultWorkbook {
         for (String column : ReportWriter.COLUMNS) {
             sheet.value(0, c++, column);
         }
+        if (accounts) {
+            for (String column : ReportWriter.ACCOUNT_COLUMNS) {
+                sheet.value(0, c++, column);
+            }
+        }
+        int firstExtra = c;
         for (String extra : extraHeaders) {
             sheet.value(0, c++, extra);
         }
@@ -48,9 +59,13 @@ final class ResultWorkbook {
                     sheet.value(i, 7, reported.price());
                 }
                 text(sheet, i, 8, reported.message());
+                if (accounts && row.route() != null) {
+                    text(sheet, i, 9, row.account());
+                    text(sheet, i, 10, row.orderRefId());
+                }
                 List<String> extras = row.extras() == null ? List.of() : row.extras();
                 for (int e = 0; e < extraHeaders.size(); e++) {
-                    text(sheet, i, 9 + e, e < extras.size() ? extras.get(e) : "");
+                    text(sheet, i, firstExtra + e, e < extras.size() ? extras.get(e) : "");
                 }
                 if (i % 1000 == 0) {
                     try {

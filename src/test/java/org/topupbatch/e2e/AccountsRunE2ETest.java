@@ -158,6 +158,7 @@ class AccountsRunE2ETest {
         startAccounts(SandboxConfig.defaults().setSeed(74L));
         main.close(); // nothing listens at main's address any more: connections are refused
         run.drop("unreached.csv", mixedBatch("UR-", 10));
+        run.env.put("TOPUP_REPORT_FORMATS", "csv,xlsx");
 
         int exit = run.runOnce(Duration.ofSeconds(60));
         String out = run.output();
@@ -171,6 +172,15 @@ class AccountsRunE2ETest {
             assertThat(atDfz).as(row + "\n" + out).containsKey(row.get("ref_id"));
         });
         main = null; // closed already
+        // the result workbook has the account columns too, after message
+        try (var workbook = new org.dhatim.fastexcel.reader.ReadableWorkbook(run.reports.resolve("unreached.result.xlsx").toFile());
+             var sheetRows = workbook.getFirstSheet().openStream()) {
+            List<org.dhatim.fastexcel.reader.Row> sheet = sheetRows.toList();
+            assertThat(sheet.get(0).getCellText(9)).isEqualTo("provider");
+            assertThat(sheet.get(0).getCellText(10)).isEqualTo("provider_ref_id");
+            assertThat(sheet.get(1).getCellText(9)).isEqualTo(DFZ);
+            assertThat(sheet.get(1).getCellText(10)).isEqualTo("UR-1");
+        }
     }
 
     @ParameterizedTest
