@@ -129,7 +129,8 @@ public class SubmitOutcomes {
     private void fallBack(RowRecord row, ProviderException e) {
         queue.accountOutages().refused(row, e);
         org.topupbatch.journal.RowRoute.Stop next = row.route().at(row.attempt() + 1);
-        String reason = row.account() + " refused " + row.orderRefId() + ": " + OrderOutcomes.refusal(e)
+        String said = e.providerMessage() == null || e.providerMessage().isBlank() ? "" : " (" + e.providerMessage() + ")";
+        String reason = row.account() + " refused " + row.orderRefId() + ": " + e.code() + said
                 + "; sent to " + next.account() + " as " + org.topupbatch.provider.FallbackRefIds.of(row.refId(), row.attempt() + 1);
         if (journal.fallBack(row.id(), row.attempt(), next.price(), reason)) {
             LOG.warn("Order {}: {}", row.refId(), reason);
