@@ -141,17 +141,25 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
         java.util.Map<String, java.util.List<org.topupbatch.provider.Product>> lists = new java.util.LinkedHashMap<>();
         RuntimeException last = null;
         for (java.util.Map.Entry<String, org.topupbatch.provider.CachedPriceCatalog> account : accountPrices().entrySet()) {
+            if (!((org.topupbatch.provider.AccountsGateway) gateway()).reachable(account.getKey())) {
+                LOG.warn("Account {} could not be connected to moments ago; it takes no row of this batch", account.getKey());
+                continue;
+            }
             try {
                 account.getValue().refreshIfDue(org.topupbatch.provider.CachedPriceCatalog.DEFAULT_TTL);
                 lists.put(account.getKey(), account.getValue().products());
             } catch (org.topupbatch.provider.PriceListUnavailableException | org.topupbatch.provider.ProviderException e) {
+                if (String.valueOf(e.getMessage()).contains(org.topupbatch.provider.ProviderError.CONNECTION_FAILED.name())) {
+                    ((org.topupbatch.provider.AccountsGateway) gateway()).unreachable(account.getKey());
+                }
                 LOG.warn("Account {}: its price list cannot be read ({}); it takes no row of this batch", account.getKey(),
                         e.getMessage());
                 last = e;
             }
         }
-        if (lists.isEmpty() && last != null) {
-            throw last;
+        if (lists.isEmpty()) {
+            throw last != null ? last : new org.topupbatch.provider.PriceListUnavailableException(
+                    "no account's price list can be read now (topup.providers: " + String.join(", ", names) + ")", null);
         }
         return new org.topupbatch.intake.RowRouter(map, lists);
     }
@@ -200,7 +208,8 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
                 java.util.Map<String, org.topupbatch.provider.AccountsLimitsRefresh.Account> each = new java.util.LinkedHashMap<>();
                 accounts().forEach((name, parts) -> each.put(name, new org.topupbatch.provider.AccountsLimitsRefresh.Account(
                         parts.limits(camelForClients()), parts.gateway(camelForClients()))));
-                accountLimits = new org.topupbatch.provider.AccountsLimitsRefresh(journal.journal(), each, budget(), clock);
+                accountLimits = new org.topupbatch.provider.AccountsLimitsRefresh(journal.journal(), each, budget(), clock)
+                        .onUnreachable(((org.topupbatch.provider.AccountsGateway) gateway())::unreachable);
             } else {
                 accountLimits = new AccountLimitsRefresh(journal.journal(), gateway(), budget(), clock, settings.rateLimit());
             }

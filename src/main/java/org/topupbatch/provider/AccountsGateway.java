@@ -13,6 +13,9 @@ import java.util.Optional;
 public final class AccountsGateway extends ProviderGateway {
 
     private final Map<String, ProviderGateway> accounts;
+    /** How long an account that could not be connected to is left out of what asks every account. */
+    static final java.time.Duration UNREACHABLE_FOR = java.time.Duration.ofMinutes(1);
+    private final Map<String, java.time.Instant> unreachableUntil = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** @param accounts each account's gateway, in the order of topup.providers; the first stands in for the rest */
     public AccountsGateway(Map<String, ProviderGateway> accounts, ProviderClient firstClient, RateBudget firstBudget) {
@@ -43,12 +46,18 @@ public final class AccountsGateway extends ProviderGateway {
         int reached = 0;
         ProviderException unreachable = null;
         for (Map.Entry<String, ProviderGateway> account : accounts.entrySet()) {
+            if (!reachable(account.getKey())) {
+                continue; // each try waits out the client's retries: not again for a while
+            }
             try {
                 total += account.getValue().checkBalance().balance();
                 reached++;
             } catch (ProviderException e) {
                 if (e.stopsSubmission()) {
                     throw e;
+                }
+                if (e.is(ProviderError.CONNECTION_FAILED)) {
+                    unreachable(account.getKey());
                 }
                 unreachable = e;
             }
@@ -57,6 +66,17 @@ public final class AccountsGateway extends ProviderGateway {
             throw unreachable;
         }
         return new Balance(total, "IDR", null, reached == accounts.size() ? "all accounts" : reached + " of " + accounts.size() + " accounts");
+    }
+
+    /** No connection could be made to the account just now: what asks every account leaves it out for a minute. */
+    public void unreachable(String account) {
+        unreachableUntil.put(account, java.time.Instant.now().plus(UNREACHABLE_FOR));
+    }
+
+    /** False for a minute after no connection could be made to the account. */
+    public boolean reachable(String account) {
+        java.time.Instant until = unreachableUntil.get(account);
+        return until == null || java.time.Instant.now().isAfter(until);
     }
 
     @Override

@@ -18,6 +18,13 @@ public final class AccountsLimitsRefresh extends AccountLimitsRefresh {
 
     private final Map<String, Account> accounts;
     private volatile boolean started;
+    /** Told of an account that could not be connected to (the accounts' gateway leaves it out for a while). */
+    private java.util.function.Consumer<String> unreachableAccount = account -> { };
+
+    public AccountsLimitsRefresh onUnreachable(java.util.function.Consumer<String> listener) {
+        this.unreachableAccount = listener;
+        return this;
+    }
 
     public AccountsLimitsRefresh(CallLog journal, Map<String, Account> accounts, RateBudget firstBudget, Clock clock) {
         super(journal, accounts.values().iterator().next().gateway(), firstBudget, clock, 1);
@@ -48,6 +55,9 @@ public final class AccountsLimitsRefresh extends AccountLimitsRefresh {
                     throw named;
                 }
                 LOG.warn("Account {} cannot be reached now ({}); the other accounts go on", account.getKey(), e.getMessage());
+                if (e.is(ProviderError.CONNECTION_FAILED)) {
+                    unreachableAccount.accept(account.getKey());
+                }
                 unreachable = named;
             }
         }

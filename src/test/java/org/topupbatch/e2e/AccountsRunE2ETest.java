@@ -22,8 +22,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.LedgerEntry;
 import org.topupbatch.sandbox.SandboxConfig;
@@ -183,10 +181,13 @@ class AccountsRunE2ETest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(JournalDatabase.class)
-    void a_product_down_mid_batch_sends_each_refused_row_to_the_next_account_under_a_new_ref_id(JournalDatabase journal)
-            throws Exception {
+    /**
+     * On PostgreSQL: the other scenarios here run on H2, and the crash campaign across two accounts moves
+     * rows on an H2 journal (kept to one journal each for the suite's time).
+     */
+    @Test
+    void a_product_down_mid_batch_sends_each_refused_row_to_the_next_account_under_a_new_ref_id() throws Exception {
+        JournalDatabase journal = JournalDatabase.POSTGRESQL;
         run.journalOn(journal, POSTGRES);
         startAccounts(SandboxConfig.defaults().setSeed(73L)
                 .setLatency(DurationRange.of(Duration.ofMillis(20), Duration.ofMillis(60))));
