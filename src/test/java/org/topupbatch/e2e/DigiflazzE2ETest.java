@@ -122,17 +122,17 @@ class DigiflazzE2ETest {
                 .setSettleDelay(DurationRange.of(Duration.ofMillis(200), Duration.ofMillis(2000))));
         run.env.put("TOPUP_WEBHOOK_PORT", "0"); // no webhooks: pending orders are settled by re-sending alone
         run.env.put("TOPUP_HTTP_RESPONSE_TIMEOUT", "2s");
-        run.env.put("TOPUP_RATE_LIMIT", "120");
-        run.drop("night.csv", batch("NK", 60));
+        run.env.put("TOPUP_RATE_LIMIT", "300");
+        run.drop("night.csv", batch("NK", 40));
         Process first = run.start();
-        Poll.until("a third of the batch ordered", Duration.ofSeconds(90), () -> sandbox.ledger().size() >= 20);
+        Poll.until("a third of the batch ordered", Duration.ofSeconds(90), () -> sandbox.ledger().size() >= 14);
         run.kill(); // SIGKILL while sending
 
         int exit = run.runOnce(Duration.ofSeconds(180));
         String log = run.output();
         assertThat(exit).as(log).isIn(0, 2);
         Report report = Report.read(run.reports, "night", ',');
-        assertThat(report.rows()).hasSize(64);
+        assertThat(report.rows()).hasSize(44);
         assertThat(report.rows()).extracting(r -> r.get("status")).doesNotContain("pending", "unknown");
         assertThat(sandbox.stats().toString()).isNotEmpty();
         System.out.println("DIGIFLAZZ KILL: ledger " + sandbox.ledger().size() + " orders; report "
