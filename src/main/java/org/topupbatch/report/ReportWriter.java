@@ -274,8 +274,9 @@ public final class ReportWriter {
                 cells.add(r.price() == null ? "" : Long.toString(r.price()));
                 cells.add(FormulaGuard.escape(r.message()));
                 if (accounts) {
-                    // a rejected row went to no account; a row not yet sent names where it will go
-                    boolean routed = row.route() != null;
+                    // a rejected row went to no account (also one rejected unsent after a move); a row not
+                    // yet sent names where it will go
+                    boolean routed = row.route() != null && row.state() != org.topupbatch.journal.RowState.REJECTED;
                     cells.add(routed ? FormulaGuard.escape(row.account()) : "");
                     cells.add(routed ? FormulaGuard.escape(row.orderRefId()) : "");
                 }

@@ -59,7 +59,7 @@ final class ResultWorkbook {
                     sheet.value(i, 7, reported.price());
                 }
                 text(sheet, i, 8, reported.message());
-                if (accounts && row.route() != null) {
+                if (accounts && row.route() != null && row.state() != org.topupbatch.journal.RowState.REJECTED) {
                     text(sheet, i, 9, row.account());
                     text(sheet, i, 10, row.orderRefId());
                 }
