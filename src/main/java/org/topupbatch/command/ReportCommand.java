@@ -69,7 +69,7 @@ public final class ReportCommand implements Command {
         Instant finishedAt = batch.reportedAt() != null ? batch.reportedAt() : clock.instant();
         try {
             ReportFiles files = new ReportWriter(settings.reports(), org.topupbatch.report.ReportDelivery.LOCAL, settings.reportCharset()).alsoXlsx(settings.reportXlsx())
-                    .withAccounts(settings.severalAccounts())
+                    .withAccounts(settings.accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList())
                     .write(batch, rows -> journal.forEachRow(batch.id(), rows), balanceAfter, finishedAt);
             out.println("Report of batch " + batch.id() + " (" + OneLine.of(batch.fileName()) + ") written: "
                     + (files.resultCsv() == null ? "" : files.resultCsv() + ", ") + files.summaryJson());

@@ -58,7 +58,8 @@ public final class ReportConfiguration extends AreaConfiguration {
         if (reporter == null) {
             reporter = new BatchReporter(journal.journal(), provider.gateway(),
                     new ReportWriter(settings.reports(), sftp.reportDelivery(), settings.reportCharset()).alsoXlsx(settings.reportXlsx())
-                            .withAccounts(settings.severalAccounts()).withAccountBalances(provider::lastBalance),
+                            .withAccounts(settings.accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList())
+                            .withAccountBalances(provider::lastBalance),
                     clock, settings.pendingTimeout(),
                     (batch, complete, at, summary) -> {
                         observe.observability().metrics().reportWritten(batch, complete, at);

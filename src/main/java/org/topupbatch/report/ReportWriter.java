@@ -79,12 +79,15 @@ public final class ReportWriter {
         this.charset = charset;
     }
 
-    /** Also writes each result as an Excel workbook ({@code topup.report.formats=csv,xlsx}); returns this writer. */
     /** Several accounts (README "Several accounts"): columns provider and provider_ref_id, and accounts in the summary. */
     private boolean accounts;
+    /** The accounts of topup.providers, in its order: each is in the summary, with no rows too. */
+    private List<String> accountNames = List.of();
 
-    public ReportWriter withAccounts(boolean accounts) {
-        this.accounts = accounts;
+    /** Several accounts, named in the order of topup.providers (none: one account). */
+    public ReportWriter withAccounts(List<String> names) {
+        this.accounts = !names.isEmpty();
+        this.accountNames = List.copyOf(names);
         return this;
     }
 
@@ -99,6 +102,7 @@ public final class ReportWriter {
     /** The columns added after {@code message} with several accounts. */
     public static final List<String> ACCOUNT_COLUMNS = List.of("provider", "provider_ref_id");
 
+    /** Also writes each result as an Excel workbook ({@code topup.report.formats=csv,xlsx}); returns this writer. */
     public ReportWriter alsoXlsx(boolean xlsx) {
         this.xlsx = xlsx;
         return this;
@@ -151,6 +155,7 @@ public final class ReportWriter {
         }
         Path resultFile = target.result();
         Tally tally = new Tally();
+        accountNames.forEach(name -> tally.accounts.put(name, new long[4]));
         BatchEncoding encoding = encodingFor(batch);
         writeAtomically(resultFile, out -> writeResult(batch, encoding, rows, tally, accounts, out));
         if (xlsx) {
@@ -200,8 +205,8 @@ public final class ReportWriter {
     }
 
     private static final class Tally {
-        /** Several accounts: per account (by name) success, failed, pending, charged. */
-        final java.util.Map<String, long[]> accounts = new java.util.TreeMap<>();
+        /** Several accounts: per account (those of topup.providers first, in its order) success, failed, pending, charged. */
+        final java.util.Map<String, long[]> accounts = new java.util.LinkedHashMap<>();
         long rows;
         long success;
         long failed;

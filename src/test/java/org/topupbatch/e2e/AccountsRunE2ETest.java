@@ -170,6 +170,15 @@ class AccountsRunE2ETest {
             assertThat(atDfz).as(row + "\n" + out).containsKey(row.get("ref_id"));
         });
         main = null; // closed already
+        // every account of topup.providers in the summary, in its order; main took no row
+        JsonNode accounts = report.summary().get("accounts");
+        assertThat(accounts).as(out).isNotNull();
+        List<String> names = new java.util.ArrayList<>();
+        accounts.fieldNames().forEachRemaining(names::add);
+        assertThat(names).as(accounts.toString()).containsExactly(MAIN, DFZ);
+        assertThat(accounts.get(MAIN).get("submitted").asLong()).as(accounts.toString()).isZero();
+        assertThat(accounts.get(MAIN).get("balance_after").isNull()).as("main could not be asked: " + accounts).isTrue();
+        assertThat(accounts.get(DFZ).get("success").asLong()).as(accounts.toString()).isEqualTo(10);
         // the result workbook has the account columns too, after message
         try (var workbook = new org.dhatim.fastexcel.reader.ReadableWorkbook(run.reports.resolve("unreached.result.xlsx").toFile());
              var sheetRows = workbook.getFirstSheet().openStream()) {
