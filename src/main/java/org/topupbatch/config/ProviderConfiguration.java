@@ -135,13 +135,11 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
      */
     public org.topupbatch.intake.RowRouter rowRouter() {
         java.util.List<String> names = java.util.List.copyOf(accounts().keySet());
-        org.topupbatch.provider.ProductMap map = settings.productMap() == null
-                ? org.topupbatch.provider.ProductMap.identity(names)
-                : org.topupbatch.provider.ProductMap.load(settings.productMap(), names);
+        org.topupbatch.provider.ProductMap map = productMap();
         java.util.Map<String, java.util.List<org.topupbatch.provider.Product>> lists = new java.util.LinkedHashMap<>();
         RuntimeException last = null;
         for (java.util.Map.Entry<String, org.topupbatch.provider.CachedPriceCatalog> account : accountPrices().entrySet()) {
-            if (!((org.topupbatch.provider.AccountsGateway) gateway()).reachable(account.getKey())) {
+            if (!accountsGateway().reachable(account.getKey())) {
                 LOG.warn("Account {} could not be connected to moments ago; it takes no row of this batch", account.getKey());
                 continue;
             }
@@ -149,8 +147,8 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
                 account.getValue().refreshIfDue(org.topupbatch.provider.CachedPriceCatalog.DEFAULT_TTL);
                 lists.put(account.getKey(), account.getValue().products());
             } catch (org.topupbatch.provider.PriceListUnavailableException | org.topupbatch.provider.ProviderException e) {
-                if (String.valueOf(e.getMessage()).contains(org.topupbatch.provider.ProviderError.CONNECTION_FAILED.name())) {
-                    ((org.topupbatch.provider.AccountsGateway) gateway()).unreachable(account.getKey());
+                if (connectionFailed(e)) {
+                    accountsGateway().unreachable(account.getKey());
                 }
                 LOG.warn("Account {}: its price list cannot be read ({}); it takes no row of this batch", account.getKey(),
                         e.getMessage());
@@ -162,6 +160,33 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
                     "no account's price list can be read now (topup.providers: " + String.join(", ", names) + ")", null);
         }
         return new org.topupbatch.intake.RowRouter(map, lists);
+    }
+
+    private org.topupbatch.provider.ProductMap productMap;
+
+    /** The product map, read once (the settings checked it at start); every product under its own code without one. */
+    private synchronized org.topupbatch.provider.ProductMap productMap() {
+        if (productMap == null) {
+            java.util.List<String> names = java.util.List.copyOf(accounts().keySet());
+            productMap = settings.productMap() == null ? org.topupbatch.provider.ProductMap.identity(names)
+                    : org.topupbatch.provider.ProductMap.load(settings.productMap(), names);
+        }
+        return productMap;
+    }
+
+    /** Several accounts: the gateway that speaks for all of them. */
+    private org.topupbatch.provider.AccountsGateway accountsGateway() {
+        return (org.topupbatch.provider.AccountsGateway) gateway();
+    }
+
+    /** Whether a failure was, at its root, a connection that could not be made. */
+    private static boolean connectionFailed(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof org.topupbatch.provider.ProviderException pe && pe.is(org.topupbatch.provider.ProviderError.CONNECTION_FAILED)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** An account's balance as its latest answer showed it (the report reads every balance first), or null. */
@@ -209,7 +234,7 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
                 accounts().forEach((name, parts) -> each.put(name, new org.topupbatch.provider.AccountsLimitsRefresh.Account(
                         parts.limits(camelForClients()), parts.gateway(camelForClients()))));
                 accountLimits = new org.topupbatch.provider.AccountsLimitsRefresh(journal.journal(), each, budget(), clock)
-                        .onUnreachable(((org.topupbatch.provider.AccountsGateway) gateway())::unreachable);
+                        .onUnreachable(accountsGateway()::unreachable);
             } else {
                 accountLimits = new AccountLimitsRefresh(journal.journal(), gateway(), budget(), clock, settings.rateLimit());
             }

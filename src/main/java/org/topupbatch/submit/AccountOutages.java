@@ -20,12 +20,29 @@ final class AccountOutages {
 
     /** How long an account's refusal stands before a row is tried there again. */
     static final Duration RECHECK = Duration.ofMinutes(1);
-    private static final String ANY_PRODUCT = "";
+
+    /** Why an account takes no row now; {@code outright}: money or stock, not reach. */
+    private enum Why {
+        UNAVAILABLE("refused %s as unavailable", true),
+        BALANCE("reported insufficient balance", true),
+        UNREACHABLE("could not be reached", false),
+        NO_PRICE_LIST("has a price list that cannot be read", false);
+
+        final String text;
+        final boolean outright;
+
+        Why(String text, boolean outright) {
+            this.text = text;
+            this.outright = outright;
+        }
+    }
+
+    private record Outage(Why why, Instant until) {
+    }
 
     private final Clock clock;
-    private final Map<String, Instant> until = new ConcurrentHashMap<>();
-    /** Why an account takes no row now, for its rows' messages. */
-    private final Map<String, String> reasons = new ConcurrentHashMap<>();
+    /** By account and SKU (a product's outage), and by account alone (the whole account's). */
+    private final Map<String, Outage> outages = new ConcurrentHashMap<>();
 
     AccountOutages(Clock clock) {
         this.clock = clock;
@@ -33,27 +50,18 @@ final class AccountOutages {
 
     /** The row's account refused it: remembers what the refusal says of the account's other rows. */
     void refused(RowRecord row, ProviderException e) {
-        if (row.account() == null) {
-            return;
-        }
-        Instant end = clock.instant().plus(RECHECK);
         if (e.meansProductUnavailable()) {
-            until.put(key(row.account(), row.orderSku()), end);
+            put(row, row.orderSku(), Why.UNAVAILABLE);
         } else if (e.is(org.topupbatch.provider.ProviderError.INSUFFICIENT_BALANCE)) {
-            until.put(key(row.account(), ANY_PRODUCT), end);
-            reasons.put(row.account(), "reported insufficient balance");
+            put(row, null, Why.BALANCE);
         } else if (e.is(org.topupbatch.provider.ProviderError.CONNECTION_FAILED)) {
-            until.put(key(row.account(), ANY_PRODUCT), end);
-            reasons.put(row.account(), "could not be reached");
+            put(row, null, Why.UNREACHABLE);
         }
     }
 
     /** The row's account's price list cannot be read: nothing is sent there until it can (see {@link PriceGuard}). */
     void pricesUnreadable(RowRecord row) {
-        if (row.account() != null) {
-            until.put(key(row.account(), ANY_PRODUCT), clock.instant().plus(RECHECK));
-            reasons.put(row.account(), "has a price list that cannot be read");
-        }
+        put(row, null, Why.NO_PRICE_LIST);
     }
 
     /**
@@ -61,26 +69,39 @@ final class AccountOutages {
      * not one of reach (no connection, no price list), where rows rather wait at their last account.
      */
     boolean refusedOutright(RowRecord row) {
-        String why = refusing(row);
-        return why != null && !why.contains("could not be reached") && !why.contains("cannot be read");
+        Outage outage = current(row);
+        return outage != null && outage.why().outright;
     }
 
     /** Why the row's account is known not to take it now, or null. */
     String refusing(RowRecord row) {
+        Outage outage = current(row);
+        return outage == null ? null
+                : row.account() + " " + String.format(outage.why().text, row.orderSku()) + " moments ago";
+    }
+
+    private void put(RowRecord row, String sku, Why why) {
+        if (row.account() != null) {
+            outages.put(key(row.account(), sku), new Outage(why, clock.instant().plus(RECHECK)));
+        }
+    }
+
+    /** The product's outage at the row's account, else the whole account's, while it stands. */
+    private Outage current(RowRecord row) {
         if (row.account() == null) {
             return null;
         }
         Instant now = clock.instant();
-        if (now.isBefore(until.getOrDefault(key(row.account(), row.orderSku()), Instant.MIN))) {
-            return row.account() + " refused " + row.orderSku() + " as unavailable moments ago";
-        }
-        if (now.isBefore(until.getOrDefault(key(row.account(), ANY_PRODUCT), Instant.MIN))) {
-            return row.account() + " " + reasons.getOrDefault(row.account(), "refused every row") + " moments ago";
+        for (String key : new String[] {key(row.account(), row.orderSku()), key(row.account(), null)}) {
+            Outage outage = outages.get(key);
+            if (outage != null && now.isBefore(outage.until())) {
+                return outage;
+            }
         }
         return null;
     }
 
     private static String key(String account, String sku) {
-        return account + "\n" + sku;
+        return account + "\n" + (sku == null ? "" : sku);
     }
 }

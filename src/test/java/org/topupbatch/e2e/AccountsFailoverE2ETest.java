@@ -181,20 +181,7 @@ class AccountsFailoverE2ETest {
         }
         node.env.put("TOPUP_MODE", "watch");
         node.env.put("TOPUP_NODE_NAME", name);
-        SandboxConfig demo = SandboxConfig.defaults();
-        node.env.put("TOPUP_PROVIDERS", MAIN + "," + DFZ);
-        node.env.put("TOPUP_PROVIDER_MAIN_BASE_URL", main.baseUrl());
-        node.env.put("TOPUP_PROVIDER_MAIN_API_KEY", demo.apiKey());
-        node.env.put("TOPUP_PROVIDER_MAIN_API_SECRET", demo.apiSecret());
-        node.env.put("TOPUP_PROVIDER_DFZ_DIALECT", "digiflazz");
-        node.env.put("TOPUP_PROVIDER_DFZ_BASE_URL", dfz.baseUrl());
-        node.env.put("TOPUP_PROVIDER_DFZ_API_KEY", dfz.config().username());   // Digiflazz's username
-        node.env.put("TOPUP_PROVIDER_DFZ_API_SECRET", dfz.config().apiKey());  // Digiflazz's key
-        node.env.put("TOPUP_PROVIDER_DFZ_RATE_LIMIT", "300");
-        node.env.put("TOPUP_WEBHOOK_PORT", "0"); // no webhooks: TSEL10 is instant at both
-        // a product held instead of moved on would be rejected soon, not keep the run waiting
-        node.env.put("TOPUP_OUTAGE_RECHECK", "1s");
-        node.env.put("TOPUP_OUTAGE_WAIT", "5s");
+        AccountsRunE2ETest.twoAccounts(node.env, main, dfz);
         return node;
     }
 

@@ -75,20 +75,28 @@ class AccountsRunE2ETest {
         main = SandboxProvider.start(mainConfig, 0);
         dfz = SandboxProvider.start(SandboxConfig.defaults().setSeed(72L).setDialect(SandboxDialect.DIGIFLAZZ)
                 .setLatency(DurationRange.of(Duration.ofMillis(10), Duration.ofMillis(40))), 0);
+        twoAccounts(run.env, main, dfz);
+    }
+
+    /**
+     * The run's settings for the accounts {@code main} (default dialect, the sandbox's demo key) and
+     * {@code dfz} (Digiflazz, its demo username and key, 300 a minute), polling only; a product held as
+     * an outage instead of moved on would be rejected soon rather than keep the run waiting.
+     */
+    static void twoAccounts(java.util.Map<String, String> env, SandboxProvider main, SandboxProvider dfz) {
         SandboxConfig demo = SandboxConfig.defaults();
-        run.env.put("TOPUP_PROVIDERS", MAIN + "," + DFZ);
-        run.env.put("TOPUP_PROVIDER_MAIN_BASE_URL", main.baseUrl());
-        run.env.put("TOPUP_PROVIDER_MAIN_API_KEY", demo.apiKey());
-        run.env.put("TOPUP_PROVIDER_MAIN_API_SECRET", demo.apiSecret());
-        run.env.put("TOPUP_PROVIDER_DFZ_DIALECT", "digiflazz");
-        run.env.put("TOPUP_PROVIDER_DFZ_BASE_URL", dfz.baseUrl());
-        run.env.put("TOPUP_PROVIDER_DFZ_API_KEY", dfz.config().username());   // Digiflazz's username
-        run.env.put("TOPUP_PROVIDER_DFZ_API_SECRET", dfz.config().apiKey());  // Digiflazz's key
-        run.env.put("TOPUP_PROVIDER_DFZ_RATE_LIMIT", "300");
-        run.env.put("TOPUP_WEBHOOK_PORT", "0"); // no webhooks: every product here is instant anyway
-        // a product held instead of moved on would be rejected soon, not keep the run waiting
-        run.env.put("TOPUP_OUTAGE_RECHECK", "1s");
-        run.env.put("TOPUP_OUTAGE_WAIT", "5s");
+        env.put("TOPUP_PROVIDERS", MAIN + "," + DFZ);
+        env.put("TOPUP_PROVIDER_MAIN_BASE_URL", main.baseUrl());
+        env.put("TOPUP_PROVIDER_MAIN_API_KEY", demo.apiKey());
+        env.put("TOPUP_PROVIDER_MAIN_API_SECRET", demo.apiSecret());
+        env.put("TOPUP_PROVIDER_DFZ_DIALECT", "digiflazz");
+        env.put("TOPUP_PROVIDER_DFZ_BASE_URL", dfz.baseUrl());
+        env.put("TOPUP_PROVIDER_DFZ_API_KEY", dfz.config().username());   // Digiflazz's username
+        env.put("TOPUP_PROVIDER_DFZ_API_SECRET", dfz.config().apiKey());  // Digiflazz's key
+        env.put("TOPUP_PROVIDER_DFZ_RATE_LIMIT", "300");
+        env.put("TOPUP_WEBHOOK_PORT", "0"); // no webhooks: every product here is instant anyway
+        env.put("TOPUP_OUTAGE_RECHECK", "1s");
+        env.put("TOPUP_OUTAGE_WAIT", "5s");
     }
 
     /** Free Fire 100 (instant, 8-12 digits) and Telkomsel 10.000 (instant, 0812...), by turns. */
