@@ -18,4 +18,28 @@ public interface LeaderDuties {
 
     /** The node cannot go on; the process ends with this exit code (a supervisor restarts it as a standby). */
     void exit(int code);
+
+    /**
+     * Several accounts on two nodes: this node takes the lead of {@code account}, before it sends there:
+     * the account's rate budget judged again from the shared call record, and its orders the last
+     * leader left SENDING made UNKNOWN (looked up, never sent again). Throws when it cannot.
+     */
+    default void takeAccount(String account) {
+    }
+
+    /**
+     * Several accounts on two nodes: this node hands the lead of {@code account} over and starts no new
+     * order there; waits (a bounded while) until its orders on the wire there are journaled. False
+     * when some are still on the wire (the next leader looks them up).
+     */
+    default boolean awaitAccountQuiet(String account) {
+        return true;
+    }
+
+    /**
+     * Several accounts on two nodes, every second for each account this node does not lead: what its
+     * leader learned that this node's own calls there need (the account's limits).
+     */
+    default void followAccount(String account) {
+    }
 }

@@ -10,7 +10,8 @@ import org.apache.camel.spi.RoutePolicyFactory;
 /**
  * Puts every route under Camel's clustered route policy (it runs only on the leader) except the
  * webhook receiver's: a load balancer may send a webhook to any node, and an authentic one is
- * written to the shared journal wherever it lands.
+ * written to the shared journal wherever it lands. With several accounts, each led apart, the routes
+ * that send and follow orders run on every node too (each node takes only its accounts' rows).
  */
 final class LeaderRoutePolicyFactory implements RoutePolicyFactory {
 
@@ -18,13 +19,17 @@ final class LeaderRoutePolicyFactory implements RoutePolicyFactory {
     static final Set<String> EVERY_NODE = Set.of("track-webhook", "track-webhook-summary");
 
     private final ClusteredRoutePolicyFactory leaderOnly;
+    /** Routes that also run on every node in this setup (several accounts: sending, each node for its accounts). */
+    private final Set<String> alsoEveryNode;
 
-    LeaderRoutePolicyFactory(JournalLockClusterService service, String namespace) {
+    LeaderRoutePolicyFactory(JournalLockClusterService service, String namespace, Set<String> alsoEveryNode) {
         this.leaderOnly = ClusteredRoutePolicyFactory.forNamespace(service, namespace);
+        this.alsoEveryNode = Set.copyOf(alsoEveryNode);
     }
 
     @Override
     public RoutePolicy createRoutePolicy(CamelContext camel, String routeId, NamedNode route) {
-        return EVERY_NODE.contains(routeId) ? null : leaderOnly.createRoutePolicy(camel, routeId, route);
+        return EVERY_NODE.contains(routeId) || alsoEveryNode.contains(routeId) ? null
+                : leaderOnly.createRoutePolicy(camel, routeId, route);
     }
 }

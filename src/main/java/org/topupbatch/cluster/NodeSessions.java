@@ -30,15 +30,43 @@ public final class NodeSessions {
             + ") FROM pg_stat_activity a WHERE a.datname = current_database() AND a.application_name LIKE ?"
             + " ORDER BY 3 DESC, 1";
 
+    private static final String ACCOUNT_LEADER = "SELECT substr(a.application_name, " + (JournalLock.ACCOUNT_SESSION.length() + 1)
+            + ") FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE " + JournalLock.GRANTED_LOCK
+            + " AND a.application_name LIKE ?";
+
     private NodeSessions() {
     }
 
     /**
-     * The nodes connected to the journal now, the active one first.
+     * Several accounts on two nodes: the node leading each account now (README "Two nodes"), in the
+     * order given; an account no node leads maps to null.
      *
      * @throws JournalException when the database cannot be reached (the message names it without the password)
      */
-    public static List<Node> read(String url, String user, String password) {
+    public static java.util.Map<String, String> accountLeaders(String url, String user, String password, List<String> accounts) {
+        java.util.Map<String, String> leaders = new java.util.LinkedHashMap<>();
+        try (Connection c = DriverManager.getConnection(url.trim(), properties(user, password));
+             PreparedStatement ps = c.prepareStatement(ACCOUNT_LEADER)) {
+            for (String account : accounts) {
+                ps.setInt(1, JournalLock.NAMESPACE);
+                ps.setString(2, "/account/" + account);
+                ps.setString(3, JournalLock.ACCOUNT_SESSION.replace("_", "\\_") + "%");
+                String leader = null;
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        leader = rs.getString(1);
+                    }
+                }
+                leaders.put(account, leader);
+            }
+            return leaders;
+        } catch (SQLException e) {
+            throw new JournalException("cannot list the accounts' leaders on " + JournalDataSource.redact(url) + ": "
+                    + String.valueOf(e.getMessage()).lines().findFirst().orElse(""), e);
+        }
+    }
+
+    private static Properties properties(String user, String password) {
         Properties p = new Properties();
         if (user != null && !user.isBlank()) {
             p.setProperty("user", user);
@@ -47,10 +75,21 @@ public final class NodeSessions {
             p.setProperty("password", password);
         }
         p.setProperty("ApplicationName", "topup-batch status"); // not a node: never listed as one
+        return p;
+    }
+
+    /**
+     * The nodes connected to the journal now, the active one first.
+     *
+     * @throws JournalException when the database cannot be reached (the message names it without the password)
+     */
+    public static List<Node> read(String url, String user, String password) {
+        Properties p = properties(user, password);
         try (Connection c = DriverManager.getConnection(url.trim(), p);
              PreparedStatement ps = c.prepareStatement(SQL)) {
             ps.setInt(1, JournalLock.NAMESPACE);
-            ps.setString(2, JournalLock.NODE_SESSION.replace("_", "\\_") + "%");
+            ps.setString(2, ""); // the journal's lock, not an account's lead
+            ps.setString(3, JournalLock.NODE_SESSION.replace("_", "\\_") + "%");
             List<Node> nodes = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

@@ -72,6 +72,11 @@ public final class StatusCommand implements Command {
             if (args.isEmpty()) {
                 if (TwoNodes.sharedJournal(settings.dbUrl())) {
                     out.println(nodes(NodeSessions.read(settings.dbUrl(), settings.dbUser(), settings.dbPassword())));
+                    if (settings.severalAccounts()) {
+                        out.println(accountLeaders(NodeSessions.accountLeaders(settings.dbUrl(), settings.dbUser(),
+                                settings.dbPassword(), settings.accounts().stream()
+                                        .map(org.topupbatch.settings.ProviderAccount::name).toList())));
+                    }
                 }
                 return listBatches(journal);
             }
@@ -222,6 +227,12 @@ public final class StatusCommand implements Command {
                         + (n.connected() == null ? "" : ", connected " + TIME.format(n.connected().atZone(ZoneId.systemDefault())))
                         + ")")
                 .collect(Collectors.joining(", ", "Nodes: ", ""));
+    }
+
+    /** Several accounts on two nodes: {@code Accounts: main led by node a, dfz led by no node}. */
+    static String accountLeaders(java.util.Map<String, String> leaders) {
+        return leaders.entrySet().stream().map(e -> e.getKey() + " led by " + (e.getValue() == null ? "no node"
+                : "node " + e.getValue())).collect(Collectors.joining(", ", "Accounts: ", ""));
     }
 
     private static String header() {

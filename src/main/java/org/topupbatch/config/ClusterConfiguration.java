@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.function.Function;
 import org.apache.camel.BindToRegistry;
 import org.apache.camel.CamelContext;
+import org.topupbatch.cluster.AccountsLed;
 import org.topupbatch.cluster.LeaderDuties;
 import org.topupbatch.cluster.NodeName;
 import org.topupbatch.cluster.NodeRole;
@@ -19,12 +20,21 @@ public final class ClusterConfiguration extends AreaConfiguration {
 
     private final Settings settings;
     private final NodeRole node;
+    private final AccountsLed accountsLed;
 
     /** @throws org.topupbatch.settings.SettingsException when the configured node name is not usable */
     public ClusterConfiguration(Settings settings, Function<String, String> lookup, Clock clock) {
         this.settings = settings;
         String name = NodeName.resolve(lookup);
         this.node = TwoNodes.sharedJournal(settings.dbUrl()) ? new NodeRole(name, clock) : NodeRole.single(name, clock);
+        // several accounts on a shared journal: one leader per account (README "Two nodes")
+        this.accountsLed = TwoNodes.sharedJournal(settings.dbUrl()) && settings.severalAccounts() ? AccountsLed.separately()
+                : AccountsLed.EVERY;
+    }
+
+    /** The accounts this node sends for: every one, or with several accounts on two nodes those it leads. */
+    public AccountsLed accountsLed() {
+        return accountsLed;
     }
 
     @BindToRegistry(TwoNodes.NODE_ROLE)
@@ -41,6 +51,7 @@ public final class ClusterConfiguration extends AreaConfiguration {
         if (!TwoNodes.sharedJournal(settings.dbUrl())) {
             return null;
         }
-        return TwoNodes.install(camelContext, node, settings.dbUrl(), settings.dbUser(), settings.dbPassword(), duties);
+        return TwoNodes.install(camelContext, node, settings.dbUrl(), settings.dbUser(), settings.dbPassword(), duties,
+                settings.accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList(), accountsLed);
     }
 }

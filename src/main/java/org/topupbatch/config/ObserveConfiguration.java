@@ -103,6 +103,10 @@ public final class ObserveConfiguration extends AreaConfiguration {
                     io.micrometer.core.instrument.Gauge.builder("topup.account.rate.window.limit", parts.budget,
                             b -> b.limits().perMinute()).tag("account", account)
                             .description("An account's requests per minute").register(observability.registry());
+                    io.micrometer.core.instrument.Gauge.builder("topup.account.leader", cluster.accountsLed(),
+                            led -> led.leads(account) ? 1 : 0).tag("account", account)
+                            .description("1 while this node sends and follows the account's orders (two nodes: it holds"
+                                    + " the account's lead)").register(observability.registry());
                 });
             }
         }

@@ -65,7 +65,8 @@ public final class RunConfiguration extends AreaConfiguration {
     public synchronized StartupChecks startupChecks() {
         if (startupChecks == null) {
             startupChecks = new StartupChecks(provider.accountLimits(), journal.journal(), provider.baseUrl(), clock,
-                    observe.observability().providerAccess(), camel).severalAccounts(settings.severalAccounts());
+                    observe.observability().providerAccess(), camel).severalAccounts(settings.severalAccounts())
+                    .accountsApart(accountsApart);
         }
         return startupChecks;
     }
@@ -83,13 +84,68 @@ public final class RunConfiguration extends AreaConfiguration {
      * old leader's calls count), then the start-up checks. Returns a fatal problem, or null.
      */
     public String takeLeadership() {
-        gracefulStop().resumeTaking(); // a node that stepped down before (journal database restarted) leads again
+        if (!accountsApart) {
+            gracefulStop().resumeTaking(); // a node that stepped down before (journal database restarted) leads again
+        }
         provider.budgets().forEach(org.topupbatch.provider.RateBudget::restoreFromJournal);
         return startupChecks().problem();
     }
 
-    /** Leadership lost: no new provider request starts (requests on the wire finish). */
+    /**
+     * Leadership lost: no new provider request starts (requests on the wire finish). With each account led
+     * apart, the journal's lock says nothing about sending: each account's lead stops its own orders.
+     */
     public void stepDown() {
-        gracefulStop().stopTaking();
+        if (!accountsApart) {
+            gracefulStop().stopTaking();
+        }
+    }
+
+    /** Several accounts on two nodes: each account has a leader of its own (README "Two nodes"). */
+    private boolean accountsApart;
+
+    void accountsApart(boolean apart) {
+        this.accountsApart = apart;
+    }
+
+    /** How long a node handing an account's lead over waits for its orders on the wire there: the longest call. */
+    private java.time.Duration longestCall() {
+        return settings.connectTimeout().multipliedBy(2).plus(settings.responseTimeout());
+    }
+
+    /**
+     * This node takes the lead of one account: its rate budget judged again from the shared call record
+     * (the last leader's calls count), and its orders left SENDING by the last leader made UNKNOWN.
+     */
+    public void takeAccountLead(String account) {
+        provider.accounts().get(account).budget.restoreFromJournal();
+        provider.accounts().get(account).gate.resume();
+        int unknown = journal.journal().sendingToUnknownAt(clock.instant(), account);
+        if (unknown > 0) {
+            org.slf4j.LoggerFactory.getLogger(RunConfiguration.class).warn("{} orders at account {} were being sent"
+                    + " when its last leader stopped; looking them up there", unknown, account);
+        }
+    }
+
+    /** An account another node leads: its limits as that node learned them, for this node's own reads there. */
+    public void followAccount(String account) {
+        provider.accounts().get(account).budget.adoptRememberedLimits();
+    }
+
+    /** Handing an account's lead over: waits until this node's orders on the wire there are journaled. */
+    public boolean awaitAccountQuiet(String account) {
+        long deadline = System.nanoTime() + longestCall().toNanos();
+        while (journal.journal().sendingAt(account) > 0) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
     }
 }

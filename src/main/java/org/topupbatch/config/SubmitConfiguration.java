@@ -37,6 +37,13 @@ public final class SubmitConfiguration extends AreaConfiguration implements Auto
         this.provider = provider;
     }
 
+    private org.topupbatch.cluster.AccountsLed led = org.topupbatch.cluster.AccountsLed.EVERY;
+
+    /** The accounts this node sends for (several accounts on two nodes: those it leads). */
+    void ledBy(org.topupbatch.cluster.AccountsLed accounts) {
+        this.led = accounts;
+    }
+
     @BindToRegistry("orderSubmitter")
     public synchronized OrderSubmitter orderSubmitter() {
         if (submitter == null) {
@@ -44,6 +51,7 @@ public final class SubmitConfiguration extends AreaConfiguration implements Auto
                     settings.outageWait(), settings.outageRecheck(), clock);
             submitter = new OrderSubmitter(journal.journal(), provider.gateway(), clock,
                     new PriceGuard(provider::prices, settings.priceTolerance()), availability);
+            submitter.queue().ledBy(led);
             submitter.queue().onStopped((file, reason) -> notify.notifications().tell(new org.topupbatch.notify.Notice(
                     "batch_stopped", "topup-batch: batch " + org.topupbatch.text.OneLine.of(file, 200) + " stopped",
                     "Sending stopped for batch " + org.topupbatch.text.OneLine.of(file, 200) + ": "

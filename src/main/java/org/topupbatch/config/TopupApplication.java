@@ -231,8 +231,14 @@ public final class TopupApplication {
         // derived from them is set here. The folder the intake watches: an sftp:// inbox is relayed into it.
         p.put("topup.internal.inbox-folder", settings.inbox().toAbsolutePath().toString());
         intakeSchedule(settings, p);
-        p.put("topup.internal.report-backstop", Long.toString(
-                org.topupbatch.report.ReportSchedule.backstopPeriod(settings.pendingTimeout()).toMillis()));
+        java.time.Duration backstop = org.topupbatch.report.ReportSchedule.backstopPeriod(settings.pendingTimeout());
+        if (settings.severalAccounts() && org.topupbatch.cluster.TwoNodes.sharedJournal(settings.dbUrl())
+                && backstop.compareTo(java.time.Duration.ofSeconds(5)) > 0) {
+            // each account led apart: the last orders of a batch may turn final on the other node, whose
+            // events do not reach this node's report route; the backstop finds the batch within 5 s
+            backstop = java.time.Duration.ofSeconds(5);
+        }
+        p.put("topup.internal.report-backstop", Long.toString(backstop.toMillis()));
         p.put("camel.server.enabled", Boolean.toString(settings.webhookEnabled()));
         p.put("camel.server.port", Integer.toString(settings.webhookPort()));
         p.put("camel.server.host", settings.webhookHost());

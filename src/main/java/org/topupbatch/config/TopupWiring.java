@@ -69,6 +69,9 @@ public final class TopupWiring implements AutoCloseable {
         track = new TrackConfiguration(settings, clock, journal, provider);
         report = new ReportConfiguration(settings, clock, journal, provider, sftp, observe, notify);
         run = new RunConfiguration(settings, clock, exit, journal, provider, observe, intake, submit, report);
+        submit.ledBy(cluster.accountsLed());
+        track.ledBy(cluster.accountsLed());
+        run.accountsApart(cluster.accountsLed().apart());
     }
 
     /** In the order Camel Main is to take them. */
@@ -113,6 +116,21 @@ public final class TopupWiring implements AutoCloseable {
             @Override
             public void exit(int code) {
                 exit.accept(code);
+            }
+
+            @Override
+            public void takeAccount(String account) {
+                run.takeAccountLead(account);
+            }
+
+            @Override
+            public boolean awaitAccountQuiet(String account) {
+                return run.awaitAccountQuiet(account);
+            }
+
+            @Override
+            public void followAccount(String account) {
+                run.followAccount(account);
             }
         });
     }

@@ -33,9 +33,16 @@ public final class TrackConfiguration extends AreaConfiguration {
         this.provider = provider;
     }
 
+    private org.topupbatch.cluster.AccountsLed led = org.topupbatch.cluster.AccountsLed.EVERY;
+
+    /** The accounts whose orders this node follows (several accounts on two nodes: those it leads). */
+    void ledBy(org.topupbatch.cluster.AccountsLed accounts) {
+        this.led = accounts;
+    }
+
     @BindToRegistry("dueOrders")
     public DueOrders dueOrders() {
-        return new DueOrders(journal.journal(), clock, webhooksSettle());
+        return new DueOrders(journal.journal(), clock, webhooksSettle()).ledBy(led);
     }
 
     /** With several accounts, the same bean for both names: each order is followed at its own account. */

@@ -169,6 +169,11 @@ public final class JdbcJournal implements Journal {
     }
 
     @Override
+    public List<RowRecord> nextToSubmitAt(int limit, java.util.Collection<String> accounts) {
+        return orderQueue.nextToSubmitAt(limit, accounts);
+    }
+
+    @Override
     public boolean markSending(long rowId, Instant at) {
         return orderQueue.markSending(rowId, at);
     }
@@ -306,6 +311,21 @@ public final class JdbcJournal implements Journal {
     @Override
     public int sendingToUnknown(Instant now) {
         return tracking.sendingToUnknown(now);
+    }
+
+    @Override
+    public List<RowRecord> dueForCheckAt(Instant now, int limit, java.util.Collection<String> accounts) {
+        return tracking.dueForCheckAt(now, limit, accounts);
+    }
+
+    @Override
+    public int sendingToUnknownAt(Instant now, String account) {
+        return tracking.sendingToUnknownAt(now, account);
+    }
+
+    @Override
+    public int sendingAt(String account) {
+        return tracking.sendingAt(account);
     }
 
     @Override

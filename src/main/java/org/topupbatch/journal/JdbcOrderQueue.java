@@ -37,10 +37,11 @@ final class JdbcOrderQueue implements OrderQueue {
     private static final String RETURN_TO_QUEUE = "UPDATE batch_row SET state = 'ACCEPTED', sent_at = NULL, updated_at = ?"
             + " WHERE id = ? AND state = 'SENDING'";
     private static final String FALL_BACK = "UPDATE batch_row SET state = 'ACCEPTED', attempt = attempt + 1, price = ?,"
-            + " message = ?, sent_at = NULL, checks = 0, next_check_at = NULL, updated_at = ?"
+            + " message = ?, sent_at = NULL, checks = 0, next_check_at = NULL, updated_at = ?, account = ?"
             + " WHERE id = ? AND attempt = ? AND state = 'SENDING'";
     private static final String MOVE_ON_UNSENT = "UPDATE batch_row SET attempt = attempt + 1, price = ?, message = ?,"
-            + " updated_at = ? WHERE id = ? AND attempt = ? AND state = 'ACCEPTED'";
+            + " updated_at = ?, account = ? WHERE id = ? AND attempt = ? AND state = 'ACCEPTED'";
+    private static final String ROUTE_OF_ROW = "SELECT route FROM batch_row WHERE id = ?";
     private static final String HALT_BATCH = "UPDATE batch SET halt_reason = ? WHERE id = ? AND halt_reason IS NULL";
     private static final String RECORD_SUBMIT_START = "UPDATE batch SET balance_before = ?, submit_started_at = ?"
             + " WHERE id = ? AND submit_started_at IS NULL";
@@ -77,6 +78,39 @@ final class JdbcOrderQueue implements OrderQueue {
                 ps.setInt(2, share);
             }));
         }
+        return inTurn(queues, share, limit);
+    }
+
+    /**
+     * Several accounts on two nodes: as {@link #nextToSubmit(int)}, only rows at these accounts (and rows
+     * routed before the journal kept a row's account, whose caller reads it from the route).
+     */
+    @Override
+    public List<RowRecord> nextToSubmitAt(int limit, Collection<String> accounts) {
+        if (accounts.isEmpty()) {
+            return List.of();
+        }
+        String at = " AND (r.account IS NULL OR r.account IN ("
+                + accounts.stream().map(a -> "?").collect(Collectors.joining(", ")) + "))";
+        List<String> names = List.copyOf(accounts);
+        List<Long> active = new java.util.ArrayList<>();
+        jdbc.query(ACTIVE_BATCHES.replace("r.batch_id = b.id)", "r.batch_id = b.id" + at + ")"),
+                ps -> setAll(ps, 1, names), rs -> active.add(rs.getLong(1)));
+        int share = Math.max(1, (limit + Math.max(1, active.size()) - 1) / Math.max(1, active.size()));
+        List<List<RowRecord>> queues = new java.util.ArrayList<>();
+        String ofBatch = NEXT_OF_BATCH.replace(" ORDER BY", at + " ORDER BY");
+        for (long batchId : active) {
+            queues.add(jdbc.rows(ofBatch, ps -> {
+                ps.setLong(1, batchId);
+                setAll(ps, 2, names);
+                ps.setInt(2 + names.size(), share);
+            }));
+        }
+        return inTurn(queues, share, limit);
+    }
+
+    /** The first row of each batch's queue, then the second of each, ..., at most {@code limit}. */
+    private static List<RowRecord> inTurn(List<List<RowRecord>> queues, int share, int limit) {
         List<RowRecord> inTurn = new java.util.ArrayList<>(limit);
         for (int i = 0; i < share && inTurn.size() < limit; i++) {
             for (List<RowRecord> queue : queues) {
@@ -86,6 +120,12 @@ final class JdbcOrderQueue implements OrderQueue {
             }
         }
         return inTurn;
+    }
+
+    private static void setAll(java.sql.PreparedStatement ps, int from, List<String> values) throws java.sql.SQLException {
+        for (int i = 0; i < values.size(); i++) {
+            ps.setString(from + i, values.get(i));
+        }
     }
 
     @Override
@@ -131,12 +171,17 @@ final class JdbcOrderQueue implements OrderQueue {
     }
 
     private boolean moveOn(String sql, long rowId, int attempt, long price, String message) {
+        String[] route = new String[1];
+        jdbc.query(ROUTE_OF_ROW, ps -> ps.setLong(1, rowId), rs -> route[0] = rs.getString(1));
+        // the account it moves to, for the node that leads it (nextToSubmit with accounts)
+        String next = route[0] == null ? null : RowRoute.read(route[0]).at(attempt + 1).account();
         return jdbc.update(sql, ps -> {
             ps.setLong(1, price);
             ps.setString(2, message);
             ps.setLong(3, clock.millis());
-            ps.setLong(4, rowId);
-            ps.setInt(5, attempt);
+            ps.setString(4, next);
+            ps.setLong(5, rowId);
+            ps.setInt(6, attempt);
         }) == 1;
     }
 

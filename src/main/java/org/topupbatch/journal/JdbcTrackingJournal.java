@@ -16,6 +16,8 @@ final class JdbcTrackingJournal implements TrackingJournal {
     private static final String PENDING_DUE_BY = "UPDATE batch_row SET next_check_at = ?"
             + " WHERE state = 'PENDING' AND (next_check_at IS NULL OR next_check_at > ?)";
 
+    private static final String SENDING_AT = "SELECT COUNT(*) FROM batch_row WHERE state = 'SENDING' AND account = ?";
+
     private final JdbcSupport jdbc;
     private final RowOutcomes outcomes;
 
@@ -30,6 +32,39 @@ final class JdbcTrackingJournal implements TrackingJournal {
             ps.setLong(1, now.toEpochMilli());
             ps.setInt(2, limit);
         });
+    }
+
+    @Override
+    public List<RowRecord> dueForCheckAt(Instant now, int limit, java.util.Collection<String> accounts) {
+        if (accounts.isEmpty()) {
+            return List.of();
+        }
+        List<String> names = List.copyOf(accounts);
+        String sql = DUE_FOR_CHECK.replace(" ORDER BY", " AND (r.account IS NULL OR r.account IN ("
+                + String.join(", ", java.util.Collections.nCopies(names.size(), "?")) + ")) ORDER BY");
+        return jdbc.rows(sql, ps -> {
+            ps.setLong(1, now.toEpochMilli());
+            for (int i = 0; i < names.size(); i++) {
+                ps.setString(2 + i, names.get(i));
+            }
+            ps.setInt(2 + names.size(), limit);
+        });
+    }
+
+    @Override
+    public int sendingToUnknownAt(Instant now, String account) {
+        return jdbc.update(SENDING_TO_UNKNOWN + " AND account = ?", ps -> {
+            ps.setLong(1, now.toEpochMilli());
+            ps.setLong(2, now.toEpochMilli());
+            ps.setString(3, account);
+        });
+    }
+
+    @Override
+    public int sendingAt(String account) {
+        int[] count = new int[1];
+        jdbc.query(SENDING_AT, ps -> ps.setString(1, account), rs -> count[0] = rs.getInt(1));
+        return count[0];
     }
 
     @Override

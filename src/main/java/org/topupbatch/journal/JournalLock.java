@@ -23,30 +23,38 @@ public final class JournalLock implements AutoCloseable {
 
     /** First half of the two-part advisory key: "topb", so other users of advisory locks are not hit. */
     public static final int NAMESPACE = 0x746f7062;
-    private static final String KEY = "?, hashtext(current_database() || '.' || coalesce(current_schema(), ''))";
+    /** The key's second half: the journal's database and schema, then "" for the journal or an account's suffix. */
+    private static final String KEY = "?, hashtext(current_database() || '.' || coalesce(current_schema(), '') || ?)";
     /** How a node names its lock session (PostgreSQL's application_name): this, then the node's name. */
     public static final String NODE_SESSION = "topup-batch node ";
+    /** How a node names the session holding (or asking for) an account's lead: this, then the node's name. */
+    public static final String ACCOUNT_SESSION = "topup-batch account lead ";
     /**
      * Matches the {@code pg_locks} row (alias {@code l}) of this journal's lock, granted to its holder;
-     * its one parameter is {@link #NAMESPACE}. How another session tells who holds the lock.
+     * its parameters are {@link #NAMESPACE} and the key's suffix ("" for the journal lock). How another
+     * session tells who holds the lock.
      */
     public static final String GRANTED_LOCK = "l.locktype = 'advisory' AND l.granted AND l.objsubid = 2"
             + " AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())"
             + " AND l.classid = ?::bigint::oid AND l.objid = (hashtext(current_database() || '.'"
-            + " || coalesce(current_schema(), ''))::bigint & 4294967295)::oid";
+            + " || coalesce(current_schema(), '') || ?)::bigint & 4294967295)::oid";
 
     private final Connection connection;
+    /** "" for the journal's lock; "/account/NAME" for the lead of one account (several accounts on two nodes). */
+    private final String suffix;
+    private final String sessionPrefix;
     /** Whether this session holds the lock; session locks stack, so it is taken at most once. */
     private boolean held;
 
     private JournalLock(Connection connection) {
-        this.connection = connection;
-        this.held = true;
+        this(connection, true, "", NODE_SESSION);
     }
 
-    private JournalLock(Connection connection, boolean held) {
+    private JournalLock(Connection connection, boolean held, String suffix, String sessionPrefix) {
         this.connection = connection;
         this.held = held;
+        this.suffix = suffix;
+        this.sessionPrefix = sessionPrefix;
     }
 
     /**
@@ -54,7 +62,30 @@ public final class JournalLock implements AutoCloseable {
      * session is named after its node, so that others can tell who holds the lock ({@link #holder}).
      */
     public static JournalLock session(String url, String user, String password, String node) {
-        return new JournalLock(connect(url, user, password, NODE_SESSION + node), false);
+        return new JournalLock(connect(url, user, password, NODE_SESSION + node), false, "", NODE_SESSION);
+    }
+
+    /**
+     * A session that may take the lead of one account (several accounts on two nodes, README "Two
+     * nodes"): a lock of its own per account, on the journal's database, named after its node.
+     */
+    public static JournalLock accountSession(String url, String user, String password, String node, String account) {
+        return new JournalLock(connect(url, user, password, ACCOUNT_SESSION + node), false, "/account/" + account,
+                ACCOUNT_SESSION);
+    }
+
+    /** Distinct nodes connected to the journal now (each keeps one journal-lock session), this one included. */
+    public synchronized int nodesConnected() {
+        String sql = "SELECT COUNT(DISTINCT application_name) FROM pg_stat_activity WHERE datname = current_database()"
+                + " AND application_name LIKE ?";
+        try (PreparedStatement ps = connection.prepareStatement(sql)) {
+            ps.setString(1, NODE_SESSION.replace("_", "\\_") + "%");
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getInt(1) : 1;
+            }
+        } catch (SQLException e) {
+            throw new JournalException("cannot list the nodes: " + firstLine(e), e);
+        }
     }
 
     /**
@@ -67,7 +98,7 @@ public final class JournalLock implements AutoCloseable {
             return true;
         }
         try {
-            held = lock(connection, "pg_try_advisory_lock");
+            held = lock(connection, "pg_try_advisory_lock", suffix);
             return held;
         } catch (SQLException e) {
             throw new JournalException("cannot lock the journal database: " + firstLine(e), e);
@@ -92,9 +123,10 @@ public final class JournalLock implements AutoCloseable {
                 + GRANTED_LOCK;
         try (PreparedStatement ps = connection.prepareStatement(sql)) {
             ps.setInt(1, NAMESPACE);
+            ps.setString(2, suffix);
             try (ResultSet rs = ps.executeQuery()) {
-                if (rs.next() && rs.getString(1) != null && rs.getString(1).startsWith(NODE_SESSION)) {
-                    return java.util.Optional.of(rs.getString(1).substring(NODE_SESSION.length()));
+                if (rs.next() && rs.getString(1) != null && rs.getString(1).startsWith(sessionPrefix)) {
+                    return java.util.Optional.of(rs.getString(1).substring(sessionPrefix.length()));
                 }
                 return java.util.Optional.empty();
             }
@@ -142,8 +174,13 @@ public final class JournalLock implements AutoCloseable {
     }
 
     private static boolean lock(Connection c, String function) throws SQLException {
+        return lock(c, function, "");
+    }
+
+    private static boolean lock(Connection c, String function, String suffix) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT " + function + "(" + KEY + ")")) {
             ps.setInt(1, NAMESPACE);
+            ps.setString(2, suffix);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 // pg_advisory_lock returns void (read as null): it returns only once it holds the lock

@@ -16,6 +16,13 @@ public interface OrderQueue extends RowOutcomes {
     List<RowRecord> nextToSubmit(int limit);
 
     /**
+     * Several accounts on two nodes (README "Two nodes"): as {@link #nextToSubmit(int)}, only the rows at
+     * these accounts, the ones this node leads. Rows routed before the journal kept each row's account
+     * come too; the caller reads their account from the route.
+     */
+    List<RowRecord> nextToSubmitAt(int limit, Collection<String> accounts);
+
+    /**
      * ACCEPTED -> SENDING, committed; false when the row was not ACCEPTED any more, or its batch is
      * held or cancelled by an operator.
      */

@@ -10,6 +10,21 @@ public interface TrackingJournal extends RowOutcomes {
     /** PENDING and UNKNOWN rows whose next check is due at or before {@code now}, soonest first. */
     List<RowRecord> dueForCheck(Instant now, int limit);
 
+    /**
+     * Several accounts on two nodes (README "Two nodes"): as {@link #dueForCheck}, only orders at these
+     * accounts, the ones this node leads (and orders routed before the journal kept each row's account).
+     */
+    List<RowRecord> dueForCheckAt(Instant now, int limit, java.util.Collection<String> accounts);
+
+    /**
+     * A node taking the lead of one account: that account's SENDING rows (left by the node that led it)
+     * become UNKNOWN, due for a check now. Returns how many.
+     */
+    int sendingToUnknownAt(Instant now, String account);
+
+    /** Rows SENDING at this account now: requests of the node leading it whose outcome is not journaled yet. */
+    int sendingAt(String account);
+
     /** The order row (not a rejected one) with this ref_id, from any batch. */
     Optional<RowRecord> findOrder(String refId);
 

@@ -153,6 +153,21 @@ public final class RateBudget implements RequestGate {
         seed();
     }
 
+    /**
+     * The account's limits as another process last learned them, when the journal remembers them
+     * (several accounts on two nodes: a node calling an account it does not lead, to read its price
+     * list or balance, judges the window by the limits its leader learned, not by a default tier's).
+     */
+    public void adoptRememberedLimits() {
+        Optional<AccountLimits> remembered = callLog.rememberedLimits();
+        synchronized (this) {
+            remembered.ifPresent(l -> {
+                perMinute = Math.max(1, l.perMinute());
+                perDay = Math.max(1, l.perDay());
+            });
+        }
+    }
+
     /** Today's usage: as the provider last reported it, plus every call journaled since. */
     private synchronized void restoreUsage(Optional<AccountLimits> remembered) {
         Instant midnight = today.atStartOfDay(ZoneOffset.UTC).toInstant();

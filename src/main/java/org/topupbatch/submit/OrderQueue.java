@@ -79,7 +79,20 @@ public class OrderQueue {
         if (stoppedAll()) {
             return List.of();
         }
-        return journal.nextToSubmit(limit);
+        if (!led.apart()) {
+            return journal.nextToSubmit(limit);
+        }
+        // two nodes, one leader per account: only the rows at the accounts this node leads
+        List<String> accounts = led.names();
+        return accounts.isEmpty() ? List.of() : journal.nextToSubmitAt(limit, accounts).stream()
+                .filter(row -> led.leads(row.account())).toList();
+    }
+
+    /** The accounts this node sends for (two nodes with several accounts: those it leads). */
+    private volatile org.topupbatch.cluster.AccountsLed led = org.topupbatch.cluster.AccountsLed.EVERY;
+
+    public void ledBy(org.topupbatch.cluster.AccountsLed accounts) {
+        this.led = accounts;
     }
 
     /**
@@ -135,7 +148,8 @@ public class OrderQueue {
      * from the exchange.
      */
     public boolean markSending(@ExchangeProperty(SubmitOutcomes.ROW) RowRecord row, Exchange exchange) {
-        if (stopped(row) || availability.held(row.productSku()) || prices.waitingForPrices(row)) {
+        // the lead of its account may have gone to the other node during the wait: that node sends it
+        if (!led.leads(row.account()) || stopped(row) || availability.held(row.productSku()) || prices.waitingForPrices(row)) {
             return false;
         }
         Instant sentAt = clock.instant();

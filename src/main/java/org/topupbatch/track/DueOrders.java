@@ -39,11 +39,27 @@ public class DueOrders {
         this.webhooksSettle = webhooksSettle;
     }
 
+    /** The accounts whose orders this node follows (two nodes with several accounts: those it leads). */
+    private volatile org.topupbatch.cluster.AccountsLed led = org.topupbatch.cluster.AccountsLed.EVERY;
+
+    public DueOrders ledBy(org.topupbatch.cluster.AccountsLed accounts) {
+        this.led = accounts;
+        return this;
+    }
+
     /** At most {@code limit} due orders, soonest due first. */
     public Round take(int limit) {
         List<RowRecord> unknown = new ArrayList<>();
         Map<String, List<RowRecord>> pendingBySku = new LinkedHashMap<>();
-        for (RowRecord row : journal.dueForCheck(clock.instant(), limit)) {
+        List<RowRecord> due;
+        if (!led.apart()) {
+            due = journal.dueForCheck(clock.instant(), limit);
+        } else {
+            List<String> accounts = led.names();
+            due = accounts.isEmpty() ? List.of() : journal.dueForCheckAt(clock.instant(), limit, accounts).stream()
+                    .filter(row -> led.leads(row.account())).toList();
+        }
+        for (RowRecord row : due) {
             if (row.state() == RowState.UNKNOWN) {
                 unknown.add(row);
             } else if (row.state() == RowState.PENDING && !waitsForWebhook(row)) {

@@ -209,14 +209,7 @@ class FailoverE2ETest {
 
     /** {@code java -jar topup-batch.jar status} with the node's settings, as an operator runs it beside the nodes. */
     private static String status(ProductProcess node) throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", BuiltJar.path().toAbsolutePath().toString(), "status").redirectErrorStream(true);
-        pb.environment().keySet().removeIf(k -> k.startsWith("TOPUP_"));
-        pb.environment().putAll(node.env);
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        assertThat(p.waitFor()).as(out).isZero();
-        return out;
+        return org.topupbatch.testing.BuiltJar.command(node.env, "status");
     }
 
     private static void awaitLog(ProductProcess node, String line) throws InterruptedException {

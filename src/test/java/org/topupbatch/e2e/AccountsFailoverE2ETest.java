@@ -35,14 +35,17 @@ import org.topupbatch.testing.PostgresServer;
  * Several accounts (README, "Several accounts") on two nodes (README, "Two nodes"): the built jar runs
  * twice in watch mode on one embedded PostgreSQL journal and one shared inbox, reports and data folder,
  * both nodes with the same two accounts, {@code main} (a sandbox of the default dialect) and {@code dfz}
- * (a sandbox speaking Digiflazz). One batch of Telkomsel rows goes to main until TSEL10 goes down there
- * mid-batch (main then refuses create-order, 422 PRODUCT_UNAVAILABLE, no order) and its rows move to
- * dfz as {@code REF-F2}; a few orders later the leader is SIGKILLed, and the standby must take over and
- * finish. Every row ends success with exactly one order across both ledgers (REF at main xor REF-F2 at
- * dfz), no ref_id twice in a ledger, every order some row's, the report's {@code provider} and
- * {@code provider_ref_id} columns and the summary's {@code accounts} agreeing with the ledgers, and no
- * 429 at either account. Prints one line of figures, the failover time among them (from the kill to the
- * new leader's first provider request, at either account).
+ * (a sandbox speaking Digiflazz), and a product map sending Free Fire to dfz first and Telkomsel to main
+ * first. Each account has a leader of its own: the test waits until each node leads one account, then
+ * one batch of both products is sent by both nodes at once, each only at the account it leads (their
+ * metrics say so). TSEL10 goes down at main mid-batch (main then refuses create-order, 422
+ * PRODUCT_UNAVAILABLE, no order) and its rows move to dfz as {@code REF-F2}; a few orders later the node
+ * holding the journal's lock is SIGKILLed, and the other must take its account and the journal over and
+ * finish. Every row ends success with exactly one order across both ledgers (REF at its product's first
+ * account xor REF-F2 at its second), no ref_id twice in a ledger, every order some row's, the report's
+ * {@code provider} and {@code provider_ref_id} columns and the summary's {@code accounts} agreeing with the
+ * ledgers, and no 429 at either account. Prints one line of figures, the failover time among them (from
+ * the kill until the survivor leads both accounts).
  */
 class AccountsFailoverE2ETest {
 
@@ -52,7 +55,9 @@ class AccountsFailoverE2ETest {
     static final String MAIN = "main";
     static final String DFZ = "dfz";
     static final String BATCH = "accounts-failover";
-    static final int ROWS = 120;
+    static final int ROWS = 160;
+    /** Each product's accounts in the map's order: its first takes it under REF, its second under REF-F2. */
+    static final Map<String, List<String>> ROUTES = Map.of("TSEL10", List.of(MAIN, DFZ), "FF100", List.of(DFZ, MAIN));
     private static final Duration STEP_LIMIT = Duration.ofSeconds(60);
 
     @TempDir
@@ -79,27 +84,43 @@ class AccountsFailoverE2ETest {
     }
 
     @Test
-    void the_standby_takes_over_a_batch_moving_between_accounts_and_finishes_it_with_one_order_per_row() throws Exception {
+    void each_node_leads_an_account_both_send_at_once_and_the_survivor_takes_over_with_one_order_per_row() throws Exception {
         main = SandboxProvider.start(SandboxConfig.defaults().setSeed(81L)
                 .setLatency(DurationRange.of(Duration.ofMillis(20), Duration.ofMillis(60))), 0);
         dfz = SandboxProvider.start(SandboxConfig.defaults().setSeed(82L).setDialect(SandboxDialect.DIGIFLAZZ)
                 .setLatency(DurationRange.of(Duration.ofMillis(10), Duration.ofMillis(40))), 0);
         PostgresServer.Database journal = POSTGRES.createDatabase();
-        a = node("a", journal, null);
-        b = node("b", journal, a);
+        Path map = Files.writeString(home.resolve("product-map.csv"),
+                "product,provider,sku\nTSEL10,main,TSEL10\nTSEL10,dfz,TSEL10\nFF100,dfz,FF100\nFF100,main,FF100\n");
+        a = node("a", journal, null, map);
+        b = node("b", journal, a, map);
 
-        // both start at once; whichever takes the journal lock leads
+        // both start at once; whichever takes the journal lock is active, and the accounts' leads are shared out
         processes.put(a, a.start());
         processes.put(b, b.start());
-        await("one node active, the other standing by", () -> role(a, "a") != null && role(b, "b") != null
+        await("one node active on the journal, the other standing by", () -> role(a, "a") != null && role(b, "b") != null
                 && !role(a, "a").equals(role(b, "b")), a, b);
+        await("each node leading one account", () -> {
+            Set<String> ofA = led(a);
+            Set<String> ofB = led(b);
+            return ofA.size() == 1 && ofB.size() == 1 && !ofA.equals(ofB);
+        }, a, b);
         JarRun leader = role(a, "a").equals("active") ? a : b;
         JarRun standby = leader == a ? b : a;
         String leaderName = leader == a ? "a" : "b";
         String standbyName = leader == a ? "b" : "a";
+        String leaderAccount = led(leader).iterator().next();
+        String standbyAccount = led(standby).iterator().next();
+        // an operator's status beside the nodes names each account's leader
+        String status = status(a);
+        assertThat(status).as(status).contains("Accounts: main led by node " + (leaderAccount.equals(MAIN) ? leaderName
+                : standbyName) + ", dfz led by node " + (leaderAccount.equals(DFZ) ? leaderName : standbyName));
 
-        a.drop(BATCH + ".csv", telkomselBatch("AF-", ROWS));
-        await("main's ledger to hold some orders", () -> main.ledger().size() >= 8, leader);
+        a.drop(BATCH + ".csv", AccountsRunE2ETest.mixedBatch("AF-", ROWS));
+        await("both ledgers to hold some orders", () -> main.ledger().size() >= 8 && dfz.ledger().size() >= 8, leader, standby);
+        // both nodes send at once, each only at the account it leads
+        Map<String, Double> leaderOrders = createOrders(metrics(leader));
+        Map<String, Double> standbyOrders = createOrders(metrics(standby));
         int ordersAtMainWhenDown = main.ledger().size();
         // the sandbox's config change over HTTP, as an operator (or a script) would do it
         HttpResponse<String> changed = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
@@ -110,19 +131,18 @@ class AccountsFailoverE2ETest {
         assertThat(changed.statusCode()).as(changed.body()).isEqualTo(200);
         assertThat(main.config().describe().get("unavailable")).as(changed.body()).isEqualTo("TSEL10");
 
-        await("dfz's ledger to hold a few orders", () -> dfz.ledger().size() >= 5, leader);
+        await("dfz's ledger to hold a few TSEL10 orders moved from main",
+                () -> dfz.ledger().stream().filter(e -> e.refId().endsWith("-F2")).count() >= 3, leader, standby);
         boolean reportedBeforeKill = Files.exists(a.reports.resolve(BATCH + ".summary.json"));
-        leader.kill(); // SIGKILL
-        long requestsAtKill = requests();
+        leader.kill(); // SIGKILL: the journal's lock and its account's lead go with it
         int mainAtKill = main.ledger().size();
         int dfzAtKill = dfz.ledger().size();
         long killedAt = System.nanoTime();
-        await("node " + standbyName + "'s first provider request after the kill", () -> requests() > requestsAtKill, standby);
+        await("node " + standbyName + " to lead both accounts after the kill", () -> led(standby).size() == 2, standby);
         Duration failover = Duration.ofNanos(System.nanoTime() - killedAt);
         await("node " + standbyName + " to report " + BATCH + " with no row pending", () -> finished(a.reports), standby);
         // each account's balance and rate window in the survivor's metrics, labelled with the account
-        String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
-                + standby.env.get("TOPUP_MANAGEMENT_PORT") + "/observe/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+        String metrics = metrics(standby);
         standby.kill(); // the ledgers hold still for the audit
         assertThat(gauge(metrics, "topup_account_balance_rupiah{account=\"dfz\"}")).as(metrics).isEqualTo((double) dfz.balance());
         assertThat(gauge(metrics, "topup_account_balance_rupiah{account=\"main\"}")).as(metrics).isEqualTo((double) main.balance());
@@ -131,13 +151,28 @@ class AccountsFailoverE2ETest {
         String outputs = outputs(leaderName, leader, standbyName, standby);
         assertThat(reportedBeforeKill).as("the batch was reported before the kill: nothing was left to take over\n%s",
                 outputs).isFalse();
-        assertThat(standby.output()).as(outputs).contains("node " + standbyName + " is active on journal");
+        assertThat(standby.output()).as(outputs).contains("node " + standbyName + " is active on journal")
+                .contains("node " + standbyName + " leads account " + leaderAccount);
 
-        Report report = Report.read(a.reports, BATCH, ',');
         List<String> anomalies = new ArrayList<>();
+        // before the kill: each node had sent orders at its own account, none at the other's
+        for (Map.Entry<String, Map<String, Double>> e : Map.of(leaderName + " (leading " + leaderAccount + ")", leaderOrders,
+                standbyName + " (leading " + standbyAccount + ")", standbyOrders).entrySet()) {
+            String mine = e.getKey().contains(MAIN + ")") ? MAIN : DFZ;
+            String theirs = mine.equals(MAIN) ? DFZ : MAIN;
+            if (e.getValue().getOrDefault(mine, 0.0) < 1) {
+                anomalies.add("node " + e.getKey() + " had sent no create-order at its account while both ledgers grew: "
+                        + e.getValue());
+            }
+            if (e.getValue().getOrDefault(theirs, 0.0) > 0) {
+                anomalies.add("node " + e.getKey() + " sent create-orders at " + theirs + ", which the other node led: "
+                        + e.getValue());
+            }
+        }
+        Report report = Report.read(a.reports, BATCH, ',');
         Map<String, LedgerEntry> atMain = ledgerByRef(main, MAIN, anomalies);
         Map<String, LedgerEntry> atDfz = ledgerByRef(dfz, DFZ, anomalies);
-        int moved = checkRows(report, atMain, atDfz, anomalies);
+        int moved = checkRows(report, Map.of(MAIN, atMain, DFZ, atDfz), anomalies);
         checkSummary(report, atMain, atDfz, anomalies);
         if (main.stats().rateLimited() != 0) {
             anomalies.add("main answered 429 " + main.stats().rateLimited() + " times");
@@ -147,21 +182,62 @@ class AccountsFailoverE2ETest {
         }
 
         long refusedAtMain = main.stats().requestsPerOperation().getOrDefault("create-order", 0L) - atMain.size();
-        String figures = String.format("ACCOUNTS FAILOVER (2 nodes, PostgreSQL): %d rows; TSEL10 down at main after %d"
-                        + " orders; leader %s killed at %d orders at main, %d at dfz; failover %d ms (kill to node %s's first"
-                        + " provider request); rows at main %d, at dfz %d, moved to dfz as REF-F2 %d; after the kill node %s"
-                        + " ordered %d at main, %d at dfz; %d create-orders refused at main; 429 answers %d at main, %d at dfz",
-                ROWS, ordersAtMainWhenDown, leaderName, mainAtKill, dfzAtKill, failover.toMillis(), standbyName,
-                atMain.size(), atDfz.size(), moved, standbyName, atMain.size() - mainAtKill, atDfz.size() - dfzAtKill,
-                refusedAtMain, main.stats().rateLimited(), dfz.stats().rateLimited());
+        String figures = String.format("ACCOUNTS FAILOVER (2 nodes, PostgreSQL, one leader per account): %d rows; node %s"
+                        + " led %s and node %s led %s; create-orders sent before TSEL10 went down: node %s %s, node %s %s;"
+                        + " TSEL10 down at main after %d orders; node %s (journal and %s) killed at %d orders at main, %d at"
+                        + " dfz; failover %d ms (kill to node %s leading both accounts); rows at main %d, at dfz %d, moved"
+                        + " as REF-F2 %d; %d create-orders refused at main; 429 answers %d at main, %d at dfz",
+                ROWS, leaderName, leaderAccount, standbyName, standbyAccount, leaderName, leaderOrders, standbyName,
+                standbyOrders, ordersAtMainWhenDown, leaderName, leaderAccount, mainAtKill, dfzAtKill, failover.toMillis(),
+                standbyName, atMain.size(), atDfz.size(), moved, refusedAtMain, main.stats().rateLimited(),
+                dfz.stats().rateLimited());
         System.out.println(figures);
         if (moved == 0) {
-            anomalies.add("no row moved to dfz as REF-F2");
+            anomalies.add("no row moved to its second account as REF-F2");
         }
         if (atMain.size() + atDfz.size() <= mainAtKill + dfzAtKill) {
             anomalies.add("node " + standbyName + " placed no order after the kill");
         }
         assertThat(anomalies).as("%s\n%s", figures, outputs).isEmpty();
+    }
+
+    /** {@code java -jar topup-batch.jar status} with the node's settings, as an operator runs it beside the nodes. */
+    private static String status(JarRun node) throws IOException, InterruptedException {
+        return org.topupbatch.testing.BuiltJar.command(node.env, "status");
+    }
+
+    /** The node's metrics scrape. */
+    private static String metrics(JarRun node) throws IOException, InterruptedException {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + node.env.get("TOPUP_MANAGEMENT_PORT") + "/observe/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    /** The accounts a node leads now, by its {@code topup_account_leader} gauges; empty while it does not answer. */
+    private static Set<String> led(JarRun node) {
+        try {
+            Set<String> led = new HashSet<>();
+            for (String account : List.of(MAIN, DFZ)) {
+                if (gauge(metrics(node), "topup_account_leader{account=\"" + account + "\"}") == 1.0) {
+                    led.add(account);
+                }
+            }
+            return led;
+        } catch (IOException | InterruptedException notYet) {
+            return Set.of();
+        }
+    }
+
+    /** create-order calls a node made, by account ({@code topup_provider_calls_total}'s provider label). */
+    private static Map<String, Double> createOrders(String scrape) {
+        Map<String, Double> byAccount = new java.util.TreeMap<>();
+        scrape.lines().filter(l -> l.startsWith("topup_provider_calls_total{") && l.contains("operation=\"create-order\""))
+                .forEach(l -> {
+                    java.util.regex.Matcher m = java.util.regex.Pattern.compile("provider=\"([^\"]*)\"").matcher(l);
+                    if (m.find()) {
+                        byAccount.merge(m.group(1), Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)), Double::sum);
+                    }
+                });
+        return byAccount;
     }
 
     /** A gauge's value in a Prometheus scrape; NaN when the scrape has no such line. */
@@ -171,7 +247,7 @@ class AccountsFailoverE2ETest {
     }
 
     /** A node in a home of its own (its log, its management port) on the journal and, for the second, on the first's folders. */
-    private JarRun node(String name, PostgresServer.Database journal, JarRun shared) throws IOException {
+    private JarRun node(String name, PostgresServer.Database journal, JarRun shared, Path map) throws IOException {
         JarRun node = new JarRun(Files.createDirectories(home.resolve("node-" + name)));
         node.journalOn(journal);
         if (shared != null) {
@@ -182,15 +258,8 @@ class AccountsFailoverE2ETest {
         node.env.put("TOPUP_MODE", "watch");
         node.env.put("TOPUP_NODE_NAME", name);
         AccountsRunE2ETest.twoAccounts(node.env, main, dfz);
+        node.env.put("TOPUP_PRODUCT_MAP", map.toString());
         return node;
-    }
-
-    static String telkomselBatch(String prefix, int rows) {
-        StringBuilder csv = new StringBuilder("ref_id,product_sku,customer_no,customer_no_zone\n");
-        for (int i = 1; i <= rows; i++) {
-            csv.append(prefix).append(i).append(",TSEL10,08131235").append(String.format("%04d", i)).append(",\n");
-        }
-        return csv.toString();
     }
 
     /** "active" or "standing by" from the node's log, null before it says. */
@@ -200,10 +269,6 @@ class AccountsFailoverE2ETest {
             return "active";
         }
         return out.contains("node " + name + " standing by") ? "standing by" : null;
-    }
-
-    private long requests() {
-        return main.stats().totalRequests() + dfz.stats().totalRequests();
     }
 
     /** Reported with every row final. */
@@ -229,12 +294,11 @@ class AccountsFailoverE2ETest {
     }
 
     /**
-     * Each row success, with exactly one order across the ledgers (REF at main xor REF-F2 at dfz), named
-     * by its provider/provider_ref_id with the order's status, serial and price; every order some row's.
-     * Returns the rows moved to dfz.
+     * Each row success, with exactly one order across the ledgers (REF at its product's first account xor
+     * REF-F2 at its second), named by its provider/provider_ref_id with the order's status, serial and
+     * price; every order some row's. Returns the rows moved to their second account.
      */
-    private static int checkRows(Report report, Map<String, LedgerEntry> atMain, Map<String, LedgerEntry> atDfz,
-                                 List<String> anomalies) {
+    private static int checkRows(Report report, Map<String, Map<String, LedgerEntry>> ledgers, List<String> anomalies) {
         List<String> header = report.header();
         int message = header.indexOf("message");
         if (message < 0 || header.indexOf("provider") != message + 1 || header.indexOf("provider_ref_id") != message + 2) {
@@ -243,41 +307,49 @@ class AccountsFailoverE2ETest {
         if (report.rows().size() != ROWS) {
             anomalies.add("report has " + report.rows().size() + " rows, the batch " + ROWS);
         }
-        Set<String> mainOfRows = new HashSet<>();
-        Set<String> dfzOfRows = new HashSet<>();
+        Map<String, Set<String>> ofRows = new HashMap<>();
+        ledgers.keySet().forEach(account -> ofRows.put(account, new HashSet<>()));
         Set<String> refs = new HashSet<>();
         int moved = 0;
         for (Map<String, String> row : report.rows()) {
             String ref = row.get("ref_id");
             String fallback = ref + "-F2";
             String where = "line " + row.get("line") + " " + ref + " " + row;
+            List<String> route = ROUTES.get(row.get("product_sku"));
             if (!refs.add(ref)) {
                 anomalies.add(where + ": reported twice");
             }
-            mainOfRows.add(ref);
-            dfzOfRows.add(fallback);
+            if (route == null) {
+                anomalies.add(where + ": a product the test does not send");
+                continue;
+            }
+            String first = route.get(0);
+            String second = route.get(1);
+            ofRows.get(first).add(ref);
+            ofRows.get(second).add(fallback);
             if (!"success".equals(row.get("status"))) {
                 anomalies.add(where + ": not success");
             }
-            boolean mainHas = atMain.containsKey(ref);
-            boolean dfzHas = atDfz.containsKey(fallback);
-            if (mainHas == dfzHas) {
-                anomalies.add(where + ": " + (mainHas ? "ordered at both, " + atMain.get(ref) + " and " + atDfz.get(fallback)
-                        : "ordered at neither main (as " + ref + ") nor dfz (as " + fallback + ")"));
+            boolean firstHas = ledgers.get(first).containsKey(ref);
+            boolean secondHas = ledgers.get(second).containsKey(fallback);
+            if (firstHas == secondHas) {
+                anomalies.add(where + ": " + (firstHas ? "ordered at both, " + ledgers.get(first).get(ref) + " and "
+                        + ledgers.get(second).get(fallback) : "ordered at neither " + first + " (as " + ref + ") nor "
+                        + second + " (as " + fallback + ")"));
             }
-            if (atDfz.containsKey(ref)) {
-                anomalies.add(where + ": ordered at dfz under its own ref_id: " + atDfz.get(ref));
+            if (ledgers.get(second).containsKey(ref)) {
+                anomalies.add(where + ": ordered at " + second + " under its own ref_id: " + ledgers.get(second).get(ref));
             }
-            if (dfzHas) {
+            if (secondHas) {
                 moved++;
             }
             String account = row.get("provider");
             String providerRef = row.get("provider_ref_id");
-            LedgerEntry order = MAIN.equals(account) ? atMain.get(providerRef) : DFZ.equals(account) ? atDfz.get(providerRef) : null;
+            LedgerEntry order = ledgers.containsKey(account) ? ledgers.get(account).get(providerRef) : null;
             if (order == null) {
                 anomalies.add(where + ": its provider " + account + " has no order " + providerRef);
             } else {
-                if (!(MAIN.equals(account) ? ref : fallback).equals(providerRef)) {
+                if (!(first.equals(account) ? ref : fallback).equals(providerRef)) {
                     anomalies.add(where + ": provider_ref_id " + providerRef + " at " + account);
                 }
                 if (!order.status().equals(row.get("status"))) {
@@ -295,16 +367,13 @@ class AccountsFailoverE2ETest {
                 }
             }
         }
-        for (String ref : atMain.keySet()) {
-            if (!mainOfRows.contains(ref)) {
-                anomalies.add("order " + ref + " at main is no row's: " + atMain.get(ref));
+        ledgers.forEach((account, orders) -> {
+            for (String ref : orders.keySet()) {
+                if (!ofRows.get(account).contains(ref)) {
+                    anomalies.add("order " + ref + " at " + account + " is no row's: " + orders.get(ref));
+                }
             }
-        }
-        for (String ref : atDfz.keySet()) {
-            if (!dfzOfRows.contains(ref)) {
-                anomalies.add("order " + ref + " at dfz is no row's (rows go there as REF-F2): " + atDfz.get(ref));
-            }
-        }
+        });
         return moved;
     }
 
@@ -378,6 +447,15 @@ class AccountsFailoverE2ETest {
             return;
         }
         String outputs = "---- node a:\n" + a.output() + "\n---- node b:\n" + b.output();
+        for (JarRun n : new JarRun[] {a, b}) { // a stuck node: its threads and metrics tell why
+            try {
+                Process p = new ProcessBuilder("jcmd", Long.toString(processes.get(n).pid()), "Thread.print").redirectErrorStream(true).start();
+                outputs += "\n---- THREADS " + (n == a ? "a" : "b") + "\n" + new String(p.getInputStream().readAllBytes());
+                outputs += "\n---- METRICS " + (n == a ? "a" : "b") + "\n" + metrics(n).lines().filter(l -> l.startsWith("topup_")).collect(java.util.stream.Collectors.joining("\n"));
+            } catch (Exception e) {
+                outputs += e;
+            }
+        }
         for (JarRun node : watched) {
             if (!alive(node)) {
                 throw new AssertionError("node " + (node == a ? "a" : "b") + " died while waiting for " + what + "\n" + outputs);

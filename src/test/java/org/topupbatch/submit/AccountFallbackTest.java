@@ -182,4 +182,26 @@ class AccountFallbackTest {
         assertThat(f.row(1).state()).isEqualTo(RowState.REJECTED);
         assertThat(f.row(1).message()).contains("its account main is not in topup.providers now; not sent");
     }
+
+    @Test
+    void a_node_leading_some_accounts_takes_only_their_rows_and_orders_and_recovers_only_their_sending_rows() {
+        RowRecord row = f.sending(0);
+        f.outcomes.recordFailure(row, refusal("PRODUCT_UNAVAILABLE", false), true); // R-0 now at dfz
+        assertThat(f.journal.nextToSubmitAt(10, List.of("dfz"))).extracting(RowRecord::refId).containsExactly("R-0");
+        assertThat(f.journal.nextToSubmitAt(10, List.of("main"))).extracting(RowRecord::refId).containsExactly("R-1", "R-2");
+        assertThat(f.journal.nextToSubmitAt(10, List.of("main", "dfz"))).hasSize(3);
+        assertThat(f.journal.nextToSubmitAt(10, List.of())).isEmpty();
+
+        f.sending(1);
+        f.sending(0);
+        assertThat(f.journal.sendingAt("main")).isEqualTo(1);
+        assertThat(f.journal.sendingAt("dfz")).isEqualTo(1);
+        // the node taking main's lead makes only main's SENDING rows unknown: dfz's may be on the wire from its leader
+        assertThat(f.journal.sendingToUnknownAt(f.clock.instant(), "main")).isEqualTo(1);
+        assertThat(f.row(1).state()).isEqualTo(RowState.UNKNOWN);
+        assertThat(f.row(0).state()).isEqualTo(RowState.SENDING);
+        assertThat(f.journal.dueForCheckAt(f.clock.instant(), 10, List.of("dfz"))).isEmpty();
+        assertThat(f.journal.dueForCheckAt(f.clock.instant(), 10, List.of("main"))).extracting(RowRecord::refId)
+                .containsExactly("R-1");
+    }
 }

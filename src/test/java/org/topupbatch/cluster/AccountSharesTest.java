@@ -1,0 +1,84 @@
+package org.topupbatch.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How a node shares out the accounts' leads (README "Several accounts on two nodes"): its share is the
+ * accounts divided by the nodes connected, rounded up; a node above its share hands over its last
+ * account, one at a time, only after leading it a while.
+ */
+class AccountSharesTest {
+
+    private final AccountsLed led = AccountsLed.separately();
+    private final JournalLockClusterService service = new JournalLockClusterService("jdbc:postgresql://127.0.0.1:1/none",
+            null, null, new NodeRole("a", Clock.systemUTC()), new LeaderDuties() {
+                @Override
+                public String takeOver() {
+                    return null;
+                }
+
+                @Override
+                public void stepDown() {
+                }
+
+                @Override
+                public void exit(int code) {
+                }
+            }, Duration.ofSeconds(1), List.of("main", "dfz", "backup"), led);
+
+    @Test
+    void a_node_alone_leads_every_account_and_two_nodes_share_them_rounded_up() {
+        assertThat(service.share(1)).isEqualTo(3);
+        assertThat(service.share(2)).isEqualTo(2);
+        assertThat(service.share(3)).isEqualTo(1);
+        assertThat(service.share(0)).as("a node counts itself even before the server lists it").isEqualTo(3);
+        led.take("main");
+        led.take("dfz");
+        assertThat(service.belowShare(1)).isTrue();
+        assertThat(service.belowShare(2)).isFalse();
+    }
+
+    @Test
+    void a_node_above_its_share_hands_over_its_last_account_once_it_led_it_a_while_and_one_at_a_time() {
+        AccountLeadView main = view("main");
+        AccountLeadView dfz = view("dfz");
+        AccountLeadView backup = view("backup");
+        led.take("main");
+        led.take("dfz");
+        led.take("backup");
+        Instant now = Instant.parse("2026-11-27T08:00:00Z");
+        Instant longAgo = now.minus(Duration.ofMinutes(1));
+        assertThat(service.handsOver(backup, 1, longAgo, now)).as("no other node to take it").isFalse();
+        assertThat(service.handsOver(backup, 3, now.minusSeconds(2), now)).as("led for 2 s only").isFalse();
+        assertThat(service.handsOver(main, 3, longAgo, now)).as("not its last account").isFalse();
+        assertThat(service.handsOver(dfz, 3, longAgo, now)).as("not its last account").isFalse();
+        assertThat(service.handsOver(backup, 3, longAgo, now)).isTrue();
+        led.release("backup");
+        assertThat(service.handsOver(dfz, 3, longAgo, now.plusSeconds(1))).as("one hand-over at a time").isFalse();
+        assertThat(service.handsOver(dfz, 3, longAgo, now.plusSeconds(11))).isTrue();
+        led.release("dfz");
+        assertThat(service.handsOver(main, 3, longAgo, now.plusSeconds(30))).as("at its share").isFalse();
+    }
+
+    @Test
+    void a_node_leads_only_its_accounts_rows_when_accounts_are_led_apart_and_every_row_otherwise() {
+        assertThat(AccountsLed.EVERY.leads("dfz")).isTrue();
+        assertThat(AccountsLed.EVERY.leads(null)).isTrue();
+        assertThat(led.leads(null)).as("a node leading nothing takes no row at all").isFalse();
+        led.take("main");
+        assertThat(led.leads("main")).isTrue();
+        assertThat(led.leads("dfz")).isFalse();
+        assertThat(led.leads(null)).isTrue();
+        assertThat(led.names()).containsExactly("main");
+    }
+
+    private AccountLeadView view(String account) {
+        return new AccountLeadView(service, JournalLockClusterService.ACCOUNT_NAMESPACE + account, account);
+    }
+}
