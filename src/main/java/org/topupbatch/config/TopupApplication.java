@@ -246,6 +246,8 @@ public final class TopupApplication {
         if (!settings.webhookEnabled()) {
             exclude.append("**/track-webhook.yaml");
         }
+        // each account's address: its name is the path parameter {account} (routes/track-webhook-accounts.yaml)
+        p.put("topup.internal.account-webhook-path", settings.accountWebhookPath("{account}"));
         if (!settings.webhookEnabled() || !settings.severalAccounts()) {
             // one account: only the plain address; anything under it stays unanswered (404), as it was
             exclude.append(exclude.length() > 0 ? "," : "").append("**/track-webhook-accounts.yaml");

@@ -83,7 +83,7 @@ public final class TrackConfiguration extends AreaConfiguration {
         camel.addService(receiver, true, true); // its last log summary at shutdown
         if (settings.webhookEnabled() && provider.severalAccounts()) {
             accountWebhooks().forEach((name, a) -> LOG.info(
-                    "Webhooks of account {} are taken at {}/{}: {}", name, settings.webhookPath(), name,
+                    "Webhooks of account {} are taken at {}: {}", name, settings.accountWebhookPath(name),
                     a.verifies() ? "signed ones settle its orders" : "no webhook secret set, each is a hint"));
         }
         return receiver;

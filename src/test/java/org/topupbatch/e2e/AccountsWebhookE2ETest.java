@@ -146,7 +146,8 @@ class AccountsWebhookE2ETest {
                 "Order AW-3 is success (signed webhook at account dfz)",
                 "Order AW-4 is success (signed webhook at account dfz)",
                 "Webhooks of account main are taken at /webhook/main: signed ones settle its orders",
-                "Webhooks of account dfz are taken at /webhook/dfz: signed ones settle its orders");
+                "Webhooks of account dfz are taken at /webhook/dfz: signed ones settle its orders",
+                "webhooks at http://127.0.0.1:" + port + "/webhook/main, /webhook/dfz");
         soft.assertThat(out).as(out).doesNotContain("is failed", MAIN_SECRET, DFZ_SECRET);
         soft.assertThat(out.lines().filter(l -> l.contains("A webhook arrived at the plain webhook path")))
                 .as("the plain address explained once:\n%s", out).hasSize(1);
