@@ -99,8 +99,10 @@ public final class TrackConfiguration extends AreaConfiguration {
         }
         if (provider.severalAccounts()) {
             java.util.Map<String, WebhookAuthenticator> accounts = accountWebhooks();
-            return row -> row.account() != null && accounts.containsKey(row.account())
-                    && accounts.get(row.account()).verifies();
+            return row -> {
+                WebhookAuthenticator at = accounts.get(row.account());
+                return at != null && at.verifies();
+            };
         }
         boolean settle = webhookAuthenticator().verifies();
         return row -> settle;

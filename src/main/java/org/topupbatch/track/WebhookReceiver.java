@@ -74,8 +74,9 @@ public class WebhookReceiver implements org.apache.camel.Service {
                            Map<String, WebhookAuthenticator> accounts, Clock clock) {
         this.journal = journal;
         this.orders = new NamedOrders(journal);
-        this.accounts = new java.util.LinkedHashMap<>();
-        accounts.forEach((name, a) -> this.accounts.put(name, new Address(name, a)));
+        Map<String, Address> each = new java.util.LinkedHashMap<>();
+        accounts.forEach((name, a) -> each.put(name, new Address(name, a)));
+        this.accounts = java.util.Collections.unmodifiableMap(each);
         this.plain = new Address(null, this.accounts.isEmpty() ? authenticator : new WebhookAuthenticator(null));
         this.clock = clock;
         this.tally = new WebhookTally(clock, SUMMARY_INTERVAL);
