@@ -10,7 +10,7 @@ import org.topupbatch.journal.TrackingJournal;
  * Finds the row whose order a provider's message names by its ref_id. The journal finds a row by its
  * own ref_id; with several accounts, a row moved to its n-th account is ordered there as
  * {@code REF-Fn} (provider.FallbackRefIds), so such a name is also tried as the row {@code REF} at
- * attempt n. A fallback ref_id shortened with a hash (an original ref_id over 46 characters) cannot be
+ * attempt n. A fallback ref_id shortened with a hash (an original ref_id over 47 characters) cannot be
  * read back: its webhooks find no row, and polling settles that order.
  */
 final class NamedOrders {
