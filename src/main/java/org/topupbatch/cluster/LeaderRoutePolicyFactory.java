@@ -15,8 +15,8 @@ import org.apache.camel.spi.RoutePolicyFactory;
  */
 final class LeaderRoutePolicyFactory implements RoutePolicyFactory {
 
-    /** Routes that run on every node, standby or leader (routes/track-webhook.yaml). */
-    static final Set<String> EVERY_NODE = Set.of("track-webhook", "track-webhook-summary");
+    /** Routes that run on every node, standby or leader (routes/track-webhook.yaml, track-webhook-accounts.yaml). */
+    static final Set<String> EVERY_NODE = Set.of("track-webhook", "track-webhook-summary", "track-webhook-account");
 
     private final ClusteredRoutePolicyFactory leaderOnly;
     /** Routes that also run on every node in this setup (several accounts: sending, each node for its accounts). */

@@ -32,7 +32,8 @@ import org.topupbatch.observe.ManagementProperties;
 public final class TopupApplication {
 
     private static final Logger LOG = LoggerFactory.getLogger(TopupApplication.class);
-    private static final String WEBHOOK_ROUTE = "track-webhook";
+    /** The webhook receiver's routes: the plain address, and each account's with several accounts. */
+    private static final java.util.List<String> WEBHOOK_ROUTES = java.util.List.of("track-webhook", "track-webhook-account");
 
     private final Settings settings;
     private final SettingsLookup lookup;
@@ -92,8 +93,10 @@ public final class TopupApplication {
                 try {
                     // Webhooks are answered from the first second, while the checks below may wait
                     // for the provider or the rate budget.
-                    if (camel.getRoute(WEBHOOK_ROUTE) != null) {
-                        camel.getRouteController().startRoute(WEBHOOK_ROUTE);
+                    for (String route : WEBHOOK_ROUTES) {
+                        if (camel.getRoute(route) != null) {
+                            camel.getRouteController().startRoute(route);
+                        }
                     }
                 } catch (Exception e) {
                     LOG.error("topup-batch cannot start: the webhook receiver did not start: {}", e.getMessage());
@@ -248,6 +251,12 @@ public final class TopupApplication {
         StringBuilder exclude = new StringBuilder();
         if (!settings.webhookEnabled()) {
             exclude.append("**/track-webhook.yaml");
+        }
+        // each account's address: its name is the path parameter {account} (routes/track-webhook-accounts.yaml)
+        p.put("topup.internal.account-webhook-path", settings.accountWebhookPath("{account}"));
+        if (!settings.webhookEnabled() || !settings.severalAccounts()) {
+            // one account: only the plain address; anything under it stays unanswered (404), as it was
+            exclude.append(exclude.length() > 0 ? "," : "").append("**/track-webhook-accounts.yaml");
         }
         if (!settings.managementEnabled()) {
             exclude.append(exclude.length() > 0 ? "," : "").append("**/dashboard.yaml,**/http-intake.yaml");

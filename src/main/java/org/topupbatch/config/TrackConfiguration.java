@@ -18,11 +18,14 @@ import org.topupbatch.track.WebhookReceiver;
  */
 public final class TrackConfiguration extends AreaConfiguration {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TrackConfiguration.class);
+
     private final Settings settings;
     private final Clock clock;
     private final JournalConfiguration journal;
     private final ProviderConfiguration provider;
     private WebhookAuthenticator webhooks;
+    private java.util.Map<String, WebhookAuthenticator> accountWebhooks;
     private TrackedOrders trackedOrders;
     private OrderHistorySearch historySearch;
 
@@ -83,23 +86,54 @@ public final class TrackConfiguration extends AreaConfiguration {
 
     @BindToRegistry("webhookReceiver")
     public WebhookReceiver webhookReceiver() throws Exception {
-        WebhookReceiver receiver = new WebhookReceiver(journal.journal(), webhookAuthenticator(), clock);
+        WebhookReceiver receiver = new WebhookReceiver(journal.journal(), webhookAuthenticator(), accountWebhooks(), clock);
         camel.addService(receiver, true, true); // its last log summary at shutdown
+        if (settings.webhookEnabled() && provider.severalAccounts()) {
+            accountWebhooks().forEach((name, a) -> LOG.info(
+                    "Webhooks of account {} are taken at {}: {}", name, settings.accountWebhookPath(name),
+                    a.verifies() ? "signed ones settle its orders" : "no webhook secret set, each is a hint"));
+        }
         return receiver;
     }
 
-    /** A signed webhook settles an order, so a pending order's first look-up can wait for it. */
-    private boolean webhooksSettle() {
-        return settings.webhookEnabled() && webhookAuthenticator().verifies();
+    /**
+     * A signed webhook settles an order, so a pending order's first look-up can wait for it: with one
+     * account when its webhook secret is set, with several for an order at an account whose secret is.
+     */
+    private java.util.function.Predicate<org.topupbatch.journal.RowRecord> webhooksSettle() {
+        if (!settings.webhookEnabled()) {
+            return row -> false;
+        }
+        if (provider.severalAccounts()) {
+            java.util.Map<String, WebhookAuthenticator> accounts = accountWebhooks();
+            return row -> {
+                WebhookAuthenticator at = accounts.get(row.account());
+                return at != null && at.verifies();
+            };
+        }
+        boolean settle = webhookAuthenticator().verifies();
+        return row -> settle;
     }
 
     private synchronized WebhookAuthenticator webhookAuthenticator() {
         if (webhooks == null) {
-            // several accounts: one receiver cannot tell whose signature a webhook carries; each is a hint, looked up
+            // several accounts: the plain address cannot tell whose signature a webhook carries; each is a hint there
             webhooks = provider.severalAccounts() ? new WebhookAuthenticator(null, false)
                     : new WebhookAuthenticator(provider.webhookSecret(), "digiflazz".equals(settings.dialect()));
         }
         return webhooks;
+    }
+
+    /** Several accounts: each one's webhook secret, in its dialect, for its own address (empty with one account). */
+    private synchronized java.util.Map<String, WebhookAuthenticator> accountWebhooks() {
+        if (accountWebhooks == null) {
+            accountWebhooks = new java.util.LinkedHashMap<>();
+            for (org.topupbatch.settings.ProviderAccount account : settings.accounts()) {
+                accountWebhooks.put(account.name(),
+                        new WebhookAuthenticator(account.webhookSecret(), "digiflazz".equals(account.dialect())));
+            }
+        }
+        return accountWebhooks;
     }
 
     private synchronized TrackedOrders trackedOrders() {

@@ -88,8 +88,12 @@ public final class ProgressLog {
         String host = settings.webhookHost();
         boolean everywhere = host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]");
         String shown = everywhere ? "127.0.0.1" : host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
-        return "http://" + shown + ":" + settings.webhookPort() + settings.webhookPath()
-                + (everywhere ? " (listening on all addresses)" : "");
+        String base = "http://" + shown + ":" + settings.webhookPort();
+        // several accounts: each account's own address, the only ones whose signed webhooks settle orders
+        String paths = settings.severalAccounts() ? settings.accounts().stream()
+                .map(a -> settings.accountWebhookPath(a.name())).collect(java.util.stream.Collectors.joining(", "))
+                : settings.webhookPath();
+        return base + paths + (everywhere ? " (listening on all addresses)" : "");
     }
 
     /** The cron runs in the JVM's time zone (Quartz's default), so the time is shown in it, named. */

@@ -96,6 +96,14 @@ public record Settings(
         return webhookPort != 0;
     }
 
+    /**
+     * With several accounts, the path account {@code name}'s webhooks are posted to: topup.webhook.path
+     * followed by /NAME (one slash, whether the path ends with one or not).
+     */
+    public String accountWebhookPath(String name) {
+        return (webhookPath.endsWith("/") ? webhookPath.substring(0, webhookPath.length() - 1) : webhookPath) + "/" + name;
+    }
+
     /** The dashboard, /observe/health and /observe/metrics (README, "Dashboard, health and metrics"). */
     public boolean managementEnabled() {
         return managementPort != 0;

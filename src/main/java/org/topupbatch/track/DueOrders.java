@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.topupbatch.journal.RowRecord;
 import org.topupbatch.journal.RowState;
 import org.topupbatch.journal.TrackingJournal;
@@ -27,13 +28,18 @@ public class DueOrders {
 
     private final TrackingJournal journal;
     private final Clock clock;
-    private final boolean webhooksSettle;
+    private final Predicate<RowRecord> webhooksSettle;
 
     /**
      * {@code webhooksSettle}: signed webhooks reach us and settle orders, so a fresh pending order
      * waits for its webhook ({@link CheckSchedule#WEBHOOK_WAIT}) before the provider is asked.
      */
     public DueOrders(TrackingJournal journal, Clock clock, boolean webhooksSettle) {
+        this(journal, clock, row -> webhooksSettle);
+    }
+
+    /** As above, per order: with several accounts only an account with a webhook secret has signed webhooks. */
+    public DueOrders(TrackingJournal journal, Clock clock, Predicate<RowRecord> webhooksSettle) {
         this.journal = journal;
         this.clock = clock;
         this.webhooksSettle = webhooksSettle;
@@ -75,7 +81,7 @@ public class DueOrders {
      * is put off until then. (A webhook hint counts as a check and so ends the wait.)
      */
     private boolean waitsForWebhook(RowRecord row) {
-        if (!webhooksSettle || row.checks() > 0 || row.sentAt() == null) {
+        if (!webhooksSettle.test(row) || row.checks() > 0 || row.sentAt() == null) {
             return false;
         }
         Instant due = row.sentAt().plus(CheckSchedule.WEBHOOK_WAIT);

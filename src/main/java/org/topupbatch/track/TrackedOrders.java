@@ -3,6 +3,7 @@ package org.topupbatch.track;
 
 
 import java.time.Clock;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.topupbatch.journal.RowOutcomes;
@@ -24,10 +25,15 @@ public class TrackedOrders {
 
     private final RowOutcomes journal;
     private final Clock clock;
-    private final boolean webhooksSettle;
+    private final Predicate<RowRecord> webhooksSettle;
 
     /** {@code webhooksSettle}: signed webhooks settle orders, so pending orders are looked at less often. */
     public TrackedOrders(RowOutcomes journal, Clock clock, boolean webhooksSettle) {
+        this(journal, clock, row -> webhooksSettle);
+    }
+
+    /** As above, per order: with several accounts only an account with a webhook secret has signed webhooks. */
+    public TrackedOrders(RowOutcomes journal, Clock clock, Predicate<RowRecord> webhooksSettle) {
         this.journal = journal;
         this.clock = clock;
         this.webhooksSettle = webhooksSettle;
@@ -91,7 +97,7 @@ public class TrackedOrders {
     public void lookAgain(RowRecord row) {
         int checks = row.checks() + 1;
         journal.scheduleCheck(row.id(), CheckSchedule.next(clock.instant(), checks, row.state() == RowState.UNKNOWN,
-                webhooksSettle), checks);
+                webhooksSettle.test(row)), checks);
     }
 
     /** The next look-up at a given time, not counted as a look-up made. */

@@ -1,13 +1,13 @@
 package org.topupbatch.track;
 
-
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.camel.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,6 +24,11 @@ import org.topupbatch.provider.OrderStatus;
  * shape) is a hint: it only brings the order's next check forward, so that the provider's own
  * answer decides. Duplicates, late ones and unknown ref_ids change nothing. Whatever arrives, the
  * caller answers 200 at once; what settled nothing is logged as a summary at a bounded rate.
+ *
+ * <p>With several accounts (README "Several accounts") each account has its own address,
+ * topup.webhook.path/NAME (routes/track-webhook-accounts.yaml): a webhook there is verified with that
+ * account's secret in its dialect, and settles only an order placed at that account under the ref_id
+ * it names. The plain address cannot tell whose secret to use: there every webhook is a hint.
  */
 public class WebhookReceiver implements org.apache.camel.Service {
 
@@ -32,31 +37,84 @@ public class WebhookReceiver implements org.apache.camel.Service {
     static final String EVENT = "order.updated";
     /** Digiflazz's header: the HMAC-SHA1 of the raw body. */
     static final String HUB_SIGNATURE = "X-Hub-Signature";
+    /** The header routes/track-webhook-accounts.yaml's path parameter {account} arrives in. */
+    static final String ACCOUNT = "account";
     static final Duration SUMMARY_INTERVAL = Duration.ofSeconds(30);
 
+    /**
+     * Where a webhook arrived: the plain address ({@code account} null) or an account's own, and
+     * how webhooks there are verified. An account's address vouches for that account's orders only.
+     */
+    private record Address(String account, WebhookAuthenticator authenticator) {
+
+        boolean vouchesFor(RowRecord row) {
+            return account == null || account.equals(row.account());
+        }
+    }
+
     private final TrackingJournal journal;
-    private final WebhookAuthenticator authenticator;
+    private final NamedOrders orders;
+    private final Address plain;
+    private final Map<String, Address> accounts;
     private final Clock clock;
     private final WebhookTally tally;
+    private final AtomicBoolean plainExplained = new AtomicBoolean();
     private final ObjectMapper json = new ObjectMapper();
 
+    /** One account: every webhook arrives at the plain address and is verified with {@code authenticator}. */
     public WebhookReceiver(TrackingJournal journal, WebhookAuthenticator authenticator, Clock clock) {
+        this(journal, authenticator, Map.of(), clock);
+    }
+
+    /**
+     * {@code accounts}: with several accounts, each one's authenticator by its name (its secret and
+     * dialect), for webhooks at its own address; the plain address then verifies nothing.
+     */
+    public WebhookReceiver(TrackingJournal journal, WebhookAuthenticator authenticator,
+                           Map<String, WebhookAuthenticator> accounts, Clock clock) {
         this.journal = journal;
-        this.authenticator = authenticator;
+        this.orders = new NamedOrders(journal);
+        Map<String, Address> each = new java.util.LinkedHashMap<>();
+        accounts.forEach((name, a) -> each.put(name, new Address(name, a)));
+        this.accounts = java.util.Collections.unmodifiableMap(each);
+        this.plain = new Address(null, this.accounts.isEmpty() ? authenticator : new WebhookAuthenticator(null));
         this.clock = clock;
         this.tally = new WebhookTally(clock, SUMMARY_INTERVAL);
     }
 
     /**
-     * Handles one webhook; returns a short word for the answer body. The body is taken as bytes
-     * here, not by Camel's binding: a form or multipart post arrives parsed into a map that has no
-     * byte form, and such a post must still be answered 200 and ignored, not fail the exchange.
+     * Handles one webhook at the plain address; returns a short word for the answer body. The body is
+     * taken as bytes here, not by Camel's binding: a form or multipart post arrives parsed into a map
+     * that has no byte form, and such a post must still be answered 200 and ignored, not fail the exchange.
      */
     public String receive(Message message) {
+        if (!accounts.isEmpty() && plainExplained.compareAndSet(false, true)) {
+            LOG.warn("A webhook arrived at the plain webhook path: with several accounts it cannot be verified there"
+                    + " and is only a hint (the order is looked up at its account); set each account's webhook URL to"
+                    + " the webhook path followed by /NAME ({}) so that its signed webhooks settle orders",
+                    String.join(", ", accounts.keySet()));
+        }
+        return handle(plain, bodyOf(message), message.getHeader(HUB_SIGNATURE, String.class));
+    }
+
+    /**
+     * Handles one webhook at an account's address (the path parameter {@code account}). An address
+     * that names no account, or a request that names one twice (a query parameter or header of the
+     * same name beside the path), settles nothing and hints at nothing.
+     */
+    public String receiveAtAccount(Message message) {
+        Object name = message.getHeader(ACCOUNT);
+        Address address = name instanceof String s ? accounts.get(s) : null;
+        if (address == null) {
+            return settledNothing(WebhookTally.Outcome.NO_SUCH_ACCOUNT, "ignored");
+        }
+        return handle(address, bodyOf(message), message.getHeader(HUB_SIGNATURE, String.class));
+    }
+
+    private static byte[] bodyOf(Message message) {
         Object raw = message.getBody();
-        byte[] body = raw instanceof byte[] || raw instanceof String || raw instanceof java.io.InputStream
+        return raw instanceof byte[] || raw instanceof String || raw instanceof java.io.InputStream
                 ? bytesOf(message) : null;
-        return handle(body, message.getHeader(HUB_SIGNATURE, String.class));
     }
 
     private static byte[] bytesOf(Message message) {
@@ -67,13 +125,25 @@ public class WebhookReceiver implements org.apache.camel.Service {
         }
     }
 
-    /** Handles one webhook body; returns a short word for the answer body. */
+    /** Handles one webhook body at the plain address; returns a short word for the answer body. */
     String handle(byte[] body) {
         return handle(body, null);
     }
 
     /** {@code hubSignature}: the X-Hub-Signature header, when the provider signs the raw body (Digiflazz). */
     String handle(byte[] body, String hubSignature) {
+        return handle(plain, body, hubSignature);
+    }
+
+    /** As {@link #handle(byte[], String)}, at account {@code account}'s address. */
+    String handleAt(String account, byte[] body, String hubSignature) {
+        Address address = accounts.get(account);
+        return address == null ? settledNothing(WebhookTally.Outcome.NO_SUCH_ACCOUNT, "ignored")
+                : handle(address, body, hubSignature);
+    }
+
+    private String handle(Address address, byte[] body, String hubSignature) {
+        WebhookAuthenticator authenticator = address.authenticator();
         if (body == null || body.length == 0 || body.length > MAX_BODY) {
             return settledNothing(WebhookTally.Outcome.UNREADABLE, "ignored");
         }
@@ -95,7 +165,7 @@ public class WebhookReceiver implements org.apache.camel.Service {
         if (refId == null) {
             return settledNothing(WebhookTally.Outcome.UNREADABLE, "ignored");
         }
-        Optional<RowRecord> found = journal.findOrder(refId);
+        Optional<RowRecord> found = orders.find(refId);
         if (found.isEmpty()) {
             return settledNothing(WebhookTally.Outcome.UNKNOWN_REF_ID, "ignored");
         }
@@ -110,7 +180,8 @@ public class WebhookReceiver implements org.apache.camel.Service {
                 : authenticator.authentic(refId, statusWord, text(root, "signature")));
         String sku = text(order, "product_sku") != null ? text(order, "product_sku") : text(order, "buyer_sku_code");
         boolean ours = OrderOutcomes.matches(row, refId, sku, text(order, "customer_no"));
-        if (authentic && ours && status.isPresent()) {
+        boolean here = address.vouchesFor(row);
+        if (authentic && ours && here && status.isPresent()) {
             if (!status.get().isFinal()) {
                 // Signed "pending" or "processing": true, and nothing to do until it is final.
                 return settledNothing(WebhookTally.Outcome.INTERIM, "ok");
@@ -124,13 +195,27 @@ public class WebhookReceiver implements org.apache.camel.Service {
             journal.recordOutcome(row.id(), OrderOutcomes.stateOf(status.get()),
                     text(order, "serial_number") != null ? text(order, "serial_number") : blankless(text(order, "sn")),
                     price, message);
-            LOG.info("Order {} is {} (signed webhook)", refId, status.get().wire());
+            if (address.account() == null) {
+                LOG.info("Order {} is {} (signed webhook)", refId, status.get().wire());
+            } else {
+                LOG.info("Order {} is {} (signed webhook at account {})", refId, status.get().wire(), address.account());
+            }
             return "ok";
         }
         bringCheckForward(row);
-        WebhookTally.Outcome why = !authenticator.verifies() ? WebhookTally.Outcome.UNVERIFIED
-                : authentic ? WebhookTally.Outcome.NOT_MATCHING : WebhookTally.Outcome.BAD_SIGNATURE;
-        return settledNothing(why, "ok");
+        return settledNothing(why(address, authentic, here), "ok");
+    }
+
+    /** Why a webhook about one of our open orders did not settle it, for the summary. */
+    private WebhookTally.Outcome why(Address address, boolean authentic, boolean here) {
+        if (!address.authenticator().verifies()) {
+            return address == plain && !accounts.isEmpty() ? WebhookTally.Outcome.PLAIN_ADDRESS
+                    : WebhookTally.Outcome.UNVERIFIED;
+        }
+        if (!authentic) {
+            return WebhookTally.Outcome.BAD_SIGNATURE;
+        }
+        return here ? WebhookTally.Outcome.NOT_MATCHING : WebhookTally.Outcome.OTHER_ACCOUNT;
     }
 
     /** Logs the summary of webhooks that settled nothing, when one is due (a timer calls this). */

@@ -20,7 +20,10 @@ public final class WebhookTally {
         UNREADABLE("unreadable or without ref_id", true),
         BAD_SIGNATURE("without a valid signature (taken as hints)", true),
         NOT_MATCHING("signed but not matching our order (taken as hints)", true),
+        OTHER_ACCOUNT("signed for an account its order is not at (taken as hints)", true),
+        NO_SUCH_ACCOUNT("at the address of no account", true),
         UNVERIFIED("unverified, no webhook secret set (taken as hints)", false),
+        PLAIN_ADDRESS("at the plain address, which with several accounts verifies none (taken as hints)", false),
         INTERIM("with a status that is not final", false),
         UNKNOWN_REF_ID("for unknown ref_ids", false),
         ALREADY_FINAL("for orders already final", false);

@@ -78,4 +78,21 @@ class ProgressLogTest {
         assertThat(new ProgressLog(Settings.load(j.settings()), null, null, Clock.systemUTC()).readyLine())
                 .endsWith(", webhooks at http://10.1.2.3:8085/webhook");
     }
+
+    /** Several accounts: each account's own address, where its signed webhooks settle its orders. */
+    @Test
+    void the_ready_line_with_several_accounts_shows_each_accounts_webhook_address() throws Exception {
+        OperatorJournal j = new OperatorJournal(dir);
+        j.env.put("TOPUP_WEBHOOK_HOST", "10.1.2.3");
+        j.env.put("TOPUP_WEBHOOK_PORT", "8085");
+        j.env.put("TOPUP_WEBHOOK_PATH", "/hooks/");
+        j.env.put("TOPUP_PROVIDERS", "main,dfz");
+        for (String name : List.of("MAIN", "DFZ")) {
+            j.env.put("TOPUP_PROVIDER_" + name + "_BASE_URL", "http://127.0.0.1:1");
+            j.env.put("TOPUP_PROVIDER_" + name + "_API_KEY", "key");
+            j.env.put("TOPUP_PROVIDER_" + name + "_API_SECRET", "secret");
+        }
+        assertThat(new ProgressLog(Settings.load(j.settings()), null, null, Clock.systemUTC()).readyLine())
+                .endsWith(", webhooks at http://10.1.2.3:8085/hooks/main, /hooks/dfz");
+    }
 }
