@@ -18,6 +18,8 @@ public final class AccountsLed {
 
     private final boolean apart;
     private final Set<String> led = ConcurrentHashMap.newKeySet();
+    /** Per account: marking a row SENDING (shared) against handing the lead over (exclusive). */
+    private final java.util.Map<String, java.util.concurrent.locks.ReadWriteLock> sending = new ConcurrentHashMap<>();
 
     private AccountsLed(boolean apart) {
         this.apart = apart;
@@ -41,6 +43,29 @@ public final class AccountsLed {
         return !apart || (account == null ? !led.isEmpty() : led.contains(account));
     }
 
+    /**
+     * Runs {@code commit} (marking a row SENDING) only while this node leads {@code account}, and holds
+     * the lead meanwhile: a hand-over waits until it is done, so that once the lead is released every
+     * row this node marked SENDING there is in the journal for the hand-over to wait on. False, without
+     * running it, when the lead is gone.
+     */
+    public boolean whileLeading(String account, java.util.function.BooleanSupplier commit) {
+        if (!apart || account == null) {
+            return leads(account) && commit.getAsBoolean();
+        }
+        java.util.concurrent.locks.Lock shared = lockOf(account).readLock();
+        shared.lock();
+        try {
+            return led.contains(account) && commit.getAsBoolean();
+        } finally {
+            shared.unlock();
+        }
+    }
+
+    private java.util.concurrent.locks.ReadWriteLock lockOf(String account) {
+        return sending.computeIfAbsent(account, a -> new java.util.concurrent.locks.ReentrantReadWriteLock());
+    }
+
     /** The accounts led now, in no order (empty on a node leading none). */
     public List<String> names() {
         return List.copyOf(led);
@@ -54,7 +79,14 @@ public final class AccountsLed {
         led.add(account);
     }
 
+    /** No row is marked SENDING at {@code account} by this node once this returns. */
     void release(String account) {
-        led.remove(account);
+        java.util.concurrent.locks.Lock exclusive = lockOf(account).writeLock();
+        exclusive.lock();
+        try {
+            led.remove(account);
+        } finally {
+            exclusive.unlock();
+        }
     }
 }

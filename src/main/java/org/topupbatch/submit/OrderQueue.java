@@ -148,12 +148,13 @@ public class OrderQueue {
      * from the exchange.
      */
     public boolean markSending(@ExchangeProperty(SubmitOutcomes.ROW) RowRecord row, Exchange exchange) {
-        // the lead of its account may have gone to the other node during the wait: that node sends it
-        if (!led.leads(row.account()) || stopped(row) || availability.held(row.productSku()) || prices.waitingForPrices(row)) {
+        if (stopped(row) || availability.held(row.productSku()) || prices.waitingForPrices(row)) {
             return false;
         }
         Instant sentAt = clock.instant();
-        if (rejectedForPrice(row) || !journal.markSending(row.id(), row.attempt(), sentAt)) {
+        // the lead of its account may have gone to the other node during the wait (that node sends it);
+        // the lead is held while the row is marked, so a hand-over waits for this row to be journaled
+        if (rejectedForPrice(row) || !led.whileLeading(row.account(), () -> journal.markSending(row.id(), row.attempt(), sentAt))) {
             return false;
         }
         exchange.setProperty(SENDING, true);

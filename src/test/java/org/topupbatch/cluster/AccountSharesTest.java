@@ -78,6 +78,38 @@ class AccountSharesTest {
         assertThat(led.names()).containsExactly("main");
     }
 
+    @Test
+    void a_row_is_marked_sending_only_while_its_account_is_led_and_a_hand_over_waits_for_the_marking() throws Exception {
+        assertThat(led.whileLeading("dfz", () -> true)).as("not led").isFalse();
+        led.take("dfz");
+        java.util.concurrent.CountDownLatch marking = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicBoolean committed = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread worker = new Thread(() -> led.whileLeading("dfz", () -> {
+            marking.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            committed.set(true);
+            return true;
+        }));
+        worker.start();
+        marking.await();
+        Thread handOver = new Thread(() -> led.release("dfz"));
+        handOver.start();
+        handOver.join(300);
+        assertThat(handOver.isAlive()).as("the hand-over waits while a row is being marked").isTrue();
+        release.countDown();
+        handOver.join(5_000);
+        worker.join(5_000);
+        assertThat(committed).isTrue();
+        assertThat(led.leads("dfz")).isFalse();
+        assertThat(led.whileLeading("dfz", () -> true)).isFalse();
+        assertThat(AccountsLed.EVERY.whileLeading("dfz", () -> true)).isTrue();
+    }
+
     private AccountLeadView view(String account) {
         return new AccountLeadView(service, JournalLockClusterService.ACCOUNT_NAMESPACE + account, account);
     }

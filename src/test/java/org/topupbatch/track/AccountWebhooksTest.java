@@ -273,5 +273,20 @@ class AccountWebhooksTest {
         public int pendingDueBy(Instant at) {
             throw new UnsupportedOperationException();
         }
+
+        @Override
+        public List<RowRecord> dueForCheckAt(Instant now, int limit, java.util.Collection<String> accounts) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public int sendingToUnknownAt(Instant now, String account) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public int sendingAt(String account) {
+            throw new UnsupportedOperationException();
+        }
     }
 }
