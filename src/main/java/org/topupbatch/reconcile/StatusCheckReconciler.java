@@ -1,0 +1,156 @@
+package org.topupbatch.reconcile;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.topupbatch.journal.ReconcileJournal;
+import org.topupbatch.journal.ReconcileJournal.JournalOrder;
+import org.topupbatch.journal.RowOutcomes;
+import org.topupbatch.journal.RowRecord;
+import org.topupbatch.journal.RowState;
+import org.topupbatch.provider.Order;
+import org.topupbatch.provider.OrderListEntry;
+import org.topupbatch.provider.OrderStatus;
+import org.topupbatch.provider.ProviderError;
+import org.topupbatch.provider.ProviderException;
+import org.topupbatch.provider.ProviderGateway;
+import org.topupbatch.track.OrderRequests;
+
+/**
+ * Reconciles one business day at an account without order history or check-order (Digiflazz,
+ * docs/dialects.md): each of the journal's orders of the day at the account is looked up by its
+ * documented status check, the same request sent again under the same ref_id, and compared as the
+ * history's entries are. Orders the journal does not know cannot be found this way, and without the
+ * balance before the day's first order the balance's movement cannot be explained: the balance is
+ * read and shown, {@code balance_first} and {@code unexplained} stay unknown.
+ *
+ * <p>It never makes a call that could place an order. A re-send is a status check only for a
+ * transaction the provider made; so only orders the provider answered as made (success, pending)
+ * are re-sent, never one the journal has failed (a refusal at the last account is failed too, and
+ * no transaction exists for it), unknown or being sent, and never after the dialect's window (89 of
+ * Digiflazz's 90 days), when the same ref_id would be a new order. Those are counted as not looked up.
+ */
+public final class StatusCheckReconciler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StatusCheckReconciler.class);
+
+    /** The reconciliation, and how many of the journal's orders of the day could not be looked up. */
+    public record Checked(Reconciliation result, int notLookedUp) {
+    }
+
+    private final ProviderGateway gateway;
+    private final ReconcileJournal journal;
+    private final OrderComparison comparison;
+    private final OrderRequests requests;
+    private final Clock clock;
+    private final String account;
+
+    /** @param account the account reconciled (several accounts), or null with one account */
+    public StatusCheckReconciler(ProviderGateway gateway, ReconcileJournal journal, RowOutcomes outcomes,
+                                 Duration pendingTimeout, OrderRequests requests, Clock clock, String account) {
+        if (!gateway.statusByResending()) {
+            throw new IllegalArgumentException("the account's dialect has no status check by re-sending");
+        }
+        this.gateway = gateway;
+        this.journal = journal;
+        this.comparison = new OrderComparison(journal, outcomes, pendingTimeout, OrderComparison.Source.STATUS_CHECK);
+        this.requests = requests;
+        this.clock = clock;
+        this.account = account;
+    }
+
+    /** Whether the provider answered this order as made: only then is its re-send a status check. */
+    static boolean madeAtProvider(RowRecord row) {
+        return row.sentAt() != null && (row.state() == RowState.SUCCESS || row.state() == RowState.PENDING);
+    }
+
+    /**
+     * Reconciles {@code day}; a {@link ProviderException} means the account could not be asked (a
+     * connection refused, credentials refused).
+     */
+    public Checked reconcile(ReconcileDay day) {
+        Instant ranAt = clock.instant();
+        Instant balanceAskedAt = clock.instant();
+        long balanceNow = gateway.checkBalance().balance();
+        int requestsMade = 1;
+        Instant journalUntil = day.end().isBefore(balanceAskedAt) ? day.end() : balanceAskedAt;
+        List<JournalOrder> sentThatDay = AccountOrders.at(account, journal.ordersSentBetween(day.start(), journalUntil));
+
+        List<ReconcileLine> lines = new ArrayList<>();
+        Set<Long> batchesChanged = new LinkedHashSet<>();
+        long found = 0;
+        long matched = 0;
+        long charged = 0;
+        long refunded = 0;
+        long foreignCharged = 0;
+        int corrected = 0;
+        int settled = 0;
+        int notLookedUp = 0;
+        for (JournalOrder mine : sentThatDay) {
+            RowRecord row = mine.row();
+            if (!madeAtProvider(row)) {
+                notLookedUp++; // re-sending it could place it
+                continue;
+            }
+            Order answer;
+            try {
+                answer = gateway.resend(requests.of(row), row.sentAt());
+                requestsMade++;
+            } catch (ProviderException e) {
+                if (ProviderGateway.RESEND_WINDOW_PASSED.equals(e.code())) {
+                    notLookedUp++; // refused before any request: too old to be asked safely
+                    continue;
+                }
+                requestsMade++;
+                if (e.is(ProviderError.CONNECTION_FAILED) || e.stopsSubmission()) {
+                    throw e;
+                }
+                LOG.warn("Reconcile {}: the status check of order {} of {} was not answered with the order ({}: {}); not looked up",
+                        day, row.orderRefId(), mine.batchFile(), e.code(), e.getMessage());
+                notLookedUp++;
+                continue;
+            }
+            found++;
+            // the answer has no creation time: the order's first request stands for it
+            OrderListEntry theirs = new OrderListEntry(answer.refId() != null ? answer.refId() : row.orderRefId(),
+                    answer.productSku(), null, answer.customerNo(), answer.status(), answer.serialNumber(), answer.price(),
+                    row.sentAt());
+            if (!OrderComparison.ours(mine, theirs)) {
+                foreignCharged += OrderComparison.charge(theirs);
+                lines.add(new ReconcileLine(ExceptionKind.UNKNOWN_TO_JOURNAL, theirs.refId(), theirs.productSku(),
+                        theirs.customerNo(), theirs.createdAt(), null, null, null, OrderComparison.wire(theirs.status()), null,
+                        theirs.price(), OrderComparison.charge(theirs), "the provider holds another order under our ref_id ("
+                        + theirs.productSku() + " for " + theirs.customerNo() + "): not ours, nothing changed in the journal"));
+                continue;
+            }
+            charged += OrderComparison.charge(theirs);
+            refunded += theirs.status() == OrderStatus.FAILED && theirs.price() != null ? theirs.price() : 0;
+            OrderComparison.Comparison c = comparison.compare(day, mine, theirs, ranAt);
+            if (c.line() == null) {
+                matched++;
+                continue;
+            }
+            lines.add(c.line());
+            if (c.change() == OrderComparison.Change.CORRECTED) {
+                corrected++;
+                batchesChanged.add(row.batchId());
+            } else if (c.change() == OrderComparison.Change.SETTLED) {
+                settled++;
+            }
+        }
+        Map<String, Long> counts = ReconcileLine.countByKind(lines);
+        lines.sort(ReconcileLine.ORDER);
+        ReconcileSummary summary = new ReconcileSummary(day.toString(), day.zone().getId(), found, sentThatDay.size(),
+                matched, counts, charged, refunded, foreignCharged, null, balanceNow, null, corrected, settled, 0,
+                requestsMade, ranAt);
+        return new Checked(new Reconciliation(lines, summary, batchesChanged), notLookedUp);
+    }
+}
