@@ -6,11 +6,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.topupbatch.journal.ReconcileJournal;
 import org.topupbatch.journal.ReconcileJournal.JournalOrder;
 import org.topupbatch.journal.RowOutcomes;
@@ -18,7 +16,6 @@ import org.topupbatch.journal.RowRecord;
 import org.topupbatch.journal.RowState;
 import org.topupbatch.provider.Order;
 import org.topupbatch.provider.OrderListEntry;
-import org.topupbatch.provider.OrderStatus;
 import org.topupbatch.provider.ProviderException;
 import org.topupbatch.provider.ProviderGateway;
 
@@ -111,8 +108,7 @@ public final class Reconciler {
         sentThatDay.forEach(o -> ours.put(o.row().orderRefId(), o));
         AccountOrders earlier = new AccountOrders(journal, account, day.start().minus(SENT_BEFORE), day.start());
         List<OrderListEntry> providerDay = listing.orders().stream().filter(o -> day.contains(o.createdAt())).toList();
-        List<ReconcileLine> lines = new ArrayList<>();
-        long foreignCharged = 0;
+        DayTally tally = new DayTally();
         for (OrderListEntry theirs : providerDay) {
             Optional<JournalOrder> mine = Optional.ofNullable(ours.get(theirs.refId()));
             if (mine.isEmpty()) {
@@ -122,53 +118,25 @@ public final class Reconciler {
                 ours.putIfAbsent(theirs.refId(), mine.get());
                 continue;
             }
-            foreignCharged += OrderComparison.charge(theirs);
-            lines.add(new ReconcileLine(ExceptionKind.UNKNOWN_TO_JOURNAL, theirs.refId(), theirs.productSku(),
-                    theirs.customerNo(), theirs.createdAt(), null, null, null, OrderComparison.wire(theirs.status()), null,
-                    theirs.price(), OrderComparison.charge(theirs), mine.isEmpty()
-                    ? "the provider has this order; this installation never sent it (another client on the account?)"
-                    : "the provider holds another order under our ref_id (" + theirs.productSku() + " for "
-                            + theirs.customerNo() + "): not ours, nothing changed in the journal"));
+            tally.notOurs(theirs, mine.isPresent());
         }
-        long matched = 0;
-        long charged = 0;
-        long refunded = 0;
-        int corrected = 0;
-        int settled = 0;
         int inFlight = 0;
-        Set<Long> batchesChanged = new LinkedHashSet<>();
         for (JournalOrder mine : ours.values()) {
             OrderListEntry theirs = atProvider.get(mine.row().orderRefId());
             if (theirs != null && !OrderComparison.ours(mine, theirs)) {
                 continue; // listed above as the provider's, unknown to the journal; ours stays as tracking has it
             }
             if (theirs != null && day.contains(theirs.createdAt())) {
-                charged += OrderComparison.charge(theirs);
-                refunded += theirs.status() == OrderStatus.FAILED && theirs.price() != null ? theirs.price() : 0;
+                tally.money(theirs);
             }
             if (theirs == null && inFlight(mine.row(), balanceAskedAt)) {
                 inFlight++; // sent moments ago, beside a running batch: the next reconciliation sees it listed
                 continue;
             }
-            OrderComparison.Comparison c = comparison.compare(day, mine, theirs, ranAt);
-            if (c.line() == null) {
-                matched++;
-                continue;
-            }
-            lines.add(c.line());
-            if (c.change() == OrderComparison.Change.CORRECTED) {
-                corrected++;
-                batchesChanged.add(mine.row().batchId());
-            } else if (c.change() == OrderComparison.Change.SETTLED) {
-                settled++; // its batch's report follows as for any order that settles
-            }
+            tally.compared(mine, comparison.compare(day, mine, theirs, ranAt));
         }
-        Map<String, Long> counts = ReconcileLine.countByKind(lines);
-        lines.sort(ReconcileLine.ORDER);
-        ReconcileSummary summary = new ReconcileSummary(day.toString(), day.zone().getId(), providerDay.size(),
-                sentThatDay.size(), matched, counts, charged, refunded, foreignCharged, balanceFirst, balanceNow,
-                unexplained, corrected, settled, inFlight, requests, ranAt);
-        return new Reconciliation(lines, summary, batchesChanged);
+        return tally.result(day, providerDay.size(), sentThatDay.size(), balanceFirst, balanceNow, unexplained, inFlight,
+                requests, ranAt);
     }
 
     private static boolean inFlight(RowRecord row, Instant balanceAskedAt) {

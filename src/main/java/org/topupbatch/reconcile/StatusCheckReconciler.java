@@ -3,12 +3,9 @@ package org.topupbatch.reconcile;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.topupbatch.journal.ReconcileJournal;
@@ -18,7 +15,6 @@ import org.topupbatch.journal.RowRecord;
 import org.topupbatch.journal.RowState;
 import org.topupbatch.provider.Order;
 import org.topupbatch.provider.OrderListEntry;
-import org.topupbatch.provider.OrderStatus;
 import org.topupbatch.provider.ProviderError;
 import org.topupbatch.provider.ProviderException;
 import org.topupbatch.provider.ProviderGateway;
@@ -74,7 +70,7 @@ public final class StatusCheckReconciler {
 
     /**
      * Reconciles {@code day}; a {@link ProviderException} means the account could not be asked (a
-     * connection refused, credentials refused).
+     * connection refused, credentials refused), and nothing is then changed.
      */
     public Checked reconcile(ReconcileDay day) {
         Instant ranAt = clock.instant();
@@ -84,15 +80,8 @@ public final class StatusCheckReconciler {
         Instant journalUntil = day.end().isBefore(balanceAskedAt) ? day.end() : balanceAskedAt;
         List<JournalOrder> sentThatDay = AccountOrders.at(account, journal.ordersSentBetween(day.start(), journalUntil));
 
-        List<ReconcileLine> lines = new ArrayList<>();
-        Set<Long> batchesChanged = new LinkedHashSet<>();
-        long found = 0;
-        long matched = 0;
-        long charged = 0;
-        long refunded = 0;
-        long foreignCharged = 0;
-        int corrected = 0;
-        int settled = 0;
+        // every answer first, then the judgements: an account that stops answering half-way changes nothing
+        Map<JournalOrder, OrderListEntry> answers = new LinkedHashMap<>();
         int notLookedUp = 0;
         for (JournalOrder mine : sentThatDay) {
             RowRecord row = mine.row();
@@ -118,39 +107,22 @@ public final class StatusCheckReconciler {
                 notLookedUp++;
                 continue;
             }
-            found++;
             // the answer has no creation time: the order's first request stands for it
-            OrderListEntry theirs = new OrderListEntry(answer.refId() != null ? answer.refId() : row.orderRefId(),
+            answers.put(mine, new OrderListEntry(answer.refId() != null ? answer.refId() : row.orderRefId(),
                     answer.productSku(), null, answer.customerNo(), answer.status(), answer.serialNumber(), answer.price(),
-                    row.sentAt());
-            if (!OrderComparison.ours(mine, theirs)) {
-                foreignCharged += OrderComparison.charge(theirs);
-                lines.add(new ReconcileLine(ExceptionKind.UNKNOWN_TO_JOURNAL, theirs.refId(), theirs.productSku(),
-                        theirs.customerNo(), theirs.createdAt(), null, null, null, OrderComparison.wire(theirs.status()), null,
-                        theirs.price(), OrderComparison.charge(theirs), "the provider holds another order under our ref_id ("
-                        + theirs.productSku() + " for " + theirs.customerNo() + "): not ours, nothing changed in the journal"));
-                continue;
-            }
-            charged += OrderComparison.charge(theirs);
-            refunded += theirs.status() == OrderStatus.FAILED && theirs.price() != null ? theirs.price() : 0;
-            OrderComparison.Comparison c = comparison.compare(day, mine, theirs, ranAt);
-            if (c.line() == null) {
-                matched++;
-                continue;
-            }
-            lines.add(c.line());
-            if (c.change() == OrderComparison.Change.CORRECTED) {
-                corrected++;
-                batchesChanged.add(row.batchId());
-            } else if (c.change() == OrderComparison.Change.SETTLED) {
-                settled++;
-            }
+                    row.sentAt()));
         }
-        Map<String, Long> counts = ReconcileLine.countByKind(lines);
-        lines.sort(ReconcileLine.ORDER);
-        ReconcileSummary summary = new ReconcileSummary(day.toString(), day.zone().getId(), found, sentThatDay.size(),
-                matched, counts, charged, refunded, foreignCharged, null, balanceNow, null, corrected, settled, 0,
-                requestsMade, ranAt);
-        return new Checked(new Reconciliation(lines, summary, batchesChanged), notLookedUp);
+        DayTally tally = new DayTally();
+        answers.forEach((mine, theirs) -> {
+            if (!OrderComparison.ours(mine, theirs)) {
+                tally.notOurs(theirs, true);
+                return;
+            }
+            tally.money(theirs);
+            tally.compared(mine, comparison.compare(day, mine, theirs, ranAt));
+        });
+        long found = answers.size();
+        return new Checked(tally.result(day, found, sentThatDay.size(), null, balanceNow, null, 0, requestsMade, ranAt),
+                notLookedUp);
     }
 }
