@@ -85,6 +85,12 @@ public final class StatusCheckReconciler {
         int notLookedUp = 0;
         for (JournalOrder mine : sentThatDay) {
             RowRecord row = mine.row();
+            if (!java.util.Objects.equals(account, row.account())) {
+                // never reached (the orders are this account's), and must stay so: another account's order
+                // re-sent here would be a new order
+                throw new IllegalStateException("order " + row.orderRefId() + " is at account " + row.account()
+                        + ", not at " + account + "; not re-sent");
+            }
             if (!madeAtProvider(row)) {
                 notLookedUp++; // re-sending it could place it
                 continue;
