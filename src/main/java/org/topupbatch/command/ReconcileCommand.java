@@ -24,7 +24,7 @@ import org.topupbatch.settings.Settings;
  * provider's orders of a business day against the journal's, and the balance's movement explained.
  * Works beside a running service (its requests share the service's rate budget) and never creates
  * an order. Exit 0 when everything matches, 2 when exceptions are listed, 1 with one line when it
- * could not reconcile.
+ * could not reconcile. With several accounts each is reconciled on its own ({@link AccountsReconcileCommand}).
  */
 public final class ReconcileCommand implements Command {
 
@@ -51,12 +51,7 @@ public final class ReconcileCommand implements Command {
         if (settings == null) {
             return ExitCode.FAILED.code();
         }
-        if (settings.severalAccounts()) {
-            err.println("topup-batch: cannot reconcile: reconciling several accounts (topup.providers) is not available"
-                    + " yet; reconcile each account with a single-account setting (README, \"Several accounts\")");
-            return ExitCode.FAILED.code();
-        }
-        if (!settings.providerHasHistory()) {
+        if (!settings.severalAccounts() && !settings.providerHasHistory()) {
             err.println("topup-batch: cannot reconcile: the " + settings.dialect() + " dialect has no order history to"
                     + " compare the journal with (docs/dialects.md); use the provider's own transaction export");
             return ExitCode.FAILED.code();
@@ -67,6 +62,9 @@ public final class ReconcileCommand implements Command {
         } catch (ReconcileDay.BadDayException e) {
             err.println("topup-batch: cannot reconcile: " + e.getMessage());
             return ExitCode.FAILED.code();
+        }
+        if (settings.severalAccounts()) {
+            return new AccountsReconcileCommand(lookup, out, err, clock).run(settings, day);
         }
         try (Journal journal = JdbcJournal.openForReading(settings.data(), settings.dbUrl(), settings.dbUser(),
                 settings.dbPassword());

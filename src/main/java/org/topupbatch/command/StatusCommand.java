@@ -118,13 +118,17 @@ public final class StatusCommand implements Command {
 
     /** The last reconciliation with the provider (README "Reconcile with the provider"). */
     private void printReconciliation(Journal journal) {
-        journal.reconciliations().lastReconciliation().ifPresent(r -> out.println("Reconciled: " + r.day() + " (" + r.zone()
-                + ") at " + TIME.format(r.ranAt().atZone(ZoneId.systemDefault())) + ": " + r.matched() + " of "
-                + r.providerOrders() + " provider orders matched, " + (r.exceptionCount() == 0 ? "no exception"
-                : r.exceptionCount() + " exceptions " + r.exceptions().entrySet().stream().filter(e -> e.getValue() > 0)
-                        .map(e -> e.getKey() + " " + e.getValue()).collect(java.util.stream.Collectors.joining(", ")))
-                + ", unexplained " + (r.unexplained() == null ? "unknown" : org.topupbatch.text.Rupiah.format(r.unexplained()))
-                + " (" + r.summaryFile() + ")"));
+        journal.reconciliations().lastReconciliation().ifPresent(r -> {
+            out.println("Reconciled: " + r.day() + " (" + r.zone()
+                    + ") at " + TIME.format(r.ranAt().atZone(ZoneId.systemDefault())) + ": " + r.matched() + " of "
+                    + r.providerOrders() + " provider orders matched, " + (r.exceptionCount() == 0 ? "no exception"
+                    : r.exceptionCount() + " exceptions " + r.exceptions().entrySet().stream().filter(e -> e.getValue() > 0)
+                            .map(e -> e.getKey() + " " + e.getValue()).collect(java.util.stream.Collectors.joining(", ")))
+                    + ", unexplained " + (r.unexplained() == null ? "unknown" : org.topupbatch.text.Rupiah.format(r.unexplained()))
+                    + " (" + r.summaryFile() + ")");
+            // several accounts: the figures above are theirs together; each account's part, or why it is missing
+            r.accounts().forEach((account, part) -> out.println("  Account " + account + ": " + part));
+        });
     }
 
     private void showBatch(Journal journal, BatchRecord batch) {

@@ -268,8 +268,8 @@ public final class TopupApplication {
             exclude.append(exclude.length() > 0 ? "," : "").append("**/notify.yaml");
         }
         // the daily reconciliation: watch mode with a schedule only (a once run ends before midnight comes)
-        // (and only with a provider that has an order history to reconcile with)
-        if (settings.mode() == Settings.Mode.WATCH && settings.reconcileSchedule() != null && settings.providerHasHistory()) {
+        // (and only with an account that has an order history to reconcile with, or several accounts)
+        if (settings.mode() == Settings.Mode.WATCH && settings.reconcileSchedule() != null && settings.reconcilable()) {
             p.put("topup.internal.reconcile-cron", settings.reconcileSchedule().replace(' ', '+'));
             p.put("topup.internal.business-zone", settings.businessZone().getId());
         } else {

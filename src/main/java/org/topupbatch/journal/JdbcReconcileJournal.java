@@ -23,11 +23,12 @@ final class JdbcReconcileJournal implements ReconcileJournal {
             + " message = ?, updated_at = ?, corrected_at = ?, next_check_at = NULL WHERE id = ?"
             + " AND state IN ('SUCCESS', 'FAILED', 'REFUSED', 'REJECTED') AND order_ref_id IS NOT NULL";
     private static final String RECORD = "INSERT INTO reconciliation (business_day, business_zone, ran_at, provider_orders, journal_orders,"
-            + " matched, exceptions, exception_count, unexplained, summary_file) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + " matched, exceptions, exception_count, unexplained, summary_file, accounts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     private static final String LAST = "SELECT business_day, business_zone, ran_at, provider_orders, journal_orders, matched, exceptions,"
-            + " exception_count, unexplained, summary_file FROM reconciliation ORDER BY ran_at DESC, id DESC FETCH FIRST 1 ROWS ONLY";
+            + " exception_count, unexplained, summary_file, accounts FROM reconciliation ORDER BY ran_at DESC, id DESC FETCH FIRST 1 ROWS ONLY";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<LinkedHashMap<String, Long>> COUNTS = new TypeReference<>() { };
+    private static final TypeReference<LinkedHashMap<String, String>> LINES = new TypeReference<>() { };
 
     private final JdbcSupport jdbc;
 
@@ -72,8 +73,10 @@ final class JdbcReconcileJournal implements ReconcileJournal {
     @Override
     public void recordReconciliation(Reconciliation run) {
         String exceptions;
+        String accounts;
         try {
             exceptions = JSON.writeValueAsString(run.exceptions());
+            accounts = run.accounts().isEmpty() ? null : JSON.writeValueAsString(run.accounts());
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
@@ -88,6 +91,7 @@ final class JdbcReconcileJournal implements ReconcileJournal {
             ps.setLong(8, run.exceptionCount());
             Columns.setLong(ps, 9, run.unexplained());
             ps.setString(10, run.summaryFile());
+            ps.setString(11, accounts);
         }, "the reconciliation of " + run.day());
     }
 
@@ -105,9 +109,18 @@ final class JdbcReconcileJournal implements ReconcileJournal {
             if (rs.wasNull()) {
                 unexplained = null;
             }
+            Map<String, String> accounts = Map.of();
+            String each = rs.getString("accounts");
+            if (each != null) {
+                try {
+                    accounts = JSON.readValue(each, LINES);
+                } catch (JsonProcessingException e) {
+                    accounts = Map.of();
+                }
+            }
             found.add(new Reconciliation(rs.getString("business_day"), rs.getString("business_zone"), Instant.ofEpochMilli(rs.getLong("ran_at")),
                     rs.getLong("provider_orders"), rs.getLong("journal_orders"), rs.getLong("matched"), exceptions,
-                    rs.getLong("exception_count"), unexplained, rs.getString("summary_file")));
+                    rs.getLong("exception_count"), unexplained, rs.getString("summary_file"), accounts));
         });
         return found.stream().findFirst();
     }

@@ -16,9 +16,21 @@ public interface ReconcileJournal {
     record JournalOrder(RowRecord row, String batchFile) {
     }
 
-    /** A reconciliation run, as status, the dashboard and the metrics show the last one. */
+    /**
+     * A reconciliation run, as status, the dashboard and the metrics show the last one. With several
+     * accounts the figures are the accounts' together and {@code accounts} has each account's part in
+     * one line, in the order of topup.providers; empty with one account.
+     */
     record Reconciliation(String day, String zone, Instant ranAt, long providerOrders, long journalOrders, long matched,
-                          Map<String, Long> exceptions, long exceptionCount, Long unexplained, String summaryFile) {
+                          Map<String, Long> exceptions, long exceptionCount, Long unexplained, String summaryFile,
+                          Map<String, String> accounts) {
+
+        /** A single account's run. */
+        public Reconciliation(String day, String zone, Instant ranAt, long providerOrders, long journalOrders, long matched,
+                              Map<String, Long> exceptions, long exceptionCount, Long unexplained, String summaryFile) {
+            this(day, zone, ranAt, providerOrders, journalOrders, matched, exceptions, exceptionCount, unexplained,
+                    summaryFile, Map.of());
+        }
     }
 
     /**

@@ -21,15 +21,18 @@ import org.topupbatch.report.ReportWriter;
 
 /**
  * Writes {@code reconcile-DAY.csv} (one line per exception) and {@code reconcile-DAY.summary.json}
- * into the reports folder, each atomically. An earlier reconciliation of the same day is kept,
+ * into the reports folder, each atomically; with several accounts one of each for all of them. An earlier reconciliation of the same day is kept,
  * renamed to {@code reconcile-DAY.earlier-<yyyyMMdd-HHmmss>.csv / .summary.json}.
  */
 public final class ReconcileFiles {
 
     public static final List<String> HEADER = List.of("kind", "ref_id", "product_sku", "customer_no", "created_at", "batch",
             "line", "journal_status", "provider_status", "journal_price", "provider_price", "amount", "message");
+    /** Several accounts: the account first, then the single account's columns. */
+    public static final List<String> ACCOUNTS_HEADER = java.util.stream.Stream.concat(java.util.stream.Stream.of("account"),
+            HEADER.stream()).toList();
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     /** The two files written. */
     public record Written(Path csv, Path summary) {
@@ -42,25 +45,59 @@ public final class ReconcileFiles {
     }
 
     public Written write(Reconciliation result) throws IOException {
+        return write(result.summary().day(), HEADER, printer -> {
+            for (ReconcileLine l : result.lines()) {
+                printer.printRecord(cells(l));
+            }
+        }, json(result.summary()));
+    }
+
+    /**
+     * Several accounts: one {@code reconcile-DAY.csv} whose first column names each line's account
+     * ({@link #ACCOUNTS_HEADER}), and one summary with the day's totals and each account's part under
+     * {@code accounts}, in the order of topup.providers (README "Reconcile with the provider").
+     */
+    public Written write(AccountsSummary result) throws IOException {
+        return write(result.day(), ACCOUNTS_HEADER, printer -> {
+            for (AccountReconciliation account : result.accounts()) {
+                if (account.reconciled()) {
+                    for (ReconcileLine l : account.result().lines()) {
+                        List<Object> cells = new java.util.ArrayList<>();
+                        cells.add(FormulaGuard.escape(account.account()));
+                        cells.addAll(cells(l));
+                        printer.printRecord(cells);
+                    }
+                }
+            }
+        }, result.json());
+    }
+
+    private interface Lines {
+        void print(CSVPrinter printer) throws IOException;
+    }
+
+    private Written write(String day, List<String> header, Lines lines, ObjectNode summaryJson) throws IOException {
         Files.createDirectories(reports);
-        String base = "reconcile-" + result.summary().day();
+        String base = "reconcile-" + day;
         Path csv = reports.resolve(base + ".csv");
         Path summary = reports.resolve(base + ".summary.json");
         keepEarlier(base, csv, summary);
         ReportWriter.writeAtomically(csv, out -> {
             Writer writer = new OutputStreamWriter(out, StandardCharsets.UTF_8);
             CSVPrinter printer = new CSVPrinter(writer, CSVFormat.RFC4180);
-            printer.printRecord(HEADER);
-            for (ReconcileLine l : result.lines()) {
-                printer.printRecord(l.kind().wire(), FormulaGuard.escape(l.refId()), FormulaGuard.escape(l.productSku()),
-                        FormulaGuard.escape(l.customerNo()), l.createdAt() == null ? "" : l.createdAt().toString(),
-                        FormulaGuard.escape(l.batch()), text(l.line()), text(l.journalStatus()), text(l.providerStatus()),
-                        text(l.journalPrice()), text(l.providerPrice()), text(l.amount()), FormulaGuard.escape(l.message()));
-            }
+            printer.printRecord(header);
+            lines.print(printer);
             printer.flush();
         });
-        ReportWriter.writeAtomically(summary, out -> out.write(JSON.writeValueAsBytes(json(result.summary()))));
+        ReportWriter.writeAtomically(summary, out -> out.write(JSON.writeValueAsBytes(summaryJson)));
         return new Written(csv, summary);
+    }
+
+    private static List<Object> cells(ReconcileLine l) {
+        return java.util.Arrays.asList(l.kind().wire(), FormulaGuard.escape(l.refId()), FormulaGuard.escape(l.productSku()),
+                FormulaGuard.escape(l.customerNo()), l.createdAt() == null ? "" : l.createdAt().toString(),
+                FormulaGuard.escape(l.batch()), text(l.line()), text(l.journalStatus()), text(l.providerStatus()),
+                text(l.journalPrice()), text(l.providerPrice()), text(l.amount()), FormulaGuard.escape(l.message()));
     }
 
     static ObjectNode json(ReconcileSummary s) {

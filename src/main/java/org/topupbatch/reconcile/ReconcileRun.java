@@ -20,7 +20,7 @@ import org.topupbatch.report.ReportWriter;
  * changed (keeping the earlier ones), and record the run in the journal for status, dashboard and
  * metrics.
  */
-public final class ReconcileRun {
+public final class ReconcileRun implements DailyReconciliation {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReconcileRun.class);
 
@@ -59,6 +59,7 @@ public final class ReconcileRun {
      * run, or {@code reconcile DAY} by hand, tries again; nothing was changed by a run that failed
      * before its files were written).
      */
+    @Override
     public void daily() {
         ReconcileDay day = ReconcileDay.parse(null, zone, clock);
         try {
@@ -69,41 +70,60 @@ public final class ReconcileRun {
         }
     }
 
-    public Done run(ReconcileDay day) throws IOException {
-        // the journal is corrected before the files are written: a reports folder that cannot take
-        // them would leave the corrections listed nowhere
+    /**
+     * The reports folder, made if need be, must take the files: the journal is corrected before they
+     * are written, and a folder that cannot take them would leave the corrections listed nowhere.
+     */
+    static void writable(Path reportsDir) throws IOException {
         java.nio.file.Files.createDirectories(reportsDir);
         if (!java.nio.file.Files.isWritable(reportsDir)) {
             throw new IOException(reportsDir + " is not writable");
         }
-        Reconciliation result = new Reconciler(gateway, journal.reconciliations(), journal, pendingTimeout, clock).reconcile(day);
-        ReconcileFiles.Written files = new ReconcileFiles(reportsDir).write(result);
-        for (long batchId : result.batchesChanged()) {
+    }
+
+    /** The reports of the batches with an order the reconciliation corrected, written again (the earlier ones kept). */
+    static void writeReportsAgain(Journal journal, ReportWriter reports, java.util.Set<Long> batches, Long balanceNow,
+                                  ReconcileDay day, Clock clock) throws IOException {
+        for (long batchId : batches) {
             BatchRecord batch = journal.batch(batchId).orElse(null);
             if (batch == null || batch.reportedAt() == null) {
                 continue; // not reported yet: its report, when it comes, shows the correction
             }
             reports.writeAgainKeeping(batch, rows -> journal.forEachRow(batchId, rows),
-                    batch.balanceAfter() != null ? batch.balanceAfter() : result.summary().balanceNow(), clock.instant(),
-                    "before-reconcile");
+                    batch.balanceAfter() != null ? batch.balanceAfter() : balanceNow, clock.instant(), "before-reconcile");
             LOG.warn("Reconcile {}: the report of batch {} ({}) is written again with what the provider's history"
                     + " changed; the earlier one is kept beside it", day, batchId, batch.fileName());
         }
+    }
+
+    /** The notice of a reconciliation with exceptions or an unexplained amount; {@code more} ends its text. */
+    static org.topupbatch.notify.Notice notice(String day, Map<String, Long> exceptions, long exceptionCount, Long unexplained,
+                                               Path csv, String more) {
+        Map<String, Object> fields = new java.util.LinkedHashMap<>();
+        fields.put("day", day);
+        fields.put("exceptions", exceptions);
+        fields.put("unexplained", unexplained);
+        fields.put("file", csv.getFileName().toString());
+        return new org.topupbatch.notify.Notice("reconcile_exceptions", "topup-batch: reconciliation of "
+                + day + ": " + exceptionCount + " exceptions", "The reconciliation of " + day + " with the"
+                + " provider lists " + exceptionCount + " exceptions " + exceptions + "; unexplained "
+                + (unexplained == null ? "unknown" : org.topupbatch.text.Rupiah.format(unexplained))
+                + ". See " + csv.getFileName() + "." + more, fields);
+    }
+
+    public Done run(ReconcileDay day) throws IOException {
+        // the journal is corrected before the files are written: a reports folder that cannot take
+        // them would leave the corrections listed nowhere
+        writable(reportsDir);
+        Reconciliation result = new Reconciler(gateway, journal.reconciliations(), journal, pendingTimeout, clock).reconcile(day);
+        ReconcileFiles.Written files = new ReconcileFiles(reportsDir).write(result);
+        writeReportsAgain(journal, reports, result.batchesChanged(), result.summary().balanceNow(), day, clock);
         ReconcileSummary s = result.summary();
         journal.reconciliations().recordReconciliation(new ReconcileJournal.Reconciliation(s.day(), s.zone(), s.ranAt(),
                 s.providerOrders(), s.journalOrders(), s.matched(), s.exceptions(), s.exceptionCount(), s.unexplained(),
                 files.summary().toString()));
         if (s.exceptionCount() > 0 || s.unexplained() != null && s.unexplained() != 0) {
-            Map<String, Object> fields = new java.util.LinkedHashMap<>();
-            fields.put("day", s.day());
-            fields.put("exceptions", s.exceptions());
-            fields.put("unexplained", s.unexplained());
-            fields.put("file", files.csv().getFileName().toString());
-            notices.accept(new org.topupbatch.notify.Notice("reconcile_exceptions", "topup-batch: reconciliation of "
-                    + s.day() + ": " + s.exceptionCount() + " exceptions", "The reconciliation of " + s.day() + " with the"
-                    + " provider lists " + s.exceptionCount() + " exceptions " + s.exceptions() + "; unexplained "
-                    + (s.unexplained() == null ? "unknown" : org.topupbatch.text.Rupiah.format(s.unexplained()))
-                    + ". See " + files.csv().getFileName() + ".", fields));
+            notices.accept(notice(s.day(), s.exceptions(), s.exceptionCount(), s.unexplained(), files.csv(), ""));
         }
         LOG.info("Reconciled {} ({}): {} orders at the provider, {} in the journal, {} matched, {} exceptions {}, unexplained {}",
                 day, zone, s.providerOrders(), s.journalOrders(), s.matched(), s.exceptionCount(), s.exceptions(),

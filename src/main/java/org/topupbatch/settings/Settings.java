@@ -84,12 +84,20 @@ public record Settings(
     }
 
     /**
-     * Whether the provider keeps an order history to reconcile with: Digiflazz's buyer API has none
-     * (docs/dialects.md), so reconciliation is not available with it.
+     * Whether the single account's provider keeps an order history to reconcile with: Digiflazz's buyer
+     * API has none (docs/dialects.md), so reconciling a single Digiflazz account is not available.
      */
     public boolean providerHasHistory() {
-        // several accounts: each would be reconciled on its own, which is not built yet (README "Several accounts")
         return "topup".equals(dialect) && accounts.isEmpty();
+    }
+
+    /**
+     * Whether {@code reconcile} and the daily reconciliation run: a single account with an order history,
+     * or several accounts, each reconciled on its own, by its history or, without one, by a status check
+     * of each of the journal's orders (README "Reconcile with the provider").
+     */
+    public boolean reconcilable() {
+        return !accounts.isEmpty() || providerHasHistory();
     }
 
     public boolean webhookEnabled() {
