@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.topupbatch.journal.AccountCounts;
 import org.topupbatch.journal.BatchOverview;
 import org.topupbatch.journal.Journal;
 import org.topupbatch.journal.JournalException;
@@ -21,8 +22,12 @@ import org.topupbatch.provider.BalanceSeen;
  */
 public final class RunReadings {
 
-    /** One reading of the journal. */
+    /**
+     * One reading of the journal. {@code accountsByBatch}: with several accounts, each shown batch's
+     * rows per account, by batch id (empty with one account).
+     */
     public record Reading(Map<RowState, Long> rowsByState, List<BatchOverview> batches,
+                          Map<Long, Map<String, AccountCounts>> accountsByBatch,
                           Optional<BalanceSeen.Reading> journalBalance, List<ProductOutage> held,
                           long batchesHeld, long batchesCancelled, long rowsInHeldBatches,
                           Optional<org.topupbatch.journal.ReconcileJournal.Reconciliation> reconciliation, Instant at) {
@@ -46,15 +51,22 @@ public final class RunReadings {
     private final Journal journal;
     private final Clock clock;
     private final BalanceSeen answers;
+    /** Several accounts: counts each shown batch per account; null with one account. */
+    private final BatchAccountCounts perAccount;
     private Reading last;
     private boolean failing;
 
-    /** {@code answers} holds the balance of this process's latest provider answer that carried one. */
-    public RunReadings(Journal journal, Clock clock, BalanceSeen answers) {
+    /**
+     * {@code answers} holds the balance of this process's latest provider answer that carried one;
+     * {@code severalAccounts}: the batches are counted per account too.
+     */
+    public RunReadings(Journal journal, Clock clock, BalanceSeen answers, boolean severalAccounts) {
         this.journal = journal;
         this.clock = clock;
         this.answers = answers;
-        this.last = new Reading(Map.of(), List.of(), Optional.empty(), List.of(), 0, 0, 0, Optional.empty(), Instant.EPOCH);
+        this.perAccount = severalAccounts ? new BatchAccountCounts(journal) : null;
+        this.last = new Reading(Map.of(), List.of(), Map.of(), Optional.empty(), List.of(), 0, 0, 0, Optional.empty(),
+                Instant.EPOCH);
     }
 
     /** The latest reading; the previous one while the journal does not answer (health says so). */
@@ -65,7 +77,8 @@ public final class RunReadings {
         }
         try {
             long[] operator = journal.heldAndCancelled();
-            last = new Reading(journal.rowsByState(), journal.batchOverviews(BATCHES_SHOWN),
+            List<BatchOverview> batches = journal.batchOverviews(BATCHES_SHOWN);
+            last = new Reading(journal.rowsByState(), batches, perAccount == null ? Map.of() : perAccount.of(batches),
                     journal.latestBalanceReading().map(b -> new BalanceSeen.Reading(b.balance(), b.at())),
                     journal.productOutages().stream().filter(ProductOutage::held).toList(), operator[0], operator[1],
                     operator[2], journal.reconciliations().lastReconciliation(), now);
