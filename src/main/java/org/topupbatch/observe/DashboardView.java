@@ -137,11 +137,12 @@ public final class DashboardView {
         if (!accounts.isEmpty()) {
             view.put("accounts", accounts.stream().map(this::account).toList());
         }
+        Map<Long, Map<String, AccountCounts>> perAccount = accounts.isEmpty() ? Map.of() : readings.accountsByBatch();
         List<Map<String, Object>> batches = new ArrayList<>();
         for (BatchOverview o : reading.batches()) {
             Map<String, Object> shown = batch(o);
             if (!accounts.isEmpty()) {
-                shown.put("accounts", batchAccounts(reading.accountsByBatch().getOrDefault(o.batch().id(), Map.of())));
+                shown.put("accounts", batchAccounts(perAccount.getOrDefault(o.batch().id(), Map.of())));
             }
             batches.add(shown);
         }

@@ -22,12 +22,8 @@ import org.topupbatch.provider.BalanceSeen;
  */
 public final class RunReadings {
 
-    /**
-     * One reading of the journal. {@code accountsByBatch}: with several accounts, each shown batch's
-     * rows per account, by batch id (empty with one account).
-     */
+    /** One reading of the journal. */
     public record Reading(Map<RowState, Long> rowsByState, List<BatchOverview> batches,
-                          Map<Long, Map<String, AccountCounts>> accountsByBatch,
                           Optional<BalanceSeen.Reading> journalBalance, List<ProductOutage> held,
                           long batchesHeld, long batchesCancelled, long rowsInHeldBatches,
                           Optional<org.topupbatch.journal.ReconcileJournal.Reconciliation> reconciliation, Instant at) {
@@ -51,22 +47,21 @@ public final class RunReadings {
     private final Journal journal;
     private final Clock clock;
     private final BalanceSeen answers;
-    /** Several accounts: counts each shown batch per account; null with one account. */
+    /** Several accounts: counts the shown batches per account, for the dashboard; null with one account. */
     private final BatchAccountCounts perAccount;
     private Reading last;
     private boolean failing;
 
     /**
      * {@code answers} holds the balance of this process's latest provider answer that carried one;
-     * {@code severalAccounts}: the batches are counted per account too.
+     * {@code severalAccounts}: the dashboard counts the batches per account too.
      */
     public RunReadings(Journal journal, Clock clock, BalanceSeen answers, boolean severalAccounts) {
         this.journal = journal;
         this.clock = clock;
         this.answers = answers;
-        this.perAccount = severalAccounts ? new BatchAccountCounts(journal) : null;
-        this.last = new Reading(Map.of(), List.of(), Map.of(), Optional.empty(), List.of(), 0, 0, 0, Optional.empty(),
-                Instant.EPOCH);
+        this.perAccount = severalAccounts ? new BatchAccountCounts(journal, clock) : null;
+        this.last = new Reading(Map.of(), List.of(), Optional.empty(), List.of(), 0, 0, 0, Optional.empty(), Instant.EPOCH);
     }
 
     /** The latest reading; the previous one while the journal does not answer (health says so). */
@@ -77,8 +72,7 @@ public final class RunReadings {
         }
         try {
             long[] operator = journal.heldAndCancelled();
-            List<BatchOverview> batches = journal.batchOverviews(BATCHES_SHOWN);
-            last = new Reading(journal.rowsByState(), batches, perAccount == null ? Map.of() : perAccount.of(batches),
+            last = new Reading(journal.rowsByState(), journal.batchOverviews(BATCHES_SHOWN),
                     journal.latestBalanceReading().map(b -> new BalanceSeen.Reading(b.balance(), b.at())),
                     journal.productOutages().stream().filter(ProductOutage::held).toList(), operator[0], operator[1],
                     operator[2], journal.reconciliations().lastReconciliation(), now);
@@ -90,6 +84,23 @@ public final class RunReadings {
             }
         }
         return last;
+    }
+
+    /**
+     * Several accounts: the latest reading's batches, each with its rows per account, by batch id
+     * (empty with one account). Asked by the dashboard only, so a metrics scrape costs no such count;
+     * the last counts while the journal does not answer.
+     */
+    public synchronized Map<Long, Map<String, AccountCounts>> accountsByBatch() {
+        if (perAccount == null) {
+            return Map.of();
+        }
+        List<BatchOverview> batches = current().batches();
+        try {
+            return perAccount.of(batches);
+        } catch (JournalException e) {
+            return perAccount.last(); // current() has said that the journal does not answer
+        }
     }
 
     /**

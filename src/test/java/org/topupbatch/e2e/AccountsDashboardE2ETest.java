@@ -36,8 +36,9 @@ import org.topupbatch.testing.Poll;
  * {@code REF-F2}. What a person sees is checked against the sandboxes themselves: each account's
  * place, balance (its sandbox's), rate window (every request its sandbox received: the whole run lies
  * within one minute), pace, and the batch's rows per account (its sandbox's ledger: orders, those that
- * came after main refused them, what they cost). Then main goes away: the next request to it gets no
- * answer and its line says it cannot be reached. The scrape of /observe/metrics passes
+ * came after main refused them, what they cost); dashboard.json carries the same. Then main goes away:
+ * the next request to it (the next batch asks every account for its balance) gets no answer, and its
+ * line says it cannot be reached. The scrape of /observe/metrics passes
  * {@code promtool check metrics} and has each account's series. The screenshot is kept as
  * target/dashboard-accounts.png.
  */
@@ -204,6 +205,7 @@ class AccountsDashboardE2ETest {
                     .isEqualTo(rupiah(summary.get(account).get("charged").asLong()));
         }
         soft.assertAll();
+        inTheJson(atMain.size(), atDfz.size(), moved);
 
         String metrics = scrapeMetrics();
         accountsInMetrics(metrics);
@@ -212,6 +214,30 @@ class AccountsDashboardE2ETest {
         Path shot = screenshot();
         System.out.println("DASHBOARD ACCOUNTS screenshot: " + shot);
         assertThat(Files.size(shot)).isPositive();
+    }
+
+    /** dashboard.json: each account, and the batch's rows per account. */
+    private void inTheJson(long atMain, long atDfz, long moved) throws Exception {
+        HttpResponse<String> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + run.env.get("TOPUP_MANAGEMENT_PORT") + "/dashboard.json")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+        JsonNode view = new com.fasterxml.jackson.databind.ObjectMapper().readTree(answer.body());
+        JsonNode accounts = view.get("accounts");
+        assertThat(accounts).as(answer.body()).hasSize(2);
+        assertThat(accounts.get(0).get("name").asText()).isEqualTo(MAIN);
+        assertThat(accounts.get(0).get("dialect").asText()).isEqualTo("topup");
+        assertThat(accounts.get(0).get("reachable").asBoolean()).isTrue();
+        assertThat(accounts.get(1).get("name").asText()).isEqualTo(DFZ);
+        assertThat(accounts.get(1).get("dialect").asText()).isEqualTo("digiflazz");
+        assertThat(accounts.get(1).get("rate").get("limit").asInt()).isEqualTo(300);
+        JsonNode batch = view.get("batches").get(0);
+        assertThat(batch.get("file").asText()).isEqualTo("dash-accounts.csv");
+        JsonNode perAccount = batch.get("accounts");
+        assertThat(perAccount.get(0).get("name").asText()).isEqualTo(MAIN);
+        assertThat(perAccount.get(0).get("success").asLong()).isEqualTo(atMain);
+        assertThat(perAccount.get(1).get("name").asText()).isEqualTo(DFZ);
+        assertThat(perAccount.get(1).get("submitted").asLong()).isEqualTo(atDfz);
+        assertThat(perAccount.get(1).get("movedHere").asLong()).isEqualTo(moved);
     }
 
     /** Each account's series, with its name as label, in a scrape that promtool finds clean. */
@@ -237,8 +263,9 @@ class AccountsDashboardE2ETest {
     }
 
     /**
-     * Main's sandbox stops: the next batch's report asks every account for its balance, main's request
-     * gets no answer, and main's line says it cannot be reached, with the balance it last had.
+     * Main's sandbox stops: the next batch asks every account for its balance (at intake, and for its
+     * report), main's request gets no answer, and main's line says it cannot be reached, with the
+     * balance it last had.
      */
     private void mainGoesAway(WebDriverWait wait) throws Exception {
         String lastBalance = rupiah(main.balance());
