@@ -137,7 +137,7 @@ public final class DashboardView {
         if (!accounts.isEmpty()) {
             view.put("accounts", accounts.stream().map(this::account).toList());
         }
-        Map<Long, Map<String, AccountCounts>> perAccount = accounts.isEmpty() ? Map.of() : readings.accountsByBatch();
+        Map<Long, Map<String, AccountCounts>> perAccount = accounts.isEmpty() ? Map.of() : readings.accountsOf(reading.batches());
         List<Map<String, Object>> batches = new ArrayList<>();
         for (BatchOverview o : reading.batches()) {
             Map<String, Object> shown = batch(o);

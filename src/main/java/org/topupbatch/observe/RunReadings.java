@@ -87,19 +87,18 @@ public final class RunReadings {
     }
 
     /**
-     * Several accounts: the latest reading's batches, each with its rows per account, by batch id
-     * (empty with one account). Asked by the dashboard only, so a metrics scrape costs no such count;
-     * the last counts while the journal does not answer.
+     * Several accounts: the batches of a reading, each with its rows per account, by batch id (empty
+     * with one account). Asked by the dashboard only, so a metrics scrape costs no such count, nor waits
+     * for one; the last counts while the journal does not answer.
      */
-    public synchronized Map<Long, Map<String, AccountCounts>> accountsByBatch() {
+    public Map<Long, Map<String, AccountCounts>> accountsOf(List<BatchOverview> batches) {
         if (perAccount == null) {
             return Map.of();
         }
-        List<BatchOverview> batches = current().batches();
         try {
             return perAccount.of(batches);
         } catch (JournalException e) {
-            return perAccount.last(); // current() has said that the journal does not answer
+            return perAccount.last();
         }
     }
 

@@ -271,8 +271,9 @@ class AccountsDashboardE2ETest {
         String lastBalance = rupiah(main.balance());
         main.close();
         main = null;
-        // Free Fire is down at main: both rows go to dfz, and only the report asks main
-        run.drop("after-main-left.csv", "ref_id,product_sku,customer_no,customer_no_zone\nAL-1,FF100,31000001,\n"
+        // Free Fire is down at main: both rows go to dfz, and only the balance reads ask main; the file's
+        // name is markup, which the page must show as text
+        run.drop(MARKUP_NAME, "ref_id,product_sku,customer_no,customer_no_zone\nAL-1,FF100,31000001,\n"
                 + "AL-2,FF100,31000003,\n");
         Snapshot[] last = {null};
         wait.withMessage(() -> "main never shown out of reach; last seen: " + last[0] + "\nthe run's output:\n" + run.output())
@@ -284,7 +285,16 @@ class AccountsDashboardE2ETest {
         assertThat(last[0].account(MAIN, "read")).matches("cannot be reached now \\(no answer for \\d+ s\\); balance as of \\d+ s ago");
         assertThat(last[0].account(MAIN, "balance")).isEqualTo(lastBalance);
         assertThat(last[0].account(DFZ, "read")).matches("as of \\d+ s ago");
+
+        wait.withMessage(() -> "the batch named with markup never shown; the run's output:\n" + run.output())
+                .until(b -> Snapshot.of(browser).batchStates().containsKey(MARKUP_NAME));
+        assertThat(browser.executeScript("return document.querySelectorAll('#batches img').length")).as("markup shown as text")
+                .isEqualTo(0L);
+        assertThat(browser.executeScript("return document.body.dataset.injected === undefined")).isEqualTo(true);
     }
+
+    /** A file name that would run script if the page wrote it as markup. */
+    private static final String MARKUP_NAME = "left-<img src=x onerror=document.body.dataset.injected=1>.csv";
 
     private String scrapeMetrics() throws Exception {
         HttpResponse<String> scrape = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
