@@ -177,40 +177,15 @@ public final class StatusCommand implements Command {
     /** Whether topup.providers is set: then a batch shows a line per account. */
     private boolean severalAccounts;
 
-    /** Rows of a batch read for its per-account lines, at most. */
-    static final int ACCOUNT_ROWS_READ = 200_000;
-
     /**
      * Several accounts (README "Several accounts"): one line per account with the batch's rows there,
-     * by outcome, what they cost, and how many reached it after another account refused them.
+     * by outcome, what they cost, and how many reached it after another account refused them (counted
+     * by the journal, as the dashboard counts them).
      */
     private void printAccounts(Journal journal, BatchRecord batch) {
-        List<RowRecord> rows = journal.rowsOfBatch(batch.id(), EnumSet.allOf(RowState.class), ACCOUNT_ROWS_READ);
-        java.util.Map<String, long[]> byAccount = new java.util.TreeMap<>();
-        for (RowRecord row : rows) {
-            if (row.route() == null) {
-                continue;
-            }
-            // success, failed, pending/unknown/sending, queued, moved here, charged
-            long[] n = byAccount.computeIfAbsent(row.account(), k -> new long[6]);
-            switch (row.state()) {
-                case SUCCESS -> n[0]++;
-                case FAILED, REFUSED -> n[1]++;
-                case PENDING, UNKNOWN, SENDING -> n[2]++;
-                case ACCEPTED -> n[3]++;
-                default -> { }
-            }
-            n[4] += row.attempt() > 1 && row.state() != RowState.REJECTED ? 1 : 0;
-            if (row.price() != null && (row.state() == RowState.SUCCESS || row.state() == RowState.PENDING)) {
-                n[5] += row.price();
-            }
-        }
-        byAccount.forEach((account, n) -> out.println("Account " + account + ": " + n[0] + " success, " + n[1] + " failed, "
-                + n[2] + " pending, " + n[3] + " queued; " + n[4] + " of them after another account refused them; charged "
-                + org.topupbatch.text.Rupiah.format(n[5])));
-        if (rows.size() == ACCOUNT_ROWS_READ && !byAccount.isEmpty()) {
-            out.println("(accounts counted over the first " + ACCOUNT_ROWS_READ + " rows)");
-        }
+        journal.accountCounts(batch.id()).forEach((account, n) -> out.println("Account " + account + ": " + n.success()
+                + " success, " + n.failed() + " failed, " + n.pending() + " pending, " + n.queued() + " queued; "
+                + n.movedHere() + " of them after another account refused them; charged " + Rupiah.format(n.charged())));
     }
 
     /** Products the provider reports unavailable, whose rows wait in QUEUED (README "Outages: rows held, not sent"). */

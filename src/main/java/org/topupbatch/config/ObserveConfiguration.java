@@ -2,11 +2,14 @@ package org.topupbatch.config;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.camel.BindToRegistry;
 import org.apache.camel.CamelContext;
 import org.topupbatch.observe.DashboardActions;
 import org.topupbatch.observe.DashboardView;
 import org.topupbatch.observe.ManagementHttp;
+import org.topupbatch.observe.ObservedAccount;
 import org.topupbatch.observe.Observability;
 import org.topupbatch.settings.ProviderName;
 import org.topupbatch.settings.Settings;
@@ -85,32 +88,28 @@ public final class ObserveConfiguration extends AreaConfiguration {
         if (observability == null) {
             observability = new Observability(Observability.meterRegistry(camel), journal.journal(), provider.budget(),
                     cluster.node(), clock, ProviderName.of(settings), provider.balances(),
-                    settings.inbox(), settings.outageWait());
+                    settings.inbox(), settings.outageWait(), observedAccounts());
             observability.metrics().notifications(observability.registry(), notify.notifications());
-            if (provider.severalAccounts()) {
-                // several accounts: each one's balance and rate budget, labelled with its name
-                for (String account : provider.accounts().keySet()) {
-                    io.micrometer.core.instrument.Gauge.builder("topup.account.balance.rupiah", () -> {
-                        Long balance = provider.lastBalance(account);
-                        return balance == null ? Double.NaN : balance.doubleValue();
-                    }).tag("account", account).description("An account's balance as of its latest answer that carried one")
-                            .register(observability.registry());
-                }
-                provider.accounts().forEach((account, parts) -> {
-                    io.micrometer.core.instrument.Gauge.builder("topup.account.rate.window.used", parts.budget,
-                            b -> b.inWindow()).tag("account", account)
-                            .description("Requests of an account in the current 60-second window").register(observability.registry());
-                    io.micrometer.core.instrument.Gauge.builder("topup.account.rate.window.limit", parts.budget,
-                            b -> b.limits().perMinute()).tag("account", account)
-                            .description("An account's requests per minute").register(observability.registry());
-                    io.micrometer.core.instrument.Gauge.builder("topup.account.leader", cluster.accountsLed(),
-                            led -> led.leads(account) ? 1 : 0).tag("account", account)
-                            .description("1 while this node sends and follows the account's orders (two nodes: it holds"
-                                    + " the account's lead)").register(observability.registry());
-                });
+            // several accounts: whether this node leads each one (two nodes: each account has a leader of its own)
+            for (String account : provider.severalAccounts() ? provider.accounts().keySet() : java.util.Set.<String>of()) {
+                io.micrometer.core.instrument.Gauge.builder("topup.account.leader", cluster.accountsLed(),
+                        led -> led.leads(account) ? 1 : 0).tag("account", account)
+                        .description("1 while this node sends and follows the account's orders (two nodes: it holds"
+                                + " the account's lead)").register(observability.registry());
             }
         }
         return observability;
+    }
+
+    /** Several accounts, as the dashboard and the metrics show each (none with one account). */
+    private List<ObservedAccount> observedAccounts() {
+        if (!provider.severalAccounts()) {
+            return List.of();
+        }
+        List<ObservedAccount> each = new ArrayList<>();
+        provider.accounts().forEach((name, parts) -> each.add(new ObservedAccount(name, parts.account.dialect(),
+                ObservedAccount.hostOf(parts.account.baseUrl()), parts.balances, parts.budget)));
+        return each;
     }
 
     /** The GC meters' listeners, when Camel has stopped. */

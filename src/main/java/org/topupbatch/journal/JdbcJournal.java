@@ -394,6 +394,11 @@ public final class JdbcJournal implements Journal {
     }
 
     @Override
+    public Map<String, AccountCounts> accountCounts(long batchId) {
+        return status.accountCounts(batchId);
+    }
+
+    @Override
     public void ping() {
         status.ping();
     }

@@ -6,6 +6,7 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /** {@link StatusJournal} over JDBC: what operators, the dashboard, health and metrics read. */
@@ -19,6 +20,12 @@ final class JdbcStatusJournal implements StatusJournal {
     /** Money only where an order was charged: few rows, not every row of a big batch. */
     private static final String CHARGED_FROM_BATCH = "SELECT batch_id, COALESCE(SUM(price), 0) AS spent FROM batch_row"
             + " WHERE state IN ('SUCCESS', 'PENDING') AND batch_id >= ? GROUP BY batch_id";
+    /**
+     * Several accounts: a batch's routed rows grouped in SQL by where they stand; a batch's rows share a
+     * few routes (one per product and price list), so the groups are few however many rows there are.
+     */
+    private static final String BY_ACCOUNT = "SELECT route, attempt, state, COUNT(*) AS n, COALESCE(SUM(price), 0) AS prices"
+            + " FROM batch_row WHERE batch_id = ? AND route IS NOT NULL AND state <> 'REJECTED' GROUP BY route, attempt, state";
 
     private final JdbcSupport jdbc;
 
@@ -48,6 +55,18 @@ final class JdbcStatusJournal implements StatusJournal {
     @Override
     public long charged(long batchId) {
         return jdbc.single(CHARGED, ps -> ps.setLong(1, batchId), "charged", 0);
+    }
+
+    @Override
+    public Map<String, AccountCounts> accountCounts(long batchId) {
+        Map<String, AccountCounts> counts = new TreeMap<>();
+        jdbc.query(BY_ACCOUNT, ps -> ps.setLong(1, batchId), rs -> {
+            int attempt = rs.getInt("attempt");
+            String account = RowRoute.read(rs.getString("route")).at(attempt).account();
+            counts.put(account, counts.getOrDefault(account, AccountCounts.NONE)
+                    .plus(RowState.valueOf(rs.getString("state")), attempt, rs.getLong("n"), rs.getLong("prices")));
+        });
+        return counts;
     }
 
     @Override

@@ -16,6 +16,12 @@ public interface StatusJournal {
     /** What a batch's orders cost so far: the price of its SUCCESS and PENDING rows (as its report counts it). */
     long charged(long batchId);
 
+    /**
+     * Several accounts: a batch's rows per account they stand at now, by outcome, counted in SQL (no row
+     * is loaded), by account name; an account no row of the batch stands at is absent.
+     */
+    Map<String, AccountCounts> accountCounts(long batchId);
+
     /** A trivial query: throws {@link JournalException} when the journal cannot answer. */
     void ping();
 

@@ -18,6 +18,7 @@ import java.util.Optional;
 import org.topupbatch.cluster.NodeRole;
 import org.topupbatch.provider.AccountLimits;
 import org.topupbatch.provider.BalanceSeen;
+import org.topupbatch.journal.AccountCounts;
 import org.topupbatch.journal.BatchOverview;
 import org.topupbatch.journal.BatchProgress;
 import org.topupbatch.journal.BatchRecord;
@@ -28,8 +29,10 @@ import org.topupbatch.provider.RateBudget;
 /**
  * What the dashboard page shows, as the JSON it fetches every few seconds (routes/dashboard.yaml):
  * recent batches with their counts and spend, the rate budget in use, pending orders and the
- * balance as of the latest provider answer that carried one, with its age. Read from the journal,
- * the budget and the answers already received: a page view never calls the provider.
+ * balance as of the latest provider answer that carried one, with its age. With several accounts,
+ * also each account (where it is, its balance, whether it answers, its rate budget) and each batch's
+ * rows per account. Read from the journal, the budgets and the answers already received: a page view
+ * never calls a provider.
  */
 public final class DashboardView {
 
@@ -41,12 +44,19 @@ public final class DashboardView {
     private final String provider;
     private final NodeRole node;
     private final Clock clock;
+    /** Several accounts, in the order of topup.providers; empty with one account. */
+    private final List<ObservedAccount> accounts;
+    /** Whether each account answered its latest request. */
+    private final ProviderReach reach;
     private final String template;
     private final ObjectMapper json = new ObjectMapper();
 
+    /** {@code accounts}: several accounts, in the order of topup.providers (empty with one account). */
     public DashboardView(RunReadings readings, RateBudget budget, String provider, NodeRole node, Clock clock,
-                         Duration outageWait) {
+                         Duration outageWait, List<ObservedAccount> accounts, ProviderReach reach) {
         this.outageWait = outageWait;
+        this.accounts = List.copyOf(accounts);
+        this.reach = reach;
         this.readings = readings;
         this.budget = budget;
         this.provider = provider;
@@ -92,10 +102,7 @@ public final class DashboardView {
         shownNode.put("since", now.since().toString());
         view.put("node", shownNode);
         Optional<BalanceSeen.Reading> balance = readings.balance();
-        view.put("balance", balance.map(BalanceSeen.Reading::balance).orElse(null));
-        view.put("balanceAt", balance.map(b -> b.at().toString()).orElse(null));
-        view.put("balanceAgeSeconds", balance.map(b -> Math.max(0, Duration.between(b.at(), clock.instant()).toSeconds()))
-                .orElse(null));
+        putBalance(view, balance);
         view.put("pendingOrders", reading.pendingOrders());
         view.put("heldRows", reading.heldRows());
         List<Map<String, Object>> outages = new ArrayList<>();
@@ -126,18 +133,83 @@ public final class DashboardView {
             shown.put("unexplained", r.unexplained());
             return shown;
         }).orElse(null));
-        Map<String, Object> rate = new LinkedHashMap<>();
-        rate.put("used", budget.inWindow());
-        rate.put("limit", limits.perMinute());
-        rate.put("usedToday", limits.usedToday());
-        rate.put("limitPerDay", limits.perDay());
-        view.put("rate", rate);
+        view.put("rate", rate(budget.inWindow(), limits));
+        if (!accounts.isEmpty()) {
+            view.put("accounts", accounts.stream().map(this::account).toList());
+        }
+        Map<Long, Map<String, AccountCounts>> perAccount = accounts.isEmpty() ? Map.of() : readings.accountsOf(reading.batches());
         List<Map<String, Object>> batches = new ArrayList<>();
         for (BatchOverview o : reading.batches()) {
-            batches.add(batch(o));
+            Map<String, Object> shown = batch(o);
+            if (!accounts.isEmpty()) {
+                shown.put("accounts", batchAccounts(perAccount.getOrDefault(o.batch().id(), Map.of())));
+            }
+            batches.add(shown);
         }
         view.put("batches", batches);
         return view;
+    }
+
+    /** The balance, when its answer came and how long ago (all null when no answer has carried one). */
+    private void putBalance(Map<String, Object> shown, Optional<BalanceSeen.Reading> balance) {
+        shown.put("balance", balance.map(BalanceSeen.Reading::balance).orElse(null));
+        shown.put("balanceAt", balance.map(b -> b.at().toString()).orElse(null));
+        shown.put("balanceAgeSeconds", balance.map(b -> Math.max(0, Duration.between(b.at(), clock.instant()).toSeconds()))
+                .orElse(null));
+    }
+
+    /** A rate budget's window and day; {@code perSecond}: its even pace (README "How it works"). */
+    private static Map<String, Object> rate(int used, AccountLimits limits) {
+        Map<String, Object> rate = new LinkedHashMap<>();
+        rate.put("used", used);
+        rate.put("limit", limits.perMinute());
+        rate.put("usedToday", limits.usedToday());
+        rate.put("limitPerDay", limits.perDay());
+        rate.put("perSecond", limits.perMinute() / 60.0);
+        return rate;
+    }
+
+    /**
+     * One account: where it is, its balance as its latest answer carried it, whether it answers, its
+     * own rate budget.
+     */
+    private Map<String, Object> account(ObservedAccount account) {
+        Map<String, Object> shown = new LinkedHashMap<>();
+        shown.put("name", account.name());
+        shown.put("dialect", account.dialect());
+        shown.put("host", account.host());
+        putBalance(shown, account.balances().last());
+        // out of reach while its latest requests got no answer at all (no connection, a timeout)
+        Optional<java.time.Instant> unanswered = reach.unansweredSince(account.name());
+        shown.put("reachable", unanswered.isEmpty());
+        shown.put("unansweredSeconds", unanswered.map(at -> Math.max(0, Duration.between(at, clock.instant()).toSeconds()))
+                .orElse(null));
+        shown.put("rate", rate(account.budget().inWindow(), account.budget().limits()));
+        return shown;
+    }
+
+    /**
+     * A batch's rows per account: every account of topup.providers in its order (zeros where no row
+     * went), then any other its rows stand at (routed under earlier settings).
+     */
+    private List<Map<String, Object>> batchAccounts(Map<String, AccountCounts> counted) {
+        Map<String, AccountCounts> each = new LinkedHashMap<>();
+        accounts.forEach(a -> each.put(a.name(), AccountCounts.NONE));
+        each.putAll(counted);
+        List<Map<String, Object>> shown = new ArrayList<>();
+        each.forEach((name, n) -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("name", name);
+            m.put("submitted", n.submitted());
+            m.put("success", n.success());
+            m.put("failed", n.failed());
+            m.put("pending", n.pending());
+            m.put("queued", n.queued());
+            m.put("movedHere", n.movedHere());
+            m.put("charged", n.charged());
+            shown.add(m);
+        });
+        return shown;
     }
 
     private static Map<String, Object> batch(BatchOverview o) {

@@ -34,26 +34,31 @@ public final class Observability implements AutoCloseable {
 
     private final PrometheusMeterRegistry registry;
     private final ProviderAccess access;
+    private final ProviderReach reach;
     private final RunReadings readings;
     private final DashboardView dashboard;
     private final NodeRole node;
     private final TopupMetrics metrics;
     private final JvmGcMetrics gc;
 
+    /** {@code accounts}: several accounts, in the order of topup.providers (empty with one account). */
     public Observability(PrometheusMeterRegistry registry, Journal journal, RateBudget budget, NodeRole node,
-                         Clock clock, String provider, BalanceSeen balances, Path inbox, java.time.Duration outageWait) {
+                         Clock clock, String provider, BalanceSeen balances, Path inbox, java.time.Duration outageWait,
+                         java.util.List<ObservedAccount> accounts) {
         this.registry = registry;
         this.node = node;
         this.access = new ProviderAccess(clock);
+        this.reach = new ProviderReach(clock);
         // before any meter of ours: Micrometer warns (and may not apply them to existing meters) otherwise
         lintedNames(registry);
         this.metrics = new TopupMetrics(registry);
-        this.readings = new RunReadings(journal, clock, balances);
+        this.readings = new RunReadings(journal, clock, balances, !accounts.isEmpty());
         metrics.gauges(registry, readings, budget, clock);
+        metrics.accounts(registry, accounts);
         metrics.node(registry, node);
         metrics.inbox(registry, inbox);
         this.gc = jvmAndProcess(registry);
-        this.dashboard = new DashboardView(readings, budget, provider, node, clock, outageWait);
+        this.dashboard = new DashboardView(readings, budget, provider, node, clock, outageWait, accounts, reach);
     }
 
     /**
@@ -127,7 +132,7 @@ public final class Observability implements AutoCloseable {
 
     /** The gate every provider request passes, counted and timed, labelled with its provider (or account). */
     public RequestGate meter(RequestGate gate, String provider) {
-        return new MeteredGate(gate, registry, access, provider);
+        return new MeteredGate(gate, registry, access, provider, reach);
     }
 
     /** The provider's verdict on the credentials, as the start-up check learned it. */

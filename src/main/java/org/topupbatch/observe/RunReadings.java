@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.topupbatch.journal.AccountCounts;
 import org.topupbatch.journal.BatchOverview;
 import org.topupbatch.journal.Journal;
 import org.topupbatch.journal.JournalException;
@@ -46,14 +47,20 @@ public final class RunReadings {
     private final Journal journal;
     private final Clock clock;
     private final BalanceSeen answers;
+    /** Several accounts: counts the shown batches per account, for the dashboard; null with one account. */
+    private final BatchAccountCounts perAccount;
     private Reading last;
     private boolean failing;
 
-    /** {@code answers} holds the balance of this process's latest provider answer that carried one. */
-    public RunReadings(Journal journal, Clock clock, BalanceSeen answers) {
+    /**
+     * {@code answers} holds the balance of this process's latest provider answer that carried one;
+     * {@code severalAccounts}: the dashboard counts the batches per account too.
+     */
+    public RunReadings(Journal journal, Clock clock, BalanceSeen answers, boolean severalAccounts) {
         this.journal = journal;
         this.clock = clock;
         this.answers = answers;
+        this.perAccount = severalAccounts ? new BatchAccountCounts(journal, clock) : null;
         this.last = new Reading(Map.of(), List.of(), Optional.empty(), List.of(), 0, 0, 0, Optional.empty(), Instant.EPOCH);
     }
 
@@ -77,6 +84,22 @@ public final class RunReadings {
             }
         }
         return last;
+    }
+
+    /**
+     * Several accounts: the batches of a reading, each with its rows per account, by batch id (empty
+     * with one account). Asked by the dashboard only, so a metrics scrape costs no such count, nor waits
+     * for one; the last counts while the journal does not answer.
+     */
+    public Map<Long, Map<String, AccountCounts>> accountsOf(List<BatchOverview> batches) {
+        if (perAccount == null) {
+            return Map.of();
+        }
+        try {
+            return perAccount.of(batches);
+        } catch (JournalException e) {
+            return perAccount.last();
+        }
     }
 
     /**

@@ -102,6 +102,24 @@ public final class TopupMetrics {
     }
 
     /**
+     * Several accounts: each account's balance as of its latest answer that carried one (NaN before)
+     * and its own rate window, labelled with its name.
+     */
+    public void accounts(MeterRegistry registry, List<ObservedAccount> accounts) {
+        for (ObservedAccount account : accounts) {
+            Gauge.builder("topup.account.balance.rupiah", account.balances(),
+                            b -> b.last().map(r -> (double) r.balance()).orElse(Double.NaN))
+                    .description("An account's balance as of its latest answer that carried one")
+                    .tag("account", account.name()).register(registry);
+            Gauge.builder("topup.account.rate.window.used", account.budget(), RateBudget::inWindow)
+                    .description("Requests of an account in the current 60-second window")
+                    .tag("account", account.name()).register(registry);
+            Gauge.builder("topup.account.rate.window.limit", account.budget(), b -> b.limits().perMinute())
+                    .description("An account's requests per minute").tag("account", account.name()).register(registry);
+        }
+    }
+
+    /**
      * Whether the local inbox folder can be listed (1) or not (0): a folder gone or unreadable
      * takes no file, and nothing else says so. With an SFTP inbox this is the local folder the
      * relay delivers into. One file-system look per scrape.

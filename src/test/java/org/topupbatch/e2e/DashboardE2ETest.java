@@ -224,7 +224,7 @@ class DashboardE2ETest {
     }
 
     /** Chromium as Debian installs it; Selenium Manager is never asked to download anything. */
-    private static ChromeDriver headlessChromium() throws Exception {
+    static ChromeDriver headlessChromium() throws Exception {
         if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
             throw new AssertionError("the dashboard test needs Debian's chromium and chromedriver (" + CHROMIUM + ", "
                     + CHROMEDRIVER + "): install them with 'apt-get install -y chromium chromium-driver' (.ci/run does)");

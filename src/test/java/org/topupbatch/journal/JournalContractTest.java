@@ -13,6 +13,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -653,6 +654,42 @@ abstract class JournalContractTest {
         journal.recordOutcome(order("G-2").id(), RowState.REFUSED, null, null, "x");
         assertThat(journal.progress(id).allFinal()).isTrue();
         assertThat(journal.progress(id + 99).rows()).isZero();
+    }
+
+    static NewRow routed(int seq, String refId, long price) {
+        RowRoute route = new RowRoute(List.of(new RowRoute.Stop("main", "ML86", price),
+                new RowRoute.Stop("dfz", "ML86D", price + 500)));
+        return new NewRow(seq, seq + 2L, refId, "ML86", "12345678", null, null, List.of(), RowState.ACCEPTED, price,
+                null, null, route);
+    }
+
+    @Test
+    void accountCountsTellEachAccountsRowsByOutcomeAndThoseMovedThere() {
+        long id = batchOf(routed(0, "A-0", 1_000), routed(1, "A-1", 1_000), routed(2, "A-2", 1_000),
+                routed(3, "A-3", 1_000), routed(4, "A-4", 1_000), rejected(5, "A-5", "no"));
+        long other = batchOf(routed(0, "A-9", 7_000));
+        journal.markSending(order("A-0").id(), T0);
+        journal.recordOutcome(order("A-0").id(), RowState.SUCCESS, "SN", 1_000L, null);
+        journal.markSending(order("A-1").id(), T0);
+        journal.recordOutcome(order("A-1").id(), RowState.PENDING, null, 1_000L, null);
+        // main refused A-2 outright after sending, A-3 unsent: both go to dfz, at dfz's price
+        journal.markSending(order("A-2").id(), 1, T0);
+        assertThat(journal.fallBack(order("A-2").id(), 1, 1_500, "moved")).isTrue();
+        journal.markSending(order("A-2").id(), 2, T0);
+        journal.recordOutcome(order("A-2").id(), RowState.SUCCESS, "SN2", 1_500L, null);
+        assertThat(journal.moveOnUnsent(order("A-3").id(), 1, 1_500, "moved")).isTrue();
+        journal.markSending(order("A-4").id(), T0);
+        journal.recordOutcome(order("A-4").id(), RowState.REFUSED, null, null, "bad number");
+
+        Map<String, AccountCounts> counts = journal.accountCounts(id);
+        assertThat(counts.keySet()).containsExactly("dfz", "main");
+        // success, failed, pending, queued, moved here, charged (success and pending)
+        assertThat(counts.get("main")).isEqualTo(new AccountCounts(1, 1, 1, 0, 0, 2_000));
+        assertThat(counts.get("dfz")).isEqualTo(new AccountCounts(1, 0, 0, 1, 2, 1_500));
+        assertThat(counts.get("main").submitted()).isEqualTo(3);
+        assertThat(journal.accountCounts(other)).containsExactly(Map.entry("main", new AccountCounts(0, 0, 0, 1, 0, 0)));
+        assertThat(journal.accountCounts(other + 99)).isEmpty();
+        assertThat(journal.accountCounts(batchOf(accepted(0, "S-1")))).as("a single account's rows have no route").isEmpty();
     }
 
     // ---- provider calls
