@@ -76,8 +76,16 @@ final class AccountLeadView extends LockClusterView {
             if (leading) {
                 if (!session.stillHeld(LIVENESS_TIMEOUT_SECONDS)) {
                     lose("its connection to the journal database stopped answering");
-                } else if (service.handsOver(this, session.nodesConnected(), heldSince, now)) {
-                    handOver(session.nodesConnected());
+                    return;
+                }
+                int nodes;
+                try {
+                    nodes = session.nodesConnected();
+                } catch (JournalException e) {
+                    return; // the lock still answers: whether to hand it over is judged at the next poll
+                }
+                if (service.handsOver(this, nodes, heldSince, now)) {
+                    handOver(nodes);
                 }
                 return;
             }

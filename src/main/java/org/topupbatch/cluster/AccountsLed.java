@@ -14,20 +14,25 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class AccountsLed {
 
     /** Every account: one node, or one account. */
-    public static final AccountsLed EVERY = new AccountsLed(false);
+    public static final AccountsLed EVERY = new AccountsLed(false, Set.of());
 
     private final boolean apart;
+    /** The accounts of topup.providers: a row at any other account (or at none) is the active node's. */
+    private final Set<String> configured;
     private final Set<String> led = ConcurrentHashMap.newKeySet();
+    /** Whether this node holds the journal's lock (the active node). */
+    private volatile boolean active;
     /** Per account: marking a row SENDING (shared) against handing the lead over (exclusive). */
     private final java.util.Map<String, java.util.concurrent.locks.ReadWriteLock> sending = new ConcurrentHashMap<>();
 
-    private AccountsLed(boolean apart) {
+    private AccountsLed(boolean apart, java.util.Collection<String> configured) {
         this.apart = apart;
+        this.configured = Set.copyOf(configured);
     }
 
     /** Several accounts on two nodes: none led until this node takes an account's lead. */
-    public static AccountsLed separately() {
-        return new AccountsLed(true);
+    public static AccountsLed separately(java.util.Collection<String> accounts) {
+        return new AccountsLed(true, accounts);
     }
 
     /** Whether each account has a leader of its own (else this node sends for every account). */
@@ -36,11 +41,34 @@ public final class AccountsLed {
     }
 
     /**
-     * Whether this node sends and follows the orders of {@code account}. A row with no account (routed
-     * under other settings, only ever rejected or moved unsent) is any leading node's.
+     * Whether this node sends and follows the orders of {@code account}. A row with no account, or at an
+     * account topup.providers no longer names (queued rows there are moved on or rejected unsent, orders
+     * there wait), is the active node's.
      */
     public boolean leads(String account) {
-        return !apart || (account == null ? !led.isEmpty() : led.contains(account));
+        if (!apart) {
+            return true;
+        }
+        return account == null || !configured.contains(account) ? active : led.contains(account);
+    }
+
+    /** Whether this node also takes the rows of no account or of an account topup.providers does not name. */
+    public boolean takesTheOthers() {
+        return apart && active;
+    }
+
+    /** The rows this node takes now, by their account. */
+    public org.topupbatch.journal.AccountScope scope() {
+        return new org.topupbatch.journal.AccountScope(names(), takesTheOthers(), List.copyOf(configured));
+    }
+
+    /** The accounts of topup.providers (several accounts on two nodes). */
+    public List<String> configured() {
+        return List.copyOf(configured);
+    }
+
+    void active(boolean active) {
+        this.active = active;
     }
 
     /**
@@ -50,7 +78,7 @@ public final class AccountsLed {
      * running it, when the lead is gone.
      */
     public boolean whileLeading(String account, java.util.function.BooleanSupplier commit) {
-        if (!apart || account == null) {
+        if (!apart || account == null || !configured.contains(account)) {
             return leads(account) && commit.getAsBoolean();
         }
         java.util.concurrent.locks.Lock shared = lockOf(account).readLock();

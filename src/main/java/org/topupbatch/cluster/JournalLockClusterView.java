@@ -43,6 +43,7 @@ final class JournalLockClusterView extends LockClusterView {
         stopPolling();
         closeSession();
         leader = false;
+        service.accountsLed().active(false);
     }
 
     @Override
@@ -96,6 +97,7 @@ final class JournalLockClusterView extends LockClusterView {
         leader = true;
         otherLeader = null;
         service.node().become(NodeRole.Role.LEADER);
+        service.accountsLed().active(true); // several accounts led apart: rows at no account of this run are the active node's
         LOG.info("node {} is active on journal {}", getLocalMember().getId(), service.shownUrl());
         fireLeadershipChangedEvent(getLocalMember());
     }
@@ -110,6 +112,7 @@ final class JournalLockClusterView extends LockClusterView {
 
     private void stepDown(String why) {
         leader = false;
+        service.accountsLed().active(false);
         service.node().become(NodeRole.Role.STEPPED_DOWN);
         // first: no provider request may start, then the leader's routes stop
         service.duties().stepDown();

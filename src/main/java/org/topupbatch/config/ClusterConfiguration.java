@@ -28,7 +28,8 @@ public final class ClusterConfiguration extends AreaConfiguration {
         String name = NodeName.resolve(lookup);
         this.node = TwoNodes.sharedJournal(settings.dbUrl()) ? new NodeRole(name, clock) : NodeRole.single(name, clock);
         // several accounts on a shared journal: one leader per account (README "Two nodes")
-        this.accountsLed = TwoNodes.sharedJournal(settings.dbUrl()) && settings.severalAccounts() ? AccountsLed.separately()
+        java.util.List<String> accounts = settings.accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList();
+        this.accountsLed = TwoNodes.sharedJournal(settings.dbUrl()) && accounts.size() > 1 ? AccountsLed.separately(accounts)
                 : AccountsLed.EVERY;
     }
 

@@ -66,7 +66,7 @@ public final class RunConfiguration extends AreaConfiguration {
         if (startupChecks == null) {
             startupChecks = new StartupChecks(provider.accountLimits(), journal.journal(), provider.baseUrl(), clock,
                     observe.observability().providerAccess(), camel).severalAccounts(settings.severalAccounts())
-                    .accountsApart(accountsApart);
+                    .accountsApart(accountsApart ? led.configured() : java.util.List.of());
         }
         return startupChecks;
     }
@@ -86,8 +86,16 @@ public final class RunConfiguration extends AreaConfiguration {
     public String takeLeadership() {
         if (!accountsApart) {
             gracefulStop().resumeTaking(); // a node that stepped down before (journal database restarted) leads again
+            provider.budgets().forEach(org.topupbatch.provider.RateBudget::restoreFromJournal);
+        } else {
+            // each account led apart: the budgets of the accounts this node sends at are its leads' (a pause
+            // after a 429 there must not be forgotten); the others are judged again from the shared record
+            provider.accounts().forEach((name, parts) -> {
+                if (!led.leads(name)) {
+                    parts.budget.restoreFromJournal();
+                }
+            });
         }
-        provider.budgets().forEach(org.topupbatch.provider.RateBudget::restoreFromJournal);
         return startupChecks().problem();
     }
 
@@ -103,9 +111,11 @@ public final class RunConfiguration extends AreaConfiguration {
 
     /** Several accounts on two nodes: each account has a leader of its own (README "Two nodes"). */
     private boolean accountsApart;
+    private org.topupbatch.cluster.AccountsLed led = org.topupbatch.cluster.AccountsLed.EVERY;
 
-    void accountsApart(boolean apart) {
-        this.accountsApart = apart;
+    void ledBy(org.topupbatch.cluster.AccountsLed accounts) {
+        this.led = accounts;
+        this.accountsApart = accounts.apart();
     }
 
     /** How long a node handing an account's lead over waits for its orders on the wire there: the longest call. */
@@ -118,8 +128,15 @@ public final class RunConfiguration extends AreaConfiguration {
      * (the last leader's calls count), and its orders left SENDING by the last leader made UNKNOWN.
      */
     public void takeAccountLead(String account) {
-        provider.accounts().get(account).budget.restoreFromJournal();
-        provider.accounts().get(account).gate.resume();
+        journal.journal().fillRowAccounts(); // rows routed before the journal kept each row's account
+        AccountParts parts = provider.accounts().get(account);
+        // this node's own requests there first (it may take back a lead it lost a moment ago): their rows
+        // are journaled by their answers, not made UNKNOWN under them
+        long deadline = System.nanoTime() + longestCall().toNanos();
+        while (parts.gate.inFlight() > 0 && System.nanoTime() < deadline) {
+            pause();
+        }
+        parts.budget.restoreFromJournal();
         int unknown = journal.journal().sendingToUnknownAt(clock.instant(), account);
         if (unknown > 0) {
             org.slf4j.LoggerFactory.getLogger(RunConfiguration.class).warn("{} orders at account {} were being sent"
@@ -136,16 +153,21 @@ public final class RunConfiguration extends AreaConfiguration {
     public boolean awaitAccountQuiet(String account) {
         long deadline = System.nanoTime() + longestCall().toNanos();
         while (journal.journal().sendingAt(account) > 0) {
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            if (System.nanoTime() > deadline || !pause()) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** A tenth of a second; false when interrupted. */
+    private static boolean pause() {
+        try {
+            Thread.sleep(100);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 }

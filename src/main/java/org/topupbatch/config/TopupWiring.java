@@ -71,7 +71,7 @@ public final class TopupWiring implements AutoCloseable {
         run = new RunConfiguration(settings, clock, exit, journal, provider, observe, intake, submit, report);
         submit.ledBy(cluster.accountsLed());
         track.ledBy(cluster.accountsLed());
-        run.accountsApart(cluster.accountsLed().apart());
+        run.ledBy(cluster.accountsLed());
     }
 
     /** In the order Camel Main is to take them. */

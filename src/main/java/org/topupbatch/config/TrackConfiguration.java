@@ -79,7 +79,7 @@ public final class TrackConfiguration extends AreaConfiguration {
                 each.put(name, new org.topupbatch.track.AccountsTracking.Account(unknownAt(gateway, history),
                         pendingAt(gateway, history)));
             }
-            accountsTracking = new org.topupbatch.track.AccountsTracking(each, trackedOrders());
+            accountsTracking = new org.topupbatch.track.AccountsTracking(each, trackedOrders(), led);
         }
         return accountsTracking;
     }

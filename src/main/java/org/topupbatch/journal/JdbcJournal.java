@@ -169,8 +169,13 @@ public final class JdbcJournal implements Journal {
     }
 
     @Override
-    public List<RowRecord> nextToSubmitAt(int limit, java.util.Collection<String> accounts) {
-        return orderQueue.nextToSubmitAt(limit, accounts);
+    public List<RowRecord> nextToSubmitAt(int limit, AccountScope scope) {
+        return orderQueue.nextToSubmitAt(limit, scope);
+    }
+
+    @Override
+    public int fillRowAccounts() {
+        return orderQueue.fillRowAccounts();
     }
 
     @Override
@@ -314,8 +319,13 @@ public final class JdbcJournal implements Journal {
     }
 
     @Override
-    public List<RowRecord> dueForCheckAt(Instant now, int limit, java.util.Collection<String> accounts) {
-        return tracking.dueForCheckAt(now, limit, accounts);
+    public List<RowRecord> dueForCheckAt(Instant now, int limit, AccountScope scope) {
+        return tracking.dueForCheckAt(now, limit, scope);
+    }
+
+    @Override
+    public int sendingToUnknownElsewhere(Instant now, java.util.List<String> configured) {
+        return tracking.sendingToUnknownElsewhere(now, configured);
     }
 
     @Override

@@ -81,32 +81,51 @@ final class JdbcOrderQueue implements OrderQueue {
         return inTurn(queues, share, limit);
     }
 
-    /**
-     * Several accounts on two nodes: as {@link #nextToSubmit(int)}, only rows at these accounts (and rows
-     * routed before the journal kept a row's account, whose caller reads it from the route).
-     */
+    /** Several accounts on two nodes: as {@link #nextToSubmit(int)}, only the rows in {@code scope}. */
     @Override
-    public List<RowRecord> nextToSubmitAt(int limit, Collection<String> accounts) {
-        if (accounts.isEmpty()) {
+    public List<RowRecord> nextToSubmitAt(int limit, AccountScope scope) {
+        if (scope.isEmpty()) {
             return List.of();
         }
-        String at = " AND (r.account IS NULL OR r.account IN ("
-                + accounts.stream().map(a -> "?").collect(Collectors.joining(", ")) + "))";
-        List<String> names = List.copyOf(accounts);
+        String at = scope.where();
         List<Long> active = new java.util.ArrayList<>();
         jdbc.query(ACTIVE_BATCHES.replace("r.batch_id = b.id)", "r.batch_id = b.id" + at + ")"),
-                ps -> setAll(ps, 1, names), rs -> active.add(rs.getLong(1)));
+                ps -> scope.bind(ps, 1), rs -> active.add(rs.getLong(1)));
         int share = Math.max(1, (limit + Math.max(1, active.size()) - 1) / Math.max(1, active.size()));
         List<List<RowRecord>> queues = new java.util.ArrayList<>();
         String ofBatch = NEXT_OF_BATCH.replace(" ORDER BY", at + " ORDER BY");
         for (long batchId : active) {
             queues.add(jdbc.rows(ofBatch, ps -> {
                 ps.setLong(1, batchId);
-                setAll(ps, 2, names);
-                ps.setInt(2 + names.size(), share);
+                ps.setInt(scope.bind(ps, 2), share);
             }));
         }
         return inTurn(queues, share, limit);
+    }
+
+    /**
+     * Rows routed before the journal kept each row's account (V20) get it from their route and attempt,
+     * so that the node leading it takes them; returns how many. Only rows not yet final matter.
+     */
+    @Override
+    public int fillRowAccounts() {
+        List<long[]> ids = new java.util.ArrayList<>();
+        List<String> accounts = new java.util.ArrayList<>();
+        jdbc.query("SELECT id, route, attempt FROM batch_row WHERE account IS NULL AND route IS NOT NULL"
+                + " AND state IN ('ACCEPTED', 'SENDING', 'PENDING', 'UNKNOWN')", ps -> { }, rs -> {
+                    ids.add(new long[] {rs.getLong(1)});
+                    accounts.add(RowRoute.read(rs.getString(2)).at(rs.getInt(3)).account());
+                });
+        int filled = 0;
+        for (int i = 0; i < ids.size(); i++) {
+            long id = ids.get(i)[0];
+            String account = accounts.get(i);
+            filled += jdbc.update("UPDATE batch_row SET account = ? WHERE id = ? AND account IS NULL", ps -> {
+                ps.setString(1, account);
+                ps.setLong(2, id);
+            });
+        }
+        return filled;
     }
 
     /** The first row of each batch's queue, then the second of each, ..., at most {@code limit}. */
@@ -120,12 +139,6 @@ final class JdbcOrderQueue implements OrderQueue {
             }
         }
         return inTurn;
-    }
-
-    private static void setAll(java.sql.PreparedStatement ps, int from, List<String> values) throws java.sql.SQLException {
-        for (int i = 0; i < values.size(); i++) {
-            ps.setString(from + i, values.get(i));
-        }
     }
 
     @Override

@@ -35,19 +35,26 @@ final class JdbcTrackingJournal implements TrackingJournal {
     }
 
     @Override
-    public List<RowRecord> dueForCheckAt(Instant now, int limit, java.util.Collection<String> accounts) {
-        if (accounts.isEmpty()) {
+    public List<RowRecord> dueForCheckAt(Instant now, int limit, AccountScope scope) {
+        if (scope.isEmpty()) {
             return List.of();
         }
-        List<String> names = List.copyOf(accounts);
-        String sql = DUE_FOR_CHECK.replace(" ORDER BY", " AND (r.account IS NULL OR r.account IN ("
-                + String.join(", ", java.util.Collections.nCopies(names.size(), "?")) + ")) ORDER BY");
-        return jdbc.rows(sql, ps -> {
+        return jdbc.rows(DUE_FOR_CHECK.replace(" ORDER BY", scope.where() + " ORDER BY"), ps -> {
             ps.setLong(1, now.toEpochMilli());
-            for (int i = 0; i < names.size(); i++) {
-                ps.setString(2 + i, names.get(i));
+            ps.setInt(scope.bind(ps, 2), limit);
+        });
+    }
+
+    @Override
+    public int sendingToUnknownElsewhere(Instant now, java.util.List<String> configured) {
+        String notOurs = configured.isEmpty() ? "" : " AND (account IS NULL OR account NOT IN ("
+                + String.join(", ", java.util.Collections.nCopies(configured.size(), "?")) + "))";
+        return jdbc.update(SENDING_TO_UNKNOWN + notOurs, ps -> {
+            ps.setLong(1, now.toEpochMilli());
+            ps.setLong(2, now.toEpochMilli());
+            for (int i = 0; i < configured.size(); i++) {
+                ps.setString(3 + i, configured.get(i));
             }
-            ps.setInt(2 + names.size(), limit);
         });
     }
 

@@ -16,11 +16,13 @@ public interface OrderQueue extends RowOutcomes {
     List<RowRecord> nextToSubmit(int limit);
 
     /**
-     * Several accounts on two nodes (README "Two nodes"): as {@link #nextToSubmit(int)}, only the rows at
-     * these accounts, the ones this node leads. Rows routed before the journal kept each row's account
-     * come too; the caller reads their account from the route.
+     * Several accounts on two nodes (README "Two nodes"): as {@link #nextToSubmit(int)}, only the rows in
+     * {@code scope} (at the accounts this node leads, and on the active node the rows of no account of this run).
      */
-    List<RowRecord> nextToSubmitAt(int limit, Collection<String> accounts);
+    List<RowRecord> nextToSubmitAt(int limit, AccountScope scope);
+
+    /** Rows not final, routed before the journal kept each row's account (V20), get it from their route; returns how many. */
+    int fillRowAccounts();
 
     /**
      * ACCEPTED -> SENDING, committed; false when the row was not ACCEPTED any more, or its batch is

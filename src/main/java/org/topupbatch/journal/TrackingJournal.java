@@ -11,10 +11,15 @@ public interface TrackingJournal extends RowOutcomes {
     List<RowRecord> dueForCheck(Instant now, int limit);
 
     /**
-     * Several accounts on two nodes (README "Two nodes"): as {@link #dueForCheck}, only orders at these
-     * accounts, the ones this node leads (and orders routed before the journal kept each row's account).
+     * Several accounts on two nodes (README "Two nodes"): as {@link #dueForCheck}, only orders in {@code scope}.
      */
-    List<RowRecord> dueForCheckAt(Instant now, int limit, java.util.Collection<String> accounts);
+    List<RowRecord> dueForCheckAt(Instant now, int limit, AccountScope scope);
+
+    /**
+     * Several accounts on two nodes, the active node taking over: SENDING rows at no account of
+     * {@code configured} (no account's leader would ever look at them) become UNKNOWN. Returns how many.
+     */
+    int sendingToUnknownElsewhere(Instant now, java.util.List<String> configured);
 
     /**
      * A node taking the lead of one account: that account's SENDING rows (left by the node that led it)

@@ -46,6 +46,7 @@ public final class GracefulStop {
         if (onWire == 0 && sending == 0) {
             return finished + ", nothing left in flight";
         }
-        return finished + ", " + sending + " orders left in SENDING (the next start looks them up at the provider)";
+        return finished + ", " + sending + " orders left in SENDING (looked up at the provider by the next start,"
+                + " or on two nodes by the node that takes over their account)";
     }
 }

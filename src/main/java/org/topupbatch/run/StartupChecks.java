@@ -41,14 +41,16 @@ public final class StartupChecks {
 
     private boolean severalAccounts;
 
-    private boolean accountsApart;
+    /** Several accounts on two nodes, each led apart: the accounts of topup.providers; empty otherwise. */
+    private java.util.List<String> accountsApart = java.util.List.of();
 
     /**
-     * Several accounts on two nodes, each led apart: orders left SENDING are made UNKNOWN by the node
-     * taking each account's lead, not here (the other node may be sending them right now).
+     * Several accounts on two nodes, each led apart: orders left SENDING at an account of {@code accounts}
+     * are made UNKNOWN by the node taking that account's lead, not here (the other node may be sending
+     * them right now); here only those at no account of this run.
      */
-    public StartupChecks accountsApart(boolean apart) {
-        this.accountsApart = apart;
+    public StartupChecks accountsApart(java.util.List<String> accounts) {
+        this.accountsApart = java.util.List.copyOf(accounts);
         return this;
     }
 
@@ -99,7 +101,13 @@ public final class StartupChecks {
             }
             return (who.equals("the provider") ? "the provider at " + providerBaseUrl : who) + " could not be reached: " + message;
         }
-        int unknown = accountsApart ? 0 : journal.sendingToUnknown(clock.instant());
+        int unknown;
+        if (accountsApart.isEmpty()) {
+            unknown = journal.sendingToUnknown(clock.instant());
+        } else {
+            journal.fillRowAccounts(); // rows routed before the journal kept each row's account
+            unknown = journal.sendingToUnknownElsewhere(clock.instant(), accountsApart);
+        }
         if (unknown > 0) {
             LOG.warn("{} orders were being sent when the last run stopped; reconciling them with the provider", unknown);
         }

@@ -82,10 +82,9 @@ public class OrderQueue {
         if (!led.apart()) {
             return journal.nextToSubmit(limit);
         }
-        // two nodes, one leader per account: only the rows at the accounts this node leads
-        List<String> accounts = led.names();
-        return accounts.isEmpty() ? List.of() : journal.nextToSubmitAt(limit, accounts).stream()
-                .filter(row -> led.leads(row.account())).toList();
+        // two nodes, one leader per account: only the rows at the accounts this node leads (and, on the
+        // active node, those at no account of this run, which are moved on or rejected unsent)
+        return journal.nextToSubmitAt(limit, led.scope()).stream().filter(row -> led.leads(row.account())).toList();
     }
 
     /** The accounts this node sends for (two nodes with several accounts: those it leads). */

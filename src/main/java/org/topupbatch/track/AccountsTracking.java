@@ -21,14 +21,24 @@ public final class AccountsTracking {
 
     private final Map<String, Account> accounts;
     private final TrackedOrders tracked;
+    /** Two nodes: the accounts whose orders this node follows now (asked again right before each look-up). */
+    private final org.topupbatch.cluster.AccountsLed led;
 
     public AccountsTracking(Map<String, Account> accounts, TrackedOrders tracked) {
+        this(accounts, tracked, org.topupbatch.cluster.AccountsLed.EVERY);
+    }
+
+    public AccountsTracking(Map<String, Account> accounts, TrackedOrders tracked, org.topupbatch.cluster.AccountsLed led) {
         this.accounts = new java.util.HashMap<>(accounts);
         this.tracked = tracked;
+        this.led = led;
     }
 
     /** An unknown order, at its account. */
     public void reconcile(RowRecord row) {
+        if (!led.leads(row.account())) {
+            return; // the lead of its account went to the other node since this round was taken: that node follows it
+        }
         Account account = account(row);
         if (account != null) {
             account.unknown().reconcile(row);
@@ -42,6 +52,9 @@ public final class AccountsTracking {
             byAccount.computeIfAbsent(row.account() == null ? "" : row.account(), k -> new ArrayList<>()).add(row);
         }
         byAccount.forEach((name, rows) -> {
+            if (!led.leads(rows.get(0).account())) {
+                return; // led by the other node now
+            }
             Account account = account(rows.get(0));
             if (account != null) {
                 account.pending().poll(rows);

@@ -61,8 +61,7 @@ public class DueOrders {
         if (!led.apart()) {
             due = journal.dueForCheck(clock.instant(), limit);
         } else {
-            List<String> accounts = led.names();
-            due = accounts.isEmpty() ? List.of() : journal.dueForCheckAt(clock.instant(), limit, accounts).stream()
+            due = journal.dueForCheckAt(clock.instant(), limit, led.scope()).stream()
                     .filter(row -> led.leads(row.account())).toList();
         }
         for (RowRecord row : due) {

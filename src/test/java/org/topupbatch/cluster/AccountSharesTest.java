@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  */
 class AccountSharesTest {
 
-    private final AccountsLed led = AccountsLed.separately();
+    private final AccountsLed led = AccountsLed.separately(List.of("main", "dfz", "backup"));
     private final JournalLockClusterService service = new JournalLockClusterService("jdbc:postgresql://127.0.0.1:1/none",
             null, null, new NodeRole("a", Clock.systemUTC()), new LeaderDuties() {
                 @Override
@@ -70,12 +70,19 @@ class AccountSharesTest {
     void a_node_leads_only_its_accounts_rows_when_accounts_are_led_apart_and_every_row_otherwise() {
         assertThat(AccountsLed.EVERY.leads("dfz")).isTrue();
         assertThat(AccountsLed.EVERY.leads(null)).isTrue();
-        assertThat(led.leads(null)).as("a node leading nothing takes no row at all").isFalse();
+        assertThat(led.leads(null)).as("rows of no account are the active node's").isFalse();
         led.take("main");
         assertThat(led.leads("main")).isTrue();
         assertThat(led.leads("dfz")).isFalse();
-        assertThat(led.leads(null)).isTrue();
+        assertThat(led.leads(null)).isFalse();
+        assertThat(led.leads("gone")).as("an account topup.providers does not name").isFalse();
         assertThat(led.names()).containsExactly("main");
+        assertThat(led.scope().isEmpty()).isFalse();
+        led.active(true);
+        assertThat(led.leads(null)).isTrue();
+        assertThat(led.leads("gone")).isTrue();
+        assertThat(led.leads("dfz")).as("the active node does not send at an account the other leads").isFalse();
+        assertThat(led.scope().others()).isTrue();
     }
 
     @Test

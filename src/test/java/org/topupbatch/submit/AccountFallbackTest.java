@@ -187,10 +187,10 @@ class AccountFallbackTest {
     void a_node_leading_some_accounts_takes_only_their_rows_and_orders_and_recovers_only_their_sending_rows() {
         RowRecord row = f.sending(0);
         f.outcomes.recordFailure(row, refusal("PRODUCT_UNAVAILABLE", false), true); // R-0 now at dfz
-        assertThat(f.journal.nextToSubmitAt(10, List.of("dfz"))).extracting(RowRecord::refId).containsExactly("R-0");
-        assertThat(f.journal.nextToSubmitAt(10, List.of("main"))).extracting(RowRecord::refId).containsExactly("R-1", "R-2");
-        assertThat(f.journal.nextToSubmitAt(10, List.of("main", "dfz"))).hasSize(3);
-        assertThat(f.journal.nextToSubmitAt(10, List.of())).isEmpty();
+        assertThat(f.journal.nextToSubmitAt(10, scope("dfz"))).extracting(RowRecord::refId).containsExactly("R-0");
+        assertThat(f.journal.nextToSubmitAt(10, scope("main"))).extracting(RowRecord::refId).containsExactly("R-1", "R-2");
+        assertThat(f.journal.nextToSubmitAt(10, scope("main", "dfz"))).hasSize(3);
+        assertThat(f.journal.nextToSubmitAt(10, scope())).isEmpty();
 
         f.sending(1);
         f.sending(0);
@@ -200,8 +200,20 @@ class AccountFallbackTest {
         assertThat(f.journal.sendingToUnknownAt(f.clock.instant(), "main")).isEqualTo(1);
         assertThat(f.row(1).state()).isEqualTo(RowState.UNKNOWN);
         assertThat(f.row(0).state()).isEqualTo(RowState.SENDING);
-        assertThat(f.journal.dueForCheckAt(f.clock.instant(), 10, List.of("dfz"))).isEmpty();
-        assertThat(f.journal.dueForCheckAt(f.clock.instant(), 10, List.of("main"))).extracting(RowRecord::refId)
+        assertThat(f.journal.dueForCheckAt(f.clock.instant(), 10, scope("dfz"))).isEmpty();
+        assertThat(f.journal.dueForCheckAt(f.clock.instant(), 10, scope("main"))).extracting(RowRecord::refId)
                 .containsExactly("R-1");
+        // with dfz no longer in topup.providers, its rows are the active node's, and none of main's leader
+        org.topupbatch.journal.AccountScope active = new org.topupbatch.journal.AccountScope(List.of(), true, List.of("main"));
+        assertThat(f.journal.sendingToUnknownElsewhere(f.clock.instant(), List.of("main"))).isEqualTo(1);
+        assertThat(f.row(0).state()).isEqualTo(RowState.UNKNOWN);
+        assertThat(f.journal.dueForCheckAt(f.clock.instant(), 10, active)).extracting(RowRecord::refId).containsExactly("R-0");
+        assertThat(f.journal.nextToSubmitAt(10, active)).isEmpty();
+        assertThat(f.journal.nextToSubmitAt(10, new org.topupbatch.journal.AccountScope(List.of(), true, List.of("dfz"))))
+                .extracting(RowRecord::refId).containsExactly("R-2");
+    }
+
+    private static org.topupbatch.journal.AccountScope scope(String... led) {
+        return new org.topupbatch.journal.AccountScope(List.of(led), false, List.of("main", "dfz"));
     }
 }

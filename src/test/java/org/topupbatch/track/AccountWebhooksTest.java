@@ -275,7 +275,12 @@ class AccountWebhooksTest {
         }
 
         @Override
-        public List<RowRecord> dueForCheckAt(Instant now, int limit, java.util.Collection<String> accounts) {
+        public List<RowRecord> dueForCheckAt(Instant now, int limit, org.topupbatch.journal.AccountScope scope) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public int sendingToUnknownElsewhere(Instant now, List<String> configured) {
             throw new UnsupportedOperationException();
         }
 
