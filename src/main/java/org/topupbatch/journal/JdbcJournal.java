@@ -279,6 +279,11 @@ public final class JdbcJournal implements Journal {
     }
 
     @Override
+    public boolean requeueNeverTaken(long rowId) {
+        return orderQueue.requeueNeverTaken(rowId);
+    }
+
+    @Override
     public boolean rejectNeverTaken(long rowId, String message) {
         return orderQueue.rejectNeverTaken(rowId, message);
     }

@@ -212,6 +212,11 @@ final class JdbcOrderQueue implements OrderQueue {
     }
 
     @Override
+    public boolean requeueNeverTaken(long rowId) {
+        return outcomes.requeueNeverTaken(rowId);
+    }
+
+    @Override
     public boolean rejectNeverTaken(long rowId, String message) {
         return outcomes.rejectNeverTaken(rowId, message);
     }

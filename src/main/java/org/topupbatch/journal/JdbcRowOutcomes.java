@@ -22,6 +22,8 @@ final class JdbcRowOutcomes implements RowOutcomes {
     private static final String BATCH_OF_ROW = "SELECT batch_id FROM batch_row WHERE id = ?";
     private static final String REJECT_NEVER_TAKEN = "UPDATE batch_row SET state = 'REJECTED', repeat_key = NULL,"
             + " message = ?, updated_at = ?, next_check_at = NULL WHERE id = ? AND state = 'UNKNOWN'";
+    private static final String REQUEUE_NEVER_TAKEN = "UPDATE batch_row SET state = 'ACCEPTED', sent_at = NULL, checks = 0,"
+            + " next_check_at = NULL, updated_at = ? WHERE id = ? AND state = 'UNKNOWN'";
     private static final String SCHEDULE_CHECK = "UPDATE batch_row SET next_check_at = ?, checks = ? WHERE id = ?";
 
     private final JdbcSupport jdbc;
@@ -61,6 +63,14 @@ final class JdbcRowOutcomes implements RowOutcomes {
         List<Long> batch = new ArrayList<>(1);
         jdbc.query(BATCH_OF_ROW, ps -> ps.setLong(1, rowId), rs -> batch.add(rs.getLong("batch_id")));
         return batch.stream().findFirst();
+    }
+
+    @Override
+    public boolean requeueNeverTaken(long rowId) {
+        return jdbc.update(REQUEUE_NEVER_TAKEN, ps -> {
+            ps.setLong(1, clock.millis());
+            ps.setLong(2, rowId);
+        }) == 1;
     }
 
     @Override

@@ -101,6 +101,11 @@ final class JdbcTrackingJournal implements TrackingJournal {
     }
 
     @Override
+    public boolean requeueNeverTaken(long rowId) {
+        return outcomes.requeueNeverTaken(rowId);
+    }
+
+    @Override
     public boolean rejectNeverTaken(long rowId, String message) {
         return outcomes.rejectNeverTaken(rowId, message);
     }

@@ -21,4 +21,13 @@ public interface RowOutcomes {
      * row (so that nothing else takes it), its repeat key is freed. False when the row is no longer UNKNOWN.
      */
     boolean rejectNeverTaken(long rowId, String message);
+
+    /**
+     * An order of unknown outcome that the provider has proven it never took, of a batch the operator
+     * holds: ACCEPTED again, a queued row of the held batch, sent (under the same ref_id) only after
+     * resume. False when the row is no longer UNKNOWN (or this journal cannot tell).
+     */
+    default boolean requeueNeverTaken(long rowId) {
+        return false;
+    }
 }

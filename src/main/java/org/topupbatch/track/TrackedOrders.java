@@ -89,6 +89,11 @@ public class TrackedOrders {
     }
 
     /** The provider proved it never took an order of a cancelled batch: rejected, not sent again. */
+    /** A row of a held batch its provider never took: queued again, sent after resume. */
+    boolean requeueNeverTaken(RowRecord row) {
+        return journal.requeueNeverTaken(row.id());
+    }
+
     boolean rejectNeverTaken(RowRecord row, String message) {
         return journal.rejectNeverTaken(row.id(), message);
     }

@@ -126,7 +126,7 @@ public class UnknownOrderReconciliation {
         if (batch.isEmpty() || !batch.get().held() && !batch.get().cancelled()) {
             return false;
         }
-        if (!batch.get().cancelled()) {
+        if (!batch.get().cancelled() && !provenAbsent) {
             tracked.lookAgain(row); // held: sent again after resume, or settled by a cancel
             return true;
         }
@@ -140,6 +140,13 @@ public class UnknownOrderReconciliation {
         boolean settled = lastRequest == null || !clock.instant().isBefore(lastRequest.plus(SETTLED_AFTER));
         if (!settled) {
             tracked.lookAt(row, lastRequest.plus(SETTLED_AFTER)); // then the absence is trusted
+        } else if (!batch.get().cancelled()) {
+            // held: a row that never left is a queued row of the held batch, sent after resume (same ref_id);
+            // so the batch's report and a once run need not wait for it
+            if (tracked.requeueNeverTaken(row)) {
+                LOG.info("Order {} of held batch {} was never taken by the provider: queued again, sent after resume",
+                        row.refId(), batch.get().fileName());
+            }
         } else if (tracked.rejectNeverTaken(row, BatchControl.cancelledMessage(batch.get().cancelledAt())
                 + " (the provider has no order under this ref_id)")) {
             LOG.info("Order {} of cancelled batch {} was never taken by the provider: not sent again", row.refId(),

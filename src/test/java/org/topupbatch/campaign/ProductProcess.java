@@ -129,8 +129,18 @@ final class ProductProcess {
     /** Waits for the run to end by itself; kills it and fails when it overruns. */
     int await(Duration limit) throws InterruptedException {
         if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
+            // what the journal says keeps the run going, asked while it still runs
+            StringBuilder journal = new StringBuilder();
+            for (String batch : new String[] {null, "1", "2", "3", "4", "5"}) {
+                try {
+                    journal.append(batch == null ? command("status") : command("status", batch)).append('\n');
+                } catch (IOException | AssertionError e) {
+                    journal.append("status ").append(batch).append(": ").append(e.getMessage()).append('\n');
+                }
+            }
             kill();
-            throw new AssertionError("run " + runs + " did not end within " + limit + "; its output:\n" + output());
+            throw new AssertionError("run " + runs + " did not end within " + limit + "; its output:\n" + output()
+                    + "\nthe journal:\n" + journal);
         }
         return process.exitValue();
     }

@@ -176,6 +176,25 @@ class TrackingDecisionsTest {
     }
 
     @Test
+    void an_unknown_order_of_a_held_batch_that_the_provider_never_took_is_queued_again_for_after_resume() {
+        batch(slowOrder(0, "U-Q"));
+        sentWith("U-Q", RowState.UNKNOWN);
+        long batchId = row("U-Q").batchId();
+        journal.holdBatch(batchId, clock.instant());
+
+        clock.advance(UnknownOrderReconciliation.SETTLED_AFTER);
+        reconciliation().reconcile(row("U-Q"));
+
+        // a queued row of the held batch now: its report and a once run need not wait for it
+        assertThat(ordersAtProvider("U-Q")).isZero();
+        assertThat(row("U-Q").state()).isEqualTo(RowState.ACCEPTED);
+        assertThat(row("U-Q").sentAt()).isNull();
+        assertThat(journal.nextToSubmit(10)).as("held: not sent").isEmpty();
+        journal.resumeBatch(batchId);
+        assertThat(journal.nextToSubmit(10)).extracting(RowRecord::refId).containsExactly("U-Q");
+    }
+
+    @Test
     void an_unknown_order_of_a_cancelled_batch_that_the_provider_never_took_is_rejected_not_sent_again() {
         batch(slowOrder(0, "U-C"));
         sentWith("U-C", RowState.UNKNOWN);
