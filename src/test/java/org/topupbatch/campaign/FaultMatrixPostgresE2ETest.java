@@ -7,9 +7,11 @@ import org.junit.jupiter.api.Test;
 /**
  * The fault matrix on a PostgreSQL journal (an embedded server per case; one that cannot start
  * fails the case, never skips it), plus the one fault only a database server has: a restart mid-batch.
- * Two cases whose fault never reaches the journal run on H2 only ({@link FaultMatrixE2ETest}), for the
- * suite's time: a reports folder that cannot be written, and forged webhooks (refused before any look-up).
- * They are overridden here without {@code @Test}, so JUnit does not run them on this class.
+ * Three cases run on H2 only ({@link FaultMatrixE2ETest}), for the suite's time: a reports folder that
+ * cannot be written and forged webhooks (their fault never reaches the journal: refused before any
+ * look-up), and a 429 storm (the rate budget's pauses are the same on either journal; every case here
+ * journals its calls on PostgreSQL). They are overridden here without {@code @Test}, so JUnit does not
+ * run them on this class.
  */
 class FaultMatrixPostgresE2ETest extends FaultMatrix {
 
@@ -21,6 +23,11 @@ class FaultMatrixPostgresE2ETest extends FaultMatrix {
     @Override
     void forged_and_garbage_webhooks_settle_nothing() {
         // H2 only: a forged webhook is refused before the journal is asked
+    }
+
+    @Override
+    void a_429_storm() {
+        // H2 only: the rate budget backs off alike on either journal
     }
 
     @Override

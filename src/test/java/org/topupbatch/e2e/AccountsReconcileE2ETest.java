@@ -113,8 +113,10 @@ class AccountsReconcileE2ETest {
         return byRef;
     }
 
+    // on PostgreSQL only, for the suite's time: ReconcileE2ETest reconciles on both journals, the daily
+    // route below runs on H2, and the accounts add no SQL of their own to the reconciliation's
     @ParameterizedTest
-    @EnumSource(JournalDatabase.class)
+    @EnumSource(value = JournalDatabase.class, names = "POSTGRESQL")
     void each_account_is_reconciled_on_its_own_with_its_own_exceptions(JournalDatabase journal) throws Exception {
         if (journal == JournalDatabase.POSTGRESQL) {
             database = POSTGRES.createDatabase();
