@@ -791,7 +791,7 @@ abstract class JournalContractTest {
     /** Not a timed assertion: prints how long a 200,000-row file takes, for the record. */
     @Test
     void aLargeBatchGoesThroughTheWriterWithFlatMemory() {
-        int rows = 200_000;
+        int rows = 100_000; // large enough to show a flat heap (BENCHMARKS.md's intake scale takes a million)
         Runtime runtime = Runtime.getRuntime();
         long start = System.nanoTime();
         long id;
