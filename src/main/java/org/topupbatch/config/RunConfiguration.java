@@ -132,10 +132,7 @@ public final class RunConfiguration extends AreaConfiguration {
         AccountParts parts = provider.accounts().get(account);
         // this node's own requests there first (it may take back a lead it lost a moment ago): their rows
         // are journaled by their answers, not made UNKNOWN under them
-        long deadline = System.nanoTime() + longestCall().toNanos();
-        while (parts.gate.inFlight() > 0 && System.nanoTime() < deadline) {
-            pause();
-        }
+        waitAtMostTheLongestCall(() -> parts.gate.inFlight() == 0);
         parts.budget.restoreFromJournal();
         int unknown = journal.journal().sendingToUnknownAt(clock.instant(), account);
         if (unknown > 0) {
@@ -151,23 +148,23 @@ public final class RunConfiguration extends AreaConfiguration {
 
     /** Handing an account's lead over: waits until this node's orders on the wire there are journaled. */
     public boolean awaitAccountQuiet(String account) {
+        return waitAtMostTheLongestCall(() -> journal.journal().sendingAt(account) == 0);
+    }
+
+    /** Looks every tenth of a second until {@code done}, at most the longest call; whether it is done. */
+    private boolean waitAtMostTheLongestCall(java.util.function.BooleanSupplier done) {
         long deadline = System.nanoTime() + longestCall().toNanos();
-        while (journal.journal().sendingAt(account) > 0) {
-            if (System.nanoTime() > deadline || !pause()) {
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
                 return false;
             }
         }
         return true;
-    }
-
-    /** A tenth of a second; false when interrupted. */
-    private static boolean pause() {
-        try {
-            Thread.sleep(100);
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
     }
 }

@@ -65,39 +65,35 @@ final class JdbcOrderQueue implements OrderQueue {
      */
     @Override
     public List<RowRecord> nextToSubmit(int limit) {
-        List<Long> active = new java.util.ArrayList<>();
-        jdbc.query(ACTIVE_BATCHES, ps -> { }, rs -> active.add(rs.getLong(1)));
-        if (active.size() <= 1) {
-            return jdbc.rows(NEXT_TO_SUBMIT, ps -> ps.setInt(1, limit));
-        }
-        int share = Math.max(1, (limit + active.size() - 1) / active.size());
-        List<List<RowRecord>> queues = new java.util.ArrayList<>();
-        for (long batchId : active) {
-            queues.add(jdbc.rows(NEXT_OF_BATCH, ps -> {
-                ps.setLong(1, batchId);
-                ps.setInt(2, share);
-            }));
-        }
-        return inTurn(queues, share, limit);
+        return fairShares(limit, "", (ps, from) -> from);
     }
 
     /** Several accounts on two nodes: as {@link #nextToSubmit(int)}, only the rows in {@code scope}. */
     @Override
     public List<RowRecord> nextToSubmitAt(int limit, AccountScope scope) {
-        if (scope.isEmpty()) {
-            return List.of();
-        }
-        String at = scope.where();
+        return scope.isEmpty() ? List.of() : fairShares(limit, scope.where(), scope::bind);
+    }
+
+    /** Binds a condition's values from parameter {@code from} on; returns the next parameter's index. */
+    private interface ConditionValues {
+        int bind(java.sql.PreparedStatement ps, int from) throws java.sql.SQLException;
+    }
+
+    /** The fair shares of the rows that also meet {@code where} (a leading AND on {@code r.}, or ""). */
+    private List<RowRecord> fairShares(int limit, String where, ConditionValues values) {
         List<Long> active = new java.util.ArrayList<>();
-        jdbc.query(ACTIVE_BATCHES.replace("r.batch_id = b.id)", "r.batch_id = b.id" + at + ")"),
-                ps -> scope.bind(ps, 1), rs -> active.add(rs.getLong(1)));
+        jdbc.query(ACTIVE_BATCHES.replace("r.batch_id = b.id)", "r.batch_id = b.id" + where + ")"),
+                ps -> values.bind(ps, 1), rs -> active.add(rs.getLong(1)));
+        if (active.size() <= 1 && where.isEmpty()) {
+            return jdbc.rows(NEXT_TO_SUBMIT, ps -> ps.setInt(1, limit));
+        }
         int share = Math.max(1, (limit + Math.max(1, active.size()) - 1) / Math.max(1, active.size()));
+        String ofBatch = NEXT_OF_BATCH.replace(" ORDER BY", where + " ORDER BY");
         List<List<RowRecord>> queues = new java.util.ArrayList<>();
-        String ofBatch = NEXT_OF_BATCH.replace(" ORDER BY", at + " ORDER BY");
         for (long batchId : active) {
             queues.add(jdbc.rows(ofBatch, ps -> {
                 ps.setLong(1, batchId);
-                ps.setInt(scope.bind(ps, 2), share);
+                ps.setInt(values.bind(ps, 2), share);
             }));
         }
         return inTurn(queues, share, limit);

@@ -136,12 +136,8 @@ public final class RateBudget implements RequestGate {
      * does: for a standby that becomes the leader, whose window holds the calls another node made.
      */
     public void restoreFromJournal() {
-        Optional<AccountLimits> remembered = callLog.rememberedLimits();
+        Optional<AccountLimits> remembered = adoptRememberedLimits();
         synchronized (this) {
-            remembered.ifPresent(l -> {
-                perMinute = Math.max(1, l.perMinute());
-                perDay = Math.max(1, l.perDay());
-            });
             ended.clear();
             today = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC);
             pausedUntil = Instant.MIN;
@@ -158,7 +154,7 @@ public final class RateBudget implements RequestGate {
      * (several accounts on two nodes: a node calling an account it does not lead, to read its price
      * list or balance, judges the window by the limits its leader learned, not by a default tier's).
      */
-    public void adoptRememberedLimits() {
+    public Optional<AccountLimits> adoptRememberedLimits() {
         Optional<AccountLimits> remembered = callLog.rememberedLimits();
         synchronized (this) {
             remembered.ifPresent(l -> {
@@ -166,6 +162,7 @@ public final class RateBudget implements RequestGate {
                 perDay = Math.max(1, l.perDay());
             });
         }
+        return remembered;
     }
 
     /** Today's usage: as the provider last reported it, plus every call journaled since. */
