@@ -147,7 +147,7 @@ public final class SandboxConfig {
                 case "dialect": return setDialect(SandboxDialect.parse(v));
                 case "username": return setUsername(requireText(v));
                 case "ref-id-reuse-after": return setRefIdReuseAfter(parseLongDuration(v));
-                case "price-list-interval": return setPriceListInterval(parseLongDuration(v));
+                case "price-list-interval": return setPriceListInterval(v.equals("0") ? Duration.ZERO : parseLongDuration(v));
                 default: throw new IllegalStateException("knob without a parser: " + name);
             }
         } catch (IllegalArgumentException e) {
