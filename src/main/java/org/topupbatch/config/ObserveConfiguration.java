@@ -55,10 +55,9 @@ public final class ObserveConfiguration extends AreaConfiguration {
     /** The HTTP door for ERPs (routes/http-intake.yaml), on the management port. */
     @BindToRegistry("httpIntake")
     public org.topupbatch.door.HttpIntake httpIntake() {
-        String host = settings.managementHost();
-        boolean loopback = host.equals("127.0.0.1") || host.equals("localhost") || host.equals("::1");
+        // who may call it is decided once for the whole port (ManagementGuard), not here
         return new org.topupbatch.door.HttpIntake(journal.journal(), settings.inbox(), settings.reports(),
-                settings.intakeToken(), !loopback, settings.intakeMaxBytes(), settings.mode() == Settings.Mode.WATCH).withPreview(new org.topupbatch.door.UploadPreview(journal.journal(),
+                settings.intakeToken(), settings.intakeMaxBytes(), settings.mode() == Settings.Mode.WATCH).withPreview(new org.topupbatch.door.UploadPreview(journal.journal(),
                         () -> new org.topupbatch.intake.BatchCheck(provider.prices(), IntakeConfiguration.customerRules(settings),
                                 settings.balancePolicy(), settings.inputCharset(), settings.repeatWindow(), clock)
                                 .routedBy(provider.severalAccounts() ? provider.rowRouter() : null),
@@ -76,7 +75,8 @@ public final class ObserveConfiguration extends AreaConfiguration {
     public void configure(CamelContext camelContext) {
         camel = camelContext;
         if (settings.managementEnabled()) {
-            camelContext.addComponent(ManagementHttp.COMPONENT, ManagementHttp.onPort(settings.managementPort()));
+            camelContext.addComponent(ManagementHttp.COMPONENT, ManagementHttp.onPort(settings.managementPort(),
+                    new org.topupbatch.observe.ManagementGuard(org.topupbatch.observe.ManagementAccess.of(settings))));
             if (settings.webhookEnabled()) {
                 camelContext.addComponent("platform-http", ManagementHttp.onPort(settings.webhookPort()));
             }
