@@ -30,11 +30,25 @@ public final class ManagementGuard implements Handler<RoutingContext> {
         this.access = access;
     }
 
+    /**
+     * The Host header; over HTTP/2 (Java's HTTP client upgrades a plain connection to it) there is none,
+     * and the request's authority says the same.
+     */
+    private static String host(HttpServerRequest request) {
+        String header = request.headers().get("Host");
+        if (header != null || request.authority() == null) {
+            return header;
+        }
+        String name = request.authority().host();
+        name = name.contains(":") && !name.startsWith("[") ? "[" + name + "]" : name;
+        return request.authority().port() < 0 ? name : name + ":" + request.authority().port();
+    }
+
     @Override
     public void handle(RoutingContext context) {
         HttpServerRequest request = context.request();
         Optional<ManagementAccess.Refusal> refusal = access.check(request.method().name(), context.normalizedPath(),
-                request.headers()::get);
+                name -> name.equalsIgnoreCase("Host") ? host(request) : request.headers().get(name));
         if (refusal.isEmpty()) {
             context.next();
             return;
