@@ -160,6 +160,11 @@ class ManagementAuthE2ETest {
         assertThat(refused.get(3).body()).contains("does not name this server").contains("topup.management.allowed-hosts");
         assertThat(run.inbox.resolve("forged.csv")).as("nothing put into the inbox").doesNotExist();
 
+        // a button takes no body: a form's, even with the header, is not a button's request
+        Answer formBody = send("POST", cancel, Map.of("X-Topup-Confirm", "cancel",
+                "Content-Type", "application/x-www-form-urlencoded"), "X-Topup-Confirm=cancel");
+        assertThat(formBody.status()).as(formBody.toString()).isEqualTo(415);
+
         // the page's own request goes through: and finds the batch not cancelled by any of the above
         Answer own = send("POST", cancel, Map.of("Origin", "http://127.0.0.1:" + port(), "Sec-Fetch-Site", "same-origin",
                 "X-Topup-Confirm", "cancel"));
