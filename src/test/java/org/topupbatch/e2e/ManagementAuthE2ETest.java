@@ -72,7 +72,17 @@ class ManagementAuthE2ETest {
         run.env.put("TOPUP_MANAGEMENT_USER", USER);
         run.env.put("TOPUP_MANAGEMENT_PASSWORD", PASSWORD);
         run.start();
-        StartupRefusalE2ETest.awaitOutput(run, "Ready:");
+        // from the first moment the port listens, not only once the routes are up: metrics asked all along
+        java.util.Set<Integer> early = new java.util.TreeSet<>();
+        Poll.until("the ready line", Duration.ofSeconds(90), () -> {
+            try {
+                early.add(send("GET", "/observe/metrics", Map.of()).status());
+            } catch (IOException notListeningYet) {
+                // the port opens after the start-up checks
+            }
+            return run.output();
+        }, output -> output.contains("Ready:"), run::output);
+        assertThat(early).as("metrics without a credential while starting").isNotEmpty().containsOnly(401);
 
         // each route with what it answers once let in: a page, data, or its own one-line refusal (no batch 999)
         Map<String, Integer> routes = new LinkedHashMap<>();
