@@ -63,6 +63,7 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
         this.clock = clock;
         this.journal = journal;
         this.balances = new BalanceSeen(clock);
+        balances.onReading(new JournaledBalanceReadings(journal::journal, null));
         // one provider route for every account: each call's account picks its address, credentials and budget
         this.route = new ProviderRouteConfiguration(
                 account -> account == null ? endpoint() : accountParts(account).endpoint,
