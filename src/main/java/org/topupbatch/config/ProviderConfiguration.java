@@ -237,7 +237,8 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
                 accountLimits = new org.topupbatch.provider.AccountsLimitsRefresh(journal.journal(), each, budget(), clock)
                         .onUnreachable(accountsGateway()::unreachable);
             } else {
-                accountLimits = new AccountLimitsRefresh(journal.journal(), gateway(), budget(), clock, settings.rateLimit());
+                accountLimits = new AccountLimitsRefresh(journal.journal(), gateway(), budget(), clock, settings.rateLimit(),
+                        settings.dailyLimit());
             }
         }
         return accountLimits;
