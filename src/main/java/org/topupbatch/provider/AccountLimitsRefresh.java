@@ -57,7 +57,8 @@ public class AccountLimitsRefresh {
         try {
             profile = gateway.profile();
         } catch (ProviderException e) {
-            if (e.stopsSubmission() || e.transientFailure()) {
+            boolean noProfileInDialect = HttpProviderClient.NOT_IN_DIALECT.equals(e.code()); // never sent
+            if (!noProfileInDialect && (e.stopsSubmission() || e.transientFailure())) {
                 throw e;
             }
             // A provider without a usable profile (or a dialect without one, e.g. Digiflazz's): the
