@@ -53,6 +53,7 @@ final class AccountParts {
                         AccountLimitsRefresh.UNKNOWN_DAILY_LIMIT, 0, clock.instant()));
         gate = new StoppableGate(budget);
         balances = new BalanceSeen(clock);
+        balances.onReading(new JournaledBalanceReadings(() -> journal, account.name()));
     }
 
     String name() {
