@@ -156,7 +156,7 @@ final class AccountLeadView extends LockClusterView {
 
     private void lose(String why) {
         leading = false;
-        service.accountsLed().release(account);
+        service.accountsLed().lost(account); // at once: a marking under way may hang on the cut link
         LOG.error("node {} lost the lead of account {} ({}); it takes it again when it can", getLocalMember().getId(), account, why);
         lost = session == null ? null : session.id(); // the server may keep it (a cut link): ended once reachable
         closeSession();
