@@ -21,6 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class H2JournalPasswordTest {
 
+    /** Where the password lives (README and docs/journal-security.md name it; operators back it up). */
+    private static final String PASSWORD_FILE = "journal.password";
+
     @TempDir
     Path data;
 
@@ -37,7 +40,7 @@ class H2JournalPasswordTest {
         try (JdbcJournal journal = JdbcJournal.open(data, null, null, null)) {
             journalOneBatch(journal, "N-1");
         }
-        Path file = folder().resolve(H2JournalPassword.FILE);
+        Path file = folder().resolve(PASSWORD_FILE);
         assertThat(Files.readString(file).trim()).matches("[0-9a-f]{64}");
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(folder()))).isEqualTo("rwx------");
@@ -54,7 +57,7 @@ class H2JournalPasswordTest {
         try (JdbcJournal upgraded = JdbcJournal.open(data, null, null, null)) {
             assertThat(upgraded.findOrder("OLD-1")).get().extracting(RowRecord::state).isEqualTo(RowState.ACCEPTED);
         }
-        assertThat(Files.readString(folder().resolve(H2JournalPassword.FILE)).trim()).matches("[0-9a-f]{64}");
+        assertThat(Files.readString(folder().resolve(PASSWORD_FILE)).trim()).matches("[0-9a-f]{64}");
         assertThat(emptyPasswordRefused()).isTrue();
     }
 
@@ -67,14 +70,14 @@ class H2JournalPasswordTest {
         try (JdbcJournal upgraded = JdbcJournal.open(data, null, null, null)) {
             assertThat(upgraded.findOrder("OLD-2")).isPresent();
         }
-        assertThat(Files.readString(folder().resolve(H2JournalPassword.FILE)).trim()).isEqualTo(pending);
+        assertThat(Files.readString(folder().resolve(PASSWORD_FILE)).trim()).isEqualTo(pending);
 
         // stopped after the database had it, before the pending file took its name
-        Files.move(folder().resolve(H2JournalPassword.FILE), pendingFile);
+        Files.move(folder().resolve(PASSWORD_FILE), pendingFile);
         try (JdbcJournal again = JdbcJournal.open(data, null, null, null)) {
             assertThat(again.findOrder("OLD-2")).isPresent();
         }
-        assertThat(Files.readString(folder().resolve(H2JournalPassword.FILE)).trim()).isEqualTo(pending);
+        assertThat(Files.readString(folder().resolve(PASSWORD_FILE)).trim()).isEqualTo(pending);
     }
 
     @Test
@@ -82,7 +85,7 @@ class H2JournalPasswordTest {
         try (JdbcJournal journal = JdbcJournal.open(data, null, null, null)) {
             journalOneBatch(journal, "L-1");
         }
-        Path file = folder().resolve(H2JournalPassword.FILE);
+        Path file = folder().resolve(PASSWORD_FILE);
         String password = Files.readString(file).trim();
         Files.delete(file);
         assertThatThrownBy(() -> JdbcJournal.open(data, null, null, null))
@@ -99,7 +102,7 @@ class H2JournalPasswordTest {
         try (JdbcJournal journal = JdbcJournal.open(data, null, null, null)) {
             journalOneBatch(journal, "P-1");
         }
-        Path file = folder().resolve(H2JournalPassword.FILE);
+        Path file = folder().resolve(PASSWORD_FILE);
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
         Files.setPosixFilePermissions(folder(), PosixFilePermissions.fromString("rwxr-xr-x"));
         try (JdbcJournal journal = JdbcJournal.openForReading(data, null, null, null)) {
@@ -117,7 +120,7 @@ class H2JournalPasswordTest {
         try (JdbcJournal journal = JdbcJournal.open(data, null, null, null)) {
             journalOneBatch(journal, ref);
         }
-        Path file = folder().resolve(H2JournalPassword.FILE);
+        Path file = folder().resolve(PASSWORD_FILE);
         try (Connection c = DriverManager.getConnection(url(), "sa", Files.readString(file).trim());
              Statement s = c.createStatement()) {
             s.execute("ALTER USER SA SET PASSWORD ''");
