@@ -99,6 +99,11 @@ public final class ObserveConfiguration extends AreaConfiguration {
             }
         }
         observability().registerHealthChecks(camelContext, journal.journal());
+        if (settings.sftp().inbox() == null) {
+            // an SFTP inbox's local folder is the relay's own (sftp-inbox.yaml): its server has a check of its own
+            org.apache.camel.health.HealthCheckRegistry.get(camelContext)
+                    .register(new org.topupbatch.observe.InboxHealthCheck(settings.inbox(), settings.inboxShown()));
+        }
     }
 
     private static void addStartupListener(CamelContext camelContext, org.apache.camel.StartupListener listener) {

@@ -7,8 +7,13 @@ import com.zaxxer.hikari.HikariDataSource;
 import org.flywaydb.core.Flyway;
 
 import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 
 /**
  * Opens the journal's database as a connection pool, with its schema migrated.
@@ -37,6 +42,7 @@ import java.nio.file.Path;
 public final class JournalDataSource {
 
     static final String H2_OPTIONS = ";WRITE_DELAY=0;DB_CLOSE_ON_EXIT=FALSE;AUTO_SERVER=FALSE";
+    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
 
     static {
         // H2's TCP server listens on every interface unless told otherwise; readers are local
@@ -86,12 +92,13 @@ public final class JournalDataSource {
         HikariConfig config = new HikariConfig();
         config.setPoolName("journal");
         config.setJdbcUrl(url);
+        boolean ownPassword = password != null && !password.isEmpty();
         if (user != null && !user.isBlank()) {
             config.setUsername(user);
         } else if (embedded) {
-            config.setUsername("sa");
+            config.setUsername(H2JournalPassword.USER);
         }
-        if (password != null && !password.isEmpty()) {
+        if (ownPassword) {
             config.setPassword(password);
         }
         config.setMaximumPoolSize(10);
@@ -109,6 +116,15 @@ public final class JournalDataSource {
         if (embedded && !instance && lock == null) {
             // a product holds the file: read through the server it runs
             config.setJdbcUrl(H2JournalServer.readerUrl(folder, folder.resolve("journal"), url.replace(H2_OPTIONS, "")));
+        }
+        if (embedded && !ownPassword) {
+            try {
+                // with the lock held, the file is ours alone: a new or old journal may get its password
+                config.setPassword(lock == null ? H2JournalPassword.forReader(folder) : H2JournalPassword.prepare(folder, url));
+            } catch (RuntimeException e) {
+                closeQuietly(lock);
+                throw e;
+            }
         }
         LockedDataSource dataSource;
         try {
@@ -212,9 +228,26 @@ public final class JournalDataSource {
         return false;
     }
 
+    /**
+     * The journal folder holds the database file and its password: the product's OS user alone may
+     * enter it (H2's files are not encrypted; anyone who reads them reads every order). A folder
+     * made by an earlier version with the usual modes is closed the same way.
+     */
     private static void createFolder(Path folder, String url) {
         try {
-            Files.createDirectories(folder);
+            boolean posix = folder.getFileSystem().supportedFileAttributeViews().contains("posix");
+            if (!Files.isDirectory(folder)) {
+                Files.createDirectories(folder.getParent());
+                try {
+                    Files.createDirectory(folder, posix ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(OWNER_ONLY)}
+                            : new FileAttribute<?>[0]);
+                } catch (FileAlreadyExistsException raced) {
+                    // another opener made it a moment ago
+                }
+            }
+            if (posix && !Files.getPosixFilePermissions(folder).equals(OWNER_ONLY)) {
+                Files.setPosixFilePermissions(folder, OWNER_ONLY);
+            }
         } catch (IOException e) {
             throw new JournalException("cannot open the journal database " + url
                     + ": cannot create folder " + folder + ": " + e, e);
