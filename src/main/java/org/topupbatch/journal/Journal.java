@@ -22,6 +22,9 @@ public interface Journal extends IntakeJournal, OrderQueue, TrackingJournal, Rep
         return this;
     }
 
+    /** The rows that wait for the outcome of an order they repeat (README "Rejected rows"). */
+    RepeatWaits repeatWaits();
+
     /** Reconciliation with the provider: the day's orders, corrections, the runs' results. */
     ReconcileJournal reconciliations();
 
