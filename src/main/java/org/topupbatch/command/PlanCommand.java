@@ -154,7 +154,8 @@ public final class PlanCommand implements Command {
         out.println();
         out.println("Rows:     " + summary.rows() + " read, " + summary.accepted() + " acceptable, " + summary.rejected()
                 + " rejected" + (warnings[0] > 0 ? ", " + warnings[0] + " with warnings" : "")
-                + (waiting[0] > 0 ? "; " + waiting[0] + " of the acceptable rows wait for the outcome of an order they repeat" : ""));
+                + (waiting[0] > 0 ? "; " + waiting[0] + " of the acceptable waiting for the outcome of the order "
+                        + (waiting[0] == 1 ? "it repeats" : "each repeats") : ""));
         out.println("Cost:     " + Rupiah.format(summary.totalPrice()) + " for the acceptable rows at the current prices");
         out.println("Balance:  " + Rupiah.format(balanceRead[0]) + (reserved[0] > 0 ? ", of which " + Rupiah.format(reserved[0])
                 + " is held for rows of running batches" : "") + "; " + coverage(settings.balancePolicy(), summary,

@@ -158,7 +158,8 @@ class InputFuzzTest {
         assertThat(o.exit()).as(o.all()).as("a row waiting for the outcome of the order it repeats is acceptable").isZero();
         assertThat(o.out()).contains("waits     line 3  ref_id RP-2: waits for ref_id RP-1 (line 2 of this file): the same"
                 + " product and customer, still in flight; ordered if that order fails, rejected if it succeeds")
-                .contains("Rows:     3 read, 3 acceptable, 0 rejected; 1 of the acceptable rows wait for the outcome of an order they repeat");
+                .contains("Rows:     3 read, 3 acceptable, 0 rejected, 1 with warnings; 1 of the acceptable waiting for the outcome of"
+                        + " the order it repeats");
         InProcessPlan.Outcome off = plan.plan(write("repeats-off.csv", text), java.util.Map.of("TOPUP_REPEAT_WINDOW", "0"));
         assertThat(off.exit()).as(off.all()).isZero();
     }
