@@ -37,6 +37,7 @@ public final class JdbcJournal implements Journal {
     private final JdbcBatchControl control;
     private final JdbcReconcileJournal reconciliations;
     private final JdbcRepeatWaits repeatWaits;
+    private final JdbcPriceLists priceLists;
 
     /** A journal on a pool someone else owns and closes. */
     public JdbcJournal(DataSource dataSource, Clock clock) {
@@ -57,6 +58,7 @@ public final class JdbcJournal implements Journal {
         this.control = new JdbcBatchControl(jdbc, clock, rowFinal);
         this.reconciliations = new JdbcReconcileJournal(jdbc);
         this.repeatWaits = new JdbcRepeatWaits(jdbc, clock, rowFinal);
+        this.priceLists = new JdbcPriceLists(jdbc);
     }
 
     /**
@@ -124,6 +126,11 @@ public final class JdbcJournal implements Journal {
     @Override
     public CallLog callLogOf(String account) {
         return callLog.forAccount(account);
+    }
+
+    @Override
+    public org.topupbatch.provider.PriceListKeeper priceListOf(String account, String provider) {
+        return priceLists.of(account, provider);
     }
 
     @Override
