@@ -61,8 +61,10 @@ record CampaignBatch(String fileName, String content, Map<String, Boolean> accep
         Map<String, List<String>> refsOfCustomer = new java.util.HashMap<>();
         Map<String, List<String>> earlierOfRepeat = new LinkedHashMap<>();
         for (int i = 1; i <= rows; i++) {
-            boolean reject = random.nextInt(8) == 0;
-            boolean repeat = !reject && !earlier.isEmpty() && random.nextInt(10) == 0;
+            // every file of some rows has a repeat at least, so that crashes meet rows waiting for the row they repeat
+            boolean forceRepeat = i == rows && rows >= 3 && earlierOfRepeat.isEmpty() && !earlier.isEmpty();
+            boolean reject = !forceRepeat && random.nextInt(8) == 0;
+            boolean repeat = forceRepeat || !reject && !earlier.isEmpty() && random.nextInt(10) == 0;
             String[] p;
             if (repeat) {
                 p = earlier.get(random.nextInt(earlier.size()));
