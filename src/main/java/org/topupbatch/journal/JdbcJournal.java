@@ -36,6 +36,7 @@ public final class JdbcJournal implements Journal {
     private final JdbcProductOutages outages;
     private final JdbcBatchControl control;
     private final JdbcReconcileJournal reconciliations;
+    private final JdbcRepeatWaits repeatWaits;
     private final JdbcPriceLists priceLists;
 
     /** A journal on a pool someone else owns and closes. */
@@ -56,6 +57,7 @@ public final class JdbcJournal implements Journal {
         this.outages = new JdbcProductOutages(jdbc, clock, rowFinal);
         this.control = new JdbcBatchControl(jdbc, clock, rowFinal);
         this.reconciliations = new JdbcReconcileJournal(jdbc);
+        this.repeatWaits = new JdbcRepeatWaits(jdbc, clock, rowFinal);
         this.priceLists = new JdbcPriceLists(jdbc);
     }
 
@@ -114,6 +116,11 @@ public final class JdbcJournal implements Journal {
 
     public CallLog callLog() {
         return callLog;
+    }
+
+    @Override
+    public RepeatWaits repeatWaits() {
+        return repeatWaits;
     }
 
     @Override

@@ -218,7 +218,8 @@ public final class ReportWriter {
 
         /** A row sent, or to be sent, at its account: counted there (rejected and unsent rows are not). */
         void countAt(RowRecord row, ReportedRow r) {
-            if (row.route() == null || row.sentAt() == null && row.state() == org.topupbatch.journal.RowState.ACCEPTED) {
+            if (row.route() == null || row.sentAt() == null && (row.state() == org.topupbatch.journal.RowState.ACCEPTED
+                    || row.state() == org.topupbatch.journal.RowState.WAITING)) {
                 return;
             }
             long[] n = accounts.computeIfAbsent(row.account(), k -> new long[4]);
