@@ -236,7 +236,9 @@ public final class ReportWriter {
 
         void count(RowRecord row, ReportedRow r) {
             rows++;
-            if (row.state() == org.topupbatch.journal.RowState.ACCEPTED && r.status().equals(ReportedRow.PENDING)) {
+            // a row waiting for an earlier order's outcome (a repeat) is no more sent than a queued one
+            if ((row.state() == org.topupbatch.journal.RowState.ACCEPTED || row.state() == org.topupbatch.journal.RowState.WAITING)
+                    && r.status().equals(ReportedRow.PENDING)) {
                 queued++;
                 return;
             }
