@@ -75,11 +75,11 @@ class HttpHygieneE2ETest {
     void nothing_a_request_carries_reaches_the_answer_or_decides_an_action_and_every_answer_has_the_security_headers()
             throws Exception {
         startAndAwaitReady();
-        Path work = sampleFolder();
-        // README's command without a token, run as printed (the port aside)
-        String printed = readmeDoorCommands().stream().filter(c -> c.contains("X-Topup-Confirm: order")).findFirst()
-                .orElseThrow(() -> new AssertionError("README's door shows no command without a token"));
-        long id = batchOf(curl(printed, work, Map.of())).get("batch").asLong();
+        run.drop("buttons.csv", "ref_id,product_sku,customer_no\n" + "BT-1,FF100,31234567\nBT-2,FF100,31234568\n"
+                + "BT-3,FF100,31234569\nBT-4,FF100,31234570\n");
+        long id = 1;
+        Poll.until("the dropped batch", Duration.ofSeconds(60), () -> send(get(management("/batches/1"))).statusCode(),
+                code -> code == 200, run::output);
 
         String reflect = "?Access-Control-Allow-Origin=*&Set-Cookie=pwn%3D1";
         HttpResponse<String> data = send(get(management("/dashboard.json" + reflect)));
@@ -124,6 +124,11 @@ class HttpHygieneE2ETest {
                 .header("X-Topup-Confirm", "resume").POST(HttpRequest.BodyPublishers.noBody()));
         assertThat(resume.statusCode()).as(resume.body()).isEqualTo(200);
         assertThat(progress(id).get("state").asText()).isNotEqualTo("cancelled");
+
+        // README's command without a token, run as printed (the port aside)
+        String printed = readmeDoorCommands().stream().filter(c -> c.contains("X-Topup-Confirm: order")).findFirst()
+                .orElseThrow(() -> new AssertionError("README's door shows no command without a token"));
+        assertThat(batchOf(curl(printed, sampleFolder(), Map.of())).get("file").asText()).isEqualTo(SAMPLE);
         assertCleanLog();
     }
 
