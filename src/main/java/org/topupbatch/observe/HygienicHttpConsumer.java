@@ -1,6 +1,7 @@
 package org.topupbatch.observe;
 
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.ext.web.FileUpload;
 import io.vertx.ext.web.RequestBody;
 import io.vertx.ext.web.RoutingContext;
@@ -26,8 +27,9 @@ final class HygienicHttpConsumer extends VertxPlatformHttpConsumer {
 
     private final String routerName;
 
-    HygienicHttpConsumer(PlatformHttpEndpoint endpoint, Processor processor, int port) {
-        super(endpoint, processor, List.of(), VertxPlatformHttpRouter.getRouterNameFromPort(port));
+    HygienicHttpConsumer(PlatformHttpEndpoint endpoint, Processor processor, int port,
+                         List<Handler<RoutingContext>> handlers) {
+        super(endpoint, processor, handlers == null ? List.of() : handlers, VertxPlatformHttpRouter.getRouterNameFromPort(port));
         this.routerName = VertxPlatformHttpRouter.getRouterNameFromPort(port);
         // a request that fails before or after its route (unreadable, the client gone) is one line
         setExceptionHandler(new OneLineFailures());

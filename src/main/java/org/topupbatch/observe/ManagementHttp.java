@@ -78,7 +78,8 @@ public final class ManagementHttp {
 
         @Override
         public PlatformHttpConsumer createConsumer(PlatformHttpEndpoint endpoint, Processor processor) {
-            return new HygienicHttpConsumer(endpoint, processor, port);
+            // the engine's handlers (e.g. authentication) run before each route, as in Camel's engine
+            return new HygienicHttpConsumer(endpoint, processor, port, getHandlers());
         }
     }
 }

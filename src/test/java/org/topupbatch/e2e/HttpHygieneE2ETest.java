@@ -38,7 +38,7 @@ import org.topupbatch.testing.Poll;
  * of both ports carries the security headers, CR/LF/NUL/ESC in webhook queries and bodies, door
  * names, headers and CSV cells leave no raw control character, forged line or stack trace in the
  * log, and README's curl commands run as printed: the form-typed and the multipart upload order
- * the file once.
+ * the file once; a workbook comes form-typed, multipart or as octets alike.
  */
 class HttpHygieneE2ETest {
 
@@ -212,6 +212,24 @@ class HttpHygieneE2ETest {
         Poll.until("the batch reported", Duration.ofSeconds(120), () -> progress(id).get("state").asText(),
                 "reported"::equals, run::output);
         assertThat(sandbox.ledger()).as("the form-typed and the multipart upload ordered the file once").hasSize((int) accepted);
+
+        // a workbook the same ways: form-typed, multipart (its file name), octet-stream; its bytes intact
+        String door = management("/batches");
+        for (String book : List.of("shop-1.xlsx", "shop-2.xlsx", "shop-3.xlsx")) {
+            ExcelE2ETest.workbook(work.resolve(book));
+        }
+        String auth = "-H \"Authorization: Bearer $TOPUP_INTAKE_TOKEN\" ";
+        long rows = batchOf(curl("curl -sS " + auth + "--data-binary @shop-1.xlsx '" + door + "?name=shop-1.xlsx'", work, env))
+                .get("rows").asLong();
+        assertThat(rows).as("the workbook's rows, read from the bytes sent").isPositive();
+        JsonNode multipart = batchOf(curl("curl -sS " + auth + "-F file=@shop-2.xlsx " + door, work, env));
+        assertThat(multipart.get("file").asText()).isEqualTo("shop-2.xlsx");
+        assertThat(multipart.get("rows").asLong()).isEqualTo(rows);
+        HttpResponse<String> octets = send(HttpRequest.newBuilder(URI.create(door + "?name=shop-3.xlsx"))
+                .header("Content-Type", "application/octet-stream")
+                .POST(HttpRequest.BodyPublishers.ofFile(work.resolve("shop-3.xlsx"))));
+        assertThat(octets.statusCode()).as(octets.body()).isEqualTo(202);
+        assertThat(batchOf(octets.body()).get("rows").asLong()).isEqualTo(rows);
         assertCleanLog();
     }
 
