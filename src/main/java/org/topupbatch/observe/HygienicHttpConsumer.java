@@ -19,9 +19,11 @@ import org.apache.camel.component.platform.http.vertx.VertxPlatformHttpRouter;
  * Camel's Vert.x consumer, with a request's body kept as the bytes the client sent whatever its
  * content type. Stock, a form-typed body ({@code curl --data-binary @file}'s default type) is parsed
  * into form fields and lost as a body, and a multipart one becomes Camel attachments that no route
- * reads: here a form-typed body stays the body (Vert.x read it as bytes, {@link FormBodyAsBytes}), and of a multipart one the first file part is the
- * body (its file name in the exchange property {@link ManagementHttp#UPLOAD_FILE_NAME}). Form fields become neither headers ({@link RequestHeaderFilter}) nor
- * the body. The port's {@link SecurityHeaders} are put in front of its router on first use.
+ * reads. Here a form-typed body stays the body (Vert.x read it as bytes, {@link FormBodyAsBytes}),
+ * and of a multipart one the first file part is the body (its file name in the exchange property
+ * {@link ManagementHttp#UPLOAD_FILE_NAME}). Form fields become neither headers
+ * ({@link RequestHeaderFilter}) nor the body. The port's {@link SecurityHeaders} are put in front of
+ * its router on first use.
  */
 final class HygienicHttpConsumer extends VertxPlatformHttpConsumer {
 
