@@ -263,7 +263,8 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
             return prices(firstAccount().name()); // stands in where one list is asked; rows use their account's
         }
         if (prices == null) {
-            prices = new CachedPriceCatalog(gateway()::priceList);
+            prices = new CachedPriceCatalog(gateway()::priceList, journal.journal().priceListOf(null, baseUrl()),
+                    "the provider");
         }
         return prices;
     }

@@ -30,6 +30,20 @@ public final class StartupPreflight {
         }
         if (settings.managementEnabled()) {
             managementPortFree(settings.managementHost(), settings.managementPort());
+            managementCredentialed(settings);
+        }
+    }
+
+    /**
+     * Beyond loopback the management port's buttons and door would take anyone's request: without a
+     * credential configured, the start is refused (docs/security.md).
+     */
+    public static void managementCredentialed(Settings settings) {
+        if (!org.topupbatch.observe.ManagementAccess.loopback(settings.managementHost())
+                && !org.topupbatch.observe.ManagementAccess.credentialed(settings)) {
+            throw new StartupRefusal("topup.management.host " + settings.managementHost() + " opens the dashboard, its"
+                    + " buttons and the HTTP door beyond this machine, and no credential is set: set topup.intake.token"
+                    + " (TOPUP_INTAKE_TOKEN) or topup.management.user and topup.management.password, or listen on 127.0.0.1");
         }
     }
 
