@@ -94,6 +94,8 @@ public final class ObserveConfiguration extends AreaConfiguration {
                 }
             });
             camelContext.addComponent(ManagementHttp.COMPONENT, ManagementHttp.onPort(settings.managementPort()));
+            // the door's largest file, plus room for a multipart request's envelope
+            ManagementHttp.limitManagementBodies(camelContext, settings.intakeMaxBytes() + 65_536);
             if (settings.webhookEnabled()) {
                 camelContext.addComponent("platform-http", ManagementHttp.onPort(settings.webhookPort()));
             }

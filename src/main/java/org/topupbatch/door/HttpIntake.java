@@ -23,6 +23,8 @@ import org.topupbatch.journal.BatchRecord;
 import org.topupbatch.journal.BatchStatus;
 import org.topupbatch.journal.Journal;
 import org.topupbatch.journal.RowState;
+import org.topupbatch.observe.ManagementHttp;
+import org.topupbatch.observe.RequestQuery;
 import org.topupbatch.report.ReportWriter;
 import org.topupbatch.text.OneLine;
 
@@ -63,7 +65,7 @@ public final class HttpIntake {
             // a preview reads the balance: another site's page may not spend the rate budget on it
             return answer(exchange, 403, "not confirmed: send the header " + CONFIRM + ": order (or set topup.intake.token)");
         }
-        String name = exchange.getMessage().getHeader("name", String.class);
+        String name = fileName(exchange);
         Optional<String> badName = badName(name);
         if (badName.isPresent()) {
             return answer(exchange, 400, badName.get());
@@ -108,6 +110,15 @@ public final class HttpIntake {
         return "order".equalsIgnoreCase(in.getHeader(CONFIRM, String.class));
     }
 
+    /**
+     * The file's name: {@code ?name=FILE} from the query string itself (never a header or form field
+     * of that name), else the file name of a multipart request's file part.
+     */
+    private static String fileName(Exchange exchange) {
+        return RequestQuery.param(exchange.getMessage(), "name")
+                .orElse(exchange.getProperty(ManagementHttp.UPLOAD_FILE_NAME, String.class));
+    }
+
     private static Optional<String> badName(String name) {
         if (name == null || !name.matches("[A-Za-z0-9][A-Za-z0-9._ ()-]{0,199}")) {
             return Optional.of("give the file's name as ?name=FILE.csv (letters, digits, . _ - ( ) and spaces; no folders)");
@@ -143,7 +154,7 @@ public final class HttpIntake {
         if (!watching) {
             return answer(exchange, 503, "the HTTP door takes batches in watch mode only (topup.mode=watch)");
         }
-        String name = in.getHeader("name", String.class);
+        String name = fileName(exchange);
         Optional<String> badName = badName(name);
         if (badName.isPresent()) {
             return answer(exchange, 400, badName.get());
