@@ -42,55 +42,114 @@ abstract class FaultMatrix {
     /** The journal a case runs on; closed after the case. */
     abstract CampaignJournal journal(String caseName) throws IOException;
 
-    /** What a case does to the world once the product has begun to submit. */
+    /**
+     * What a case does to the world once the product has begun to submit. It returns how to tell,
+     * once the run is over, that the fault really met the run: a case whose fault never landed would
+     * pass the audit while proving nothing, so it fails instead.
+     */
     interface Fault {
-        void inject(SandboxProvider sandbox, ProductProcess product, CampaignBatch batch) throws Exception;
+        Landed inject(SandboxProvider sandbox, ProductProcess product, CampaignBatch batch, WebhookRelay relay) throws Exception;
+    }
+
+    /** A fault window: sets the fault, lets it last, ends it. */
+    interface Window {
+        void run() throws Exception;
+    }
+
+    /** Asserts that a case's fault landed (with the evidence in its message) and returns that evidence for the printout. */
+    interface Landed {
+        String check();
+    }
+
+    /** Faults the sandbox answered with (429 storm, outage) during {@code fault}: the evidence of a sandbox-side fault window. */
+    static Landed injectedDuring(SandboxProvider sandbox, String what, Window fault) throws Exception {
+        long before = sandbox.injectedFaults();
+        fault.run();
+        long during = sandbox.injectedFaults() - before;
+        return () -> {
+            assertThat(during).as("requests the sandbox answered with the " + what + " while it lasted").isPositive();
+            return during + " requests met the " + what;
+        };
     }
 
     @Test
     void answers_slower_than_the_response_timeout() throws Exception {
-        runCase("slow", journal("slow"), Map.of("TOPUP_HTTP_RESPONSE_TIMEOUT", "1s"), null, (sandbox, product, batch) -> {
+        runCase("slow", journal("slow"), Map.of("TOPUP_HTTP_RESPONSE_TIMEOUT", "1s"), null, (sandbox, product, batch, relay) -> {
             sandbox.config().set("latency", "1200ms-2000ms");
             Thread.sleep(6000); // how long the fault lasts: pacing, not waiting for a condition
             sandbox.config().set("latency", "20ms-200ms");
+            return () -> {
+                // the product's own account of a request it gave up on: TransportFailures' code TIMEOUT
+                long timeouts = occurrences(product.allOutput(), "(?<![A-Z_])TIMEOUT(?![A-Z_])");
+                assertThat(timeouts).as("requests the product gave up on after its 1 s response timeout").isPositive();
+                return timeouts + " mentions of TIMEOUT in the product's log";
+            };
         });
     }
 
     @Test
     void a_429_storm() throws Exception {
-        runCase("storm", journal("storm"), Map.of(), null, (sandbox, product, batch) -> {
+        runCase("storm", journal("storm"), Map.of(), null, (sandbox, product, batch, relay) -> injectedDuring(sandbox, "429 storm", () -> {
             sandbox.config().set("rate-limit-storm", "5s");
             Thread.sleep(5000); // the storm's length: pacing, not waiting for a condition
-        });
+        }));
     }
 
     @Test
     void the_provider_down_and_back() throws Exception {
-        runCase("outage", journal("outage"), Map.of(), null, (sandbox, product, batch) -> {
+        runCase("outage", journal("outage"), Map.of(), null, (sandbox, product, batch, relay) -> injectedDuring(sandbox, "outage", () -> {
             sandbox.config().startOutage(OUTAGE);
             Thread.sleep(OUTAGE.toMillis()); // the outage's length: pacing, not waiting for a condition
-        });
+        }));
     }
 
     @Test
     void the_reports_folder_read_only_for_a_while() throws Exception {
-        runCase("readonly", journal("readonly"), Map.of(), null, (sandbox, product, batch) -> {
+        runCase("readonly", journal("readonly"), Map.of(), null, (sandbox, product, batch, relay) -> {
             ReportsFolderBlock block = ReportsFolderBlock.block(product.reports);
-            Thread.sleep(6000); // how long the folder stays read-only: pacing
+            Thread.sleep(6000); // the least the folder stays read-only: pacing
+            // and until a write met it: a report is due only once its batch's rows are final, which 6 s may not see
+            Poll.atMost(RUN_LIMIT, () -> refusedReports(product), n -> n > 0 || !product.alive());
             block.release();
+            return () -> {
+                long refused = refusedReports(product);
+                assertThat(refused).as("report writes refused while the folder was blocked").isPositive();
+                return refused + " report writes refused while the folder was blocked";
+            };
         });
     }
 
     @Test
     void webhooks_duplicated_late_and_out_of_order() throws Exception {
         runCase("webhooks", journal("webhooks"), Map.of(RELAYED, "true"), c -> c.setWebhookDuplicateRate(1.0)
-                .setWebhookLateRate(0.5).setWebhookLateDelay(Duration.ofSeconds(3)), (sandbox, product, batch) -> { });
+                .setWebhookLateRate(0.5).setWebhookLateDelay(Duration.ofSeconds(3)), (sandbox, product, batch, relay) -> () -> {
+                    assertThat(relay.received.get()).as("duplicated webhooks reached the relay: " + relay.figures())
+                            .isGreaterThan(relay.distinctBodies());
+                    assertThat(relay.replayed.get()).as("webhooks replayed late into the product: " + relay.figures()).isPositive();
+                    return relay.figures();
+                });
     }
 
     @Test
     void forged_and_garbage_webhooks_settle_nothing() throws Exception {
         runCase("forged", journal("forged"), Map.of(), c -> c.setSettleDelay(DurationRange.of(Duration.ofSeconds(2),
-                Duration.ofSeconds(4))), (sandbox, product, batch) -> ForgedWebhooks.send(product, batch, SEED, Duration.ofSeconds(4)));
+                Duration.ofSeconds(4))), (sandbox, product, batch, relay) -> {
+                    ForgedWebhooks.Sent sent = ForgedWebhooks.send(product, batch, SEED, Duration.ofSeconds(4));
+                    return () -> {
+                        assertThat(sent.claimsAnswered()).as("forged claims of success the product answered: " + sent).isPositive();
+                        assertThat(sent.junkAnswered()).as("junk bodies the product answered: " + sent).isPositive();
+                        return sent.toString();
+                    };
+                });
+    }
+
+    /** BatchReporter's line for a report it could not write. */
+    static long refusedReports(ProductProcess product) {
+        return occurrences(product.allOutput(), "Could not write the report of");
+    }
+
+    static long occurrences(String text, String regex) {
+        return java.util.regex.Pattern.compile(regex).matcher(text).results().count();
     }
 
     /** A case setting (not the product's): webhooks pass through a {@link WebhookRelay}. */
@@ -128,7 +187,7 @@ abstract class FaultMatrix {
 
             product.start(null);
             Poll.atMost(RUN_LIMIT, () -> sandbox.stats().requestsPerOperation().get("create-order"), n -> n > 0 || !product.alive());
-            fault.inject(sandbox, product, batch);
+            Landed landed = fault.inject(sandbox, product, batch, relay);
             int exit = product.await(RUN_LIMIT);
             if (relay != null) {
                 relay.close();
@@ -142,6 +201,8 @@ abstract class FaultMatrix {
             assertThat(exit).as(figures + "\n" + product.allOutput()).isZero();
             assertThat(audit.anomalies()).as(figures + "\n" + product.allOutput()).isEmpty();
             assertThat(product.allOutput()).as("the api secret in the log").doesNotContain(config.apiSecret());
+            // last: a run that kept every promise proves nothing unless the fault met it
+            System.out.println("case " + name + ": the fault landed: " + landed.check());
         }
     }
 
@@ -183,14 +244,29 @@ abstract class FaultMatrix {
 
     /** Webhooks no provider sent: claims of success with made-up serials, and junk. None may settle anything. */
     static final class ForgedWebhooks {
-        static void send(ProductProcess product, CampaignBatch batch, long seed, Duration during) throws Exception {
+
+        /** What reached the product: forged claims and junk bodies it answered (any status), posts that found no answer. */
+        record Sent(int claimsAnswered, int junkAnswered, int unanswered) {
+            @Override
+            public String toString() {
+                return "forged webhooks: " + claimsAnswered + " claims of success and " + junkAnswered
+                        + " junk bodies answered, " + unanswered + " posts unanswered";
+            }
+        }
+
+        static Sent send(ProductProcess product, CampaignBatch batch, long seed, Duration during) throws Exception {
             HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
             Random random = new Random(seed);
             long end = System.nanoTime() + during.toNanos();
             int round = 0;
+            int claims = 0;
+            int junk = 0;
+            int unanswered = 0;
             while (System.nanoTime() < end) {
                 round++;
-                for (String body : bodies(batch, round, random)) {
+                List<String> bodies = bodies(batch, round, random);
+                for (int i = 0; i < bodies.size(); i++) {
+                    String body = bodies.get(i);
                     HttpRequest request = HttpRequest.newBuilder(URI.create(product.webhookUrl()))
                             .timeout(Duration.ofSeconds(3)).header("Content-Type", "application/json")
                             .header("X-Topup-Event-Id", "forged-" + round + "-" + random.nextInt(1000))
@@ -198,12 +274,18 @@ abstract class FaultMatrix {
                             .POST(HttpRequest.BodyPublishers.ofString(body)).build();
                     try {
                         client.send(request, HttpResponse.BodyHandlers.discarding());
+                        if (i < batch.refs().size()) {
+                            claims++;
+                        } else {
+                            junk++;
+                        }
                     } catch (IOException e) {
-                        // not listening yet: the next round tries again
+                        unanswered++; // not listening yet: the next round tries again
                     }
                 }
                 Thread.sleep(300); // paces the forged rounds, not waiting for a condition
             }
+            return new Sent(claims, junk, unanswered);
         }
 
         private static List<String> bodies(CampaignBatch batch, int round, Random random) {

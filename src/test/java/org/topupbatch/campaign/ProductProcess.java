@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.topupbatch.testing.BoundedProcess;
 import org.topupbatch.testing.BuiltJar;
 import org.topupbatch.testing.FreePorts;
 
@@ -117,12 +118,12 @@ final class ProductProcess {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:TieredStopAtLevel=1", "-jar", BuiltJar.path().toAbsolutePath().toString()));
         cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(home.toFile()).redirectErrorStream(true);
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(home.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("TOPUP_"));
         pb.environment().putAll(env);
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(2, TimeUnit.MINUTES) || p.exitValue() != 0 && !(p.exitValue() == 1 && out.contains("no batch '"))) {
+        BoundedProcess.Result result = BoundedProcess.run(pb, Duration.ofMinutes(2));
+        String out = result.output();
+        if (result.exitCode() != 0 && !(result.exitCode() == 1 && out.contains("no batch '"))) {
             throw new AssertionError(String.join(" ", args) + " failed: " + out);
         }
         return out;

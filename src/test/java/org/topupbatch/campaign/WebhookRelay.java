@@ -34,7 +34,13 @@ final class WebhookRelay implements AutoCloseable {
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final Random random;
     private final String target;
+    /** Webhooks taken from the sandbox; of these, how many distinct bodies (duplicates share one). */
+    final AtomicInteger received = new AtomicInteger();
+    private final java.util.Set<String> bodies = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Passes the product answered: first passes and replays; replays alone; passes that found no answer. */
     final AtomicInteger relayed = new AtomicInteger();
+    final AtomicInteger replayed = new AtomicInteger();
+    final AtomicInteger failed = new AtomicInteger();
 
     WebhookRelay(String target, long seed) throws IOException {
         this.target = target;
@@ -61,17 +67,29 @@ final class WebhookRelay implements AutoCloseable {
         Map<String, List<String>> headers = Map.copyOf(exchange.getRequestHeaders());
         exchange.sendResponseHeaders(200, -1);
         exchange.close();
+        received.incrementAndGet();
+        bodies.add(java.util.HexFormat.of().formatHex(body, 0, Math.min(body.length, 4096)) + "/" + body.length);
         long delay;
         synchronized (random) {
             delay = random.nextInt(3000);
             if (random.nextInt(3) == 0) {
-                scheduler.schedule(() -> pass(body, headers), delay + 4000, TimeUnit.MILLISECONDS);
+                scheduler.schedule(() -> pass(body, headers, true), delay + 4000, TimeUnit.MILLISECONDS);
             }
         }
-        scheduler.schedule(() -> pass(body, headers), delay, TimeUnit.MILLISECONDS);
+        scheduler.schedule(() -> pass(body, headers, false), delay, TimeUnit.MILLISECONDS);
     }
 
-    private void pass(byte[] body, Map<String, List<String>> headers) {
+    int distinctBodies() {
+        return bodies.size();
+    }
+
+    /** The counts, for a case's printout and its failure message. */
+    String figures() {
+        return "relay: " + received + " webhooks received (" + distinctBodies() + " distinct), " + relayed
+                + " passed on (" + replayed + " of them replays), " + failed + " passes unanswered";
+    }
+
+    private void pass(byte[] body, Map<String, List<String>> headers, boolean replay) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(target)).timeout(Duration.ofSeconds(5))
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body));
         headers.forEach((name, values) -> {
@@ -82,8 +100,12 @@ final class WebhookRelay implements AutoCloseable {
         try {
             client.send(request.build(), HttpResponse.BodyHandlers.discarding());
             relayed.incrementAndGet();
+            if (replay) {
+                replayed.incrementAndGet();
+            }
         } catch (IOException e) {
-            // the product is not listening (between runs): the sandbox's own retries are not replayed here
+            // the product is not listening (between runs): counted, so that a case can tell whether its webhooks landed
+            failed.incrementAndGet();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -6,6 +6,7 @@ import org.topupbatch.provider.ProviderCall;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -791,6 +792,7 @@ abstract class JournalContractTest {
 
     /** Not a timed assertion: prints how long a 200,000-row file takes, for the record. */
     @Test
+    @Timeout(value = 30, unit = TimeUnit.MINUTES) // 576 s once on PostgreSQL with 7 builds on 2 cores: over the 10-minute default
     void aLargeBatchGoesThroughTheWriterWithFlatMemory() {
         int rows = 100_000; // large enough to show a flat heap (BENCHMARKS.md's intake scale takes a million)
         Runtime runtime = Runtime.getRuntime();

@@ -86,11 +86,10 @@ class HttpProviderClientSandboxTest {
         Profile p = client.profile();
         assertThat(p.balance()).isEqualTo(b.balance());
         assertThat(Tier.parse(p.tier())).contains(Tier.GOLD);
-        assertThat(p.apiUsage()).isNotNull();
         assertThat(p.apiUsage().limitPerMinute()).isEqualTo(300);
         assertThat(p.ipWhitelist()).contains("127.0.0.1");
-        assertThat(p.joinedAt()).isNotNull();
-        assertThat(p.successRate()).isNotNull();
+        assertThat(p.joinedAt()).isBefore(Instant.now());
+        assertThat(p.successRate()).isBetween(java.math.BigDecimal.ZERO, java.math.BigDecimal.valueOf(100));
     }
 
     @Test
@@ -176,13 +175,15 @@ class HttpProviderClientSandboxTest {
 
     @Test
     void historyPagingAndFilters() throws Exception {
-        // two days of orders: yesterday's under a fixed clock, today's under the real one
+        // two days of orders: yesterday's under a fixed clock, today's under a running clock set to noon
+        // UTC today (the real clock could pass midnight between the orders and the day's query)
         LocalDate today = LocalDate.now(ZoneOffset.UTC);
         LocalDate yesterday = today.minusDays(1);
+        Instant todayNoon = today.atTime(12, 0).toInstant(ZoneOffset.UTC);
         sandbox.setClock(Clock.fixed(yesterday.atTime(12, 0).toInstant(ZoneOffset.UTC), ZoneOffset.UTC));
         String old1 = ref();
         client.createOrder(new OrderRequest(old1, "TSEL10", "081234567890", null));
-        sandbox.setClock(Clock.systemUTC());
+        sandbox.setClock(Clock.offset(Clock.systemUTC(), Duration.between(Instant.now(), todayNoon)));
         String a = ref();
         String b = ref();
         String c = ref();
@@ -198,7 +199,8 @@ class HttpProviderClientSandboxTest {
         assertThat(all.pagination().limit()).isEqualTo(20);
         // newest first
         assertThat(all.orders()).extracting(OrderListEntry::refId).containsExactly(failed, c, b, a, old1);
-        assertThat(all.orders().get(0).createdAt()).isNotNull();
+        assertThat(all.orders().get(0).createdAt()).isAfterOrEqualTo(todayNoon.truncatedTo(java.time.temporal.ChronoUnit.SECONDS))
+                .isBefore(todayNoon.plus(Duration.ofMinutes(10)));
         assertThat(all.orders().get(0).productName()).isNotBlank();
 
         OrderHistoryPage page2 = client.orderHistory(HistoryQuery.all().page(2).limit(2));

@@ -106,15 +106,20 @@ class RateBudgetPacingTest {
         budget.enter("create-order").completed(200); // the bucket is empty now for a second
         java.util.concurrent.ConcurrentLinkedQueue<String> order = new java.util.concurrent.ConcurrentLinkedQueue<>();
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        java.util.concurrent.CompletableFuture<Thread> ordering = new java.util.concurrent.CompletableFuture<>();
         try {
             java.util.concurrent.Future<?> orders = pool.submit(() -> {
+                ordering.complete(Thread.currentThread());
                 for (int i = 0; i < 2; i++) {
                     budget.enter("create-order").completed(200);
                     order.add("create-order");
                 }
                 return null;
             });
-            Thread.sleep(100); // the orders wait first
+            // the orders wait first: their thread is parked in the budget before the look-up comes
+            Thread orderThread = ordering.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            org.topupbatch.testing.Poll.until("the orders wait for a slot", Duration.ofSeconds(10),
+                    () -> orderThread.getState() == Thread.State.TIMED_WAITING || orderThread.getState() == Thread.State.WAITING);
             pool.submit(() -> {
                 budget.enter("check-balance").completed(200);
                 order.add("check-balance");

@@ -26,6 +26,7 @@ import org.topupbatch.provider.ProviderGateway;
 import org.topupbatch.provider.RateBudget;
 import org.topupbatch.provider.Signer;
 import org.topupbatch.sandbox.SandboxConfig;
+import org.topupbatch.sandbox.LedgerEntry;
 import org.topupbatch.sandbox.SandboxProvider;
 
 /**
@@ -70,10 +71,12 @@ class ReconcilerTest {
         RowRecord row = journal.findOrder("MINE-1").orElseThrow();
         journal.markSending(row.id(), clock.instant().minusSeconds(30));
         journal.recordOutcome(row.id(), RowState.UNKNOWN, null, null, "no answer");
-        sandbox.foreignOrder("MINE-1", "FF100", "39999999", null); // the same ref_id, another customer
+        LedgerEntry foreign = sandbox.foreignOrder("MINE-1", "FF100", "39999999", null); // the same ref_id, another customer
 
+        // the day of the provider's order, not of the clock afterwards: Jakarta's day turns at 17:00 UTC
+        ZoneId jakarta = ZoneId.of("Asia/Jakarta");
         Reconciliation result = new Reconciler(gateway, journal.reconciliations(), journal, Duration.ofMinutes(30), clock)
-                .reconcile(new ReconcileDay(LocalDate.now(ZoneId.of("Asia/Jakarta")), ZoneId.of("Asia/Jakarta")));
+                .reconcile(new ReconcileDay(LocalDate.ofInstant(foreign.createdAt(), jakarta), jakarta));
 
         assertThat(result.lines()).singleElement().satisfies(line -> {
             assertThat(line.kind()).isEqualTo(ExceptionKind.UNKNOWN_TO_JOURNAL);

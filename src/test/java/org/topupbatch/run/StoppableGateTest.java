@@ -12,6 +12,7 @@ import org.topupbatch.provider.InMemoryCallLog;
 import org.topupbatch.provider.ProviderException;
 import org.topupbatch.provider.RateBudget;
 import org.topupbatch.provider.RequestGate;
+import org.topupbatch.testing.Poll;
 
 /** The stop of the provider's door, on a real rate budget of one request a minute. */
 class StoppableGateTest {
@@ -43,9 +44,8 @@ class StoppableGateTest {
             }
         });
         worker.start();
-        while (worker.getState() != Thread.State.TIMED_WAITING && worker.getState() != Thread.State.WAITING) {
-            Thread.onSpinWait();
-        }
+        Poll.until("the worker waits in the gate", Duration.ofSeconds(30),
+                () -> worker.getState() == Thread.State.TIMED_WAITING || worker.getState() == Thread.State.WAITING);
         assertThat(gate.stop()).as("nothing on the wire").isZero();
         assertThat(waiter.get(30, TimeUnit.SECONDS)).isEqualTo(ProviderException.INTERRUPTED);
     }
@@ -104,9 +104,8 @@ class StoppableGateTest {
             }
         });
         worker.start();
-        while (worker.getState() != Thread.State.TIMED_WAITING && worker.getState() != Thread.State.WAITING) {
-            Thread.onSpinWait();
-        }
+        Poll.until("the worker waits in the gate", Duration.ofSeconds(30),
+                () -> worker.getState() == Thread.State.TIMED_WAITING || worker.getState() == Thread.State.WAITING);
         worker.interrupt();
         assertThat(waiter.get(30, TimeUnit.SECONDS)).isEqualTo("InterruptedException");
     }

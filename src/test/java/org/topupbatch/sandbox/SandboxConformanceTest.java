@@ -20,9 +20,12 @@ class SandboxConformanceTest {
 
     private static SandboxProvider sandbox;
     private static SandboxTestClient client;
+    /** Before the sandbox's first answer: every time it stamps lies between this and now (it runs on the real clock). */
+    private static Instant started;
 
     @BeforeAll
     static void start() {
+        started = Instant.now().minusSeconds(1); // a stamp in whole seconds may fall before the instant it was taken
         sandbox = SandboxProvider.start(SandboxConfig.defaults().setSeed(7L)
                 .setSettleDelay(DurationRange.parse("50ms-100ms")), 0);
         client = new SandboxTestClient(sandbox.baseUrl());
@@ -56,11 +59,15 @@ class SandboxConformanceTest {
     }
 
     private static JsonNode okData(SandboxTestClient.Answer answer) {
+        return okData(answer, JsonNodeType.OBJECT);
+    }
+
+    /** The envelope of a 200 answer whose {@code data} must be of type {@code data} (an object; the price list an array). */
+    private static JsonNode okData(SandboxTestClient.Answer answer, JsonNodeType data) {
         assertThat(answer.status()).as(answer.body()).isEqualTo(200);
         assertThat(answer.response().headers().firstValue("Content-Type").orElse("")).startsWith("application/json");
-        assertShape(answer.json(), Map.of("success", BOOLEAN, "data", answer.data().getNodeType(), "message", STRING,
-                "timestamp", STRING));
-        assertThat(Instant.parse(answer.json().get("timestamp").textValue())).as("ISO 8601").isNotNull();
+        assertShape(answer.json(), Map.of("success", BOOLEAN, "data", data, "message", STRING, "timestamp", STRING));
+        assertStampedNow(answer.json().get("timestamp"));
         assertThat(answer.json().get("success").booleanValue()).isTrue();
         assertThat(answer.json().get("message").textValue()).isEqualTo("OK");
         return answer.data();
@@ -77,7 +84,7 @@ class SandboxConformanceTest {
 
     @Test
     void priceListIsAnArrayOfProducts() {
-        JsonNode data = okData(client.priceList());
+        JsonNode data = okData(client.priceList(), JsonNodeType.ARRAY);
         assertThat(data.isArray()).isTrue();
         assertThat(data.size()).isGreaterThanOrEqualTo(30);
         for (JsonNode p : data) {
@@ -121,7 +128,7 @@ class SandboxConformanceTest {
         for (JsonNode entry : data.get("orders")) {
             assertShape(entry, Map.of("ref_id", STRING, "product_sku", STRING, "product_name", STRING, "customer_no", STRING,
                     "status", STRING, "serial_number", STRING, "price", NUMBER, "created_at", STRING), "serial_number");
-            assertThat(Instant.parse(entry.get("created_at").textValue())).isNotNull();
+            assertStampedNow(entry.get("created_at"));
             assertThat(entry.get("created_at").textValue()).endsWith("Z");
             if (entry.get("status").textValue().equals("pending")) {
                 assertThat(entry.get("serial_number").isNull()).isTrue();
@@ -163,7 +170,13 @@ class SandboxConformanceTest {
         fields.put("created_at", STRING);
         assertShape(data, fields, "serial_number");
         assertThat(data.get("ref_id").textValue()).isEqualTo("CONF-C1");
-        assertThat(Instant.parse(data.get("created_at").textValue())).isNotNull();
+        assertStampedNow(data.get("created_at"));
+    }
+
+    /** An ISO 8601 instant taken during this test class (the sandbox stamps on the real clock). */
+    private static void assertStampedNow(JsonNode stamp) {
+        assertThat(Instant.parse(stamp.textValue())).as("ISO 8601 instant of this run: %s", stamp)
+                .isBetween(started, Instant.now().plusSeconds(1));
     }
 
     private static Map<String, JsonNodeType> orderFields() {

@@ -72,7 +72,9 @@ class SandboxSettlementTest {
         assertThat(event.get("price").isIntegralNumber()).isTrue();
         assertThat(event.get("price").longValue()).isEqualTo(price);
         assertThat(event.get("message").isTextual()).isTrue();
-        assertThat(Instant.parse(event.get("timestamp").textValue())).isNotNull();
+        assertThat(Instant.parse(event.get("timestamp").textValue())).as("the settlement's instant")
+                .isAfterOrEqualTo(sandbox.ledger().get(0).createdAt().truncatedTo(java.time.temporal.ChronoUnit.SECONDS))
+                .isBeforeOrEqualTo(Instant.now());
 
         JsonNode polled = client.checkOrder("S-1").data();
         assertThat(polled.get("status").textValue()).isEqualTo("success");
@@ -80,7 +82,7 @@ class SandboxSettlementTest {
         assertThat(polled.get("balance_after").longValue()).as("as at creation").isEqualTo(before - price);
         LedgerEntry entry = sandbox.ledger().get(0);
         assertThat(entry.status()).isEqualTo("success");
-        assertThat(entry.settledAt()).isNotNull();
+        assertThat(entry.settledAt()).isAfterOrEqualTo(entry.createdAt());
         assertThat(entry.refunded()).isFalse();
         assertThat(sandbox.balance()).isEqualTo(before - price);
     }

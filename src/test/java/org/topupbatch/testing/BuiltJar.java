@@ -6,6 +6,9 @@ import java.nio.file.Path;
 /** The product's jar as {@code mvn package} built it, which the end-to-end tests run as a process. */
 public final class BuiltJar {
 
+    /** A command's longest run: a JVM start and a journal query take seconds even on a loaded CI machine. */
+    private static final java.time.Duration COMMAND_LIMIT = java.time.Duration.ofMinutes(2);
+
     private BuiltJar() {
     }
 
@@ -27,15 +30,13 @@ public final class BuiltJar {
         java.util.List<String> line = new java.util.ArrayList<>(java.util.List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", path().toAbsolutePath().toString()));
         line.addAll(java.util.List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(line).redirectErrorStream(true);
+        ProcessBuilder pb = new ProcessBuilder(line);
         pb.environment().keySet().removeIf(k -> k.startsWith("TOPUP_"));
         pb.environment().putAll(env);
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        int code = p.waitFor();
-        if (code != 0) {
-            throw new AssertionError(String.join(" ", args) + " exited with " + code + ":\n" + out);
+        BoundedProcess.Result result = BoundedProcess.run(pb, COMMAND_LIMIT);
+        if (result.exitCode() != 0) {
+            throw new AssertionError(String.join(" ", args) + " exited with " + result.exitCode() + ":\n" + result.output());
         }
-        return out;
+        return result.output();
     }
 }

@@ -29,6 +29,7 @@ import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxDialect;
 import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.testing.MutableClock;
+import org.topupbatch.testing.Poll;
 
 /**
  * Tracking with a provider whose only status check is sending the same transaction again
@@ -122,7 +123,8 @@ class DigiflazzTrackingTest {
         journal.markSending(row("DP-1").id(), clock.instant());
         gateway.createOrder(new OrderRequests(new BigDecimal("10")).of(row("DP-1")));
         journal.recordOutcome(row("DP-1").id(), RowState.PENDING, null, null, "pending");
-        Thread.sleep(800); // the sandbox settles it meanwhile
+        Poll.until("the sandbox settles DP-1", Duration.ofSeconds(30), () -> sandbox.ledger().stream()
+                .anyMatch(e -> e.refId().equals("DP-1") && !e.status().equals("pending")));
 
         polling().poll(List.of(row("DP-1")));
 
