@@ -115,19 +115,21 @@ public class ReportSchedule {
     }
 
     /**
-     * A batch whose report was written not complete and may stay so for this run: held by the
-     * operator, or its pending timeout is over. A batch reported while held and resumed since is
-     * not: its orders are being sent and its report will be written again.
+     * A batch whose report was written not complete and may stay so for this run: its pending
+     * timeout is over. For a batch the operator holds the timeout runs from the hold (or from its
+     * last order, when that came later), as for pending orders: a {@code resume} within it lets a
+     * once run finish the batch instead of ending on it. A batch reported while held and resumed
+     * since is not left: its orders are being sent and its report will be written again.
      */
     private boolean leftAsItStands(BatchRecord batch) {
         if (!batch.reportedAtTimeout()) {
             return false;
         }
-        if (batch.held()) {
-            return true;
-        }
         Instant since = journal.lastSubmission(batch.id())
                 .orElse(batch.submitStartedAt() != null ? batch.submitStartedAt() : batch.startedAt());
+        if (batch.held() && batch.heldAt().isAfter(since)) {
+            since = batch.heldAt();
+        }
         return Duration.between(since, clock.instant()).compareTo(pendingTimeout) >= 0;
     }
 }

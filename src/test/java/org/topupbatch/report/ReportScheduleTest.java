@@ -139,7 +139,7 @@ class ReportScheduleTest {
     }
 
     @Test
-    void a_held_batch_is_reported_as_it_stands_and_a_resumed_one_is_waited_for_again() {
+    void a_held_batch_is_reported_as_it_stands_waited_for_a_pending_timeout_from_the_hold_and_a_resumed_one_is_waited_for_again() {
         long id = batch("H-1", "H-2");
         sent("H-1", RowState.SUCCESS);
         assertThat(due(id)).isEmpty();
@@ -148,7 +148,13 @@ class ReportScheduleTest {
         assertThat(held.complete()).isFalse();
         written(id, held);
         assertThat(due(id)).as("nothing changed since").isEmpty();
-        assertThat(schedule.outstanding()).as("a once run may end on it").isEqualTo(ReportSchedule.Outstanding.ONLY_TIMED_OUT);
+        assertThat(schedule.outstanding()).as("held just now: a once run waits for a resume, as for pending orders")
+                .isEqualTo(ReportSchedule.Outstanding.WAITING);
+        clock.advance(TIMEOUT.minusSeconds(1));
+        assertThat(schedule.outstanding()).as("within the pending timeout of the hold").isEqualTo(ReportSchedule.Outstanding.WAITING);
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(schedule.outstanding()).as("held for the pending timeout: a once run may end on it")
+                .isEqualTo(ReportSchedule.Outstanding.ONLY_TIMED_OUT);
         journal.resumeBatch(id);
         journal.markSending(row("H-2"), clock.instant());
         journal.recordOutcome(row("H-2"), RowState.PENDING, null, 20_000L, "pending");
