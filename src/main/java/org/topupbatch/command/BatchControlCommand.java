@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import org.topupbatch.journal.JournalException;
+import org.topupbatch.journal.JournalReaderAccess;
 import org.topupbatch.journal.OperatorAction;
 import org.topupbatch.journal.BatchRecord;
 import org.topupbatch.run.ExitCode;
@@ -57,9 +58,10 @@ final class BatchControlCommand implements Command {
                 return ExitCode.OK.code();
             });
         } catch (JournalException e) {
-            // the journal's statement was cut or never reached: say that it may not have happened
-            err.println("topup-batch: " + action.word() + " " + OneLine.of(wanted) + " not done (or not confirmed: 'status "
-                    + OneLine.of(wanted) + "' shows the batch): " + OneLine.of(e.getMessage(), 500));
+            // cut while the product kept starting or stopping, the statement may have gone through: say so
+            String notDone = JournalReaderAccess.productChanging(e) ? " not confirmed ('status " + OneLine.of(wanted)
+                    + "' shows whether it took effect): " : " not done: ";
+            err.println("topup-batch: " + action.word() + " " + OneLine.of(wanted) + notDone + OneLine.of(e.getMessage(), 500));
             return ExitCode.FAILED.code();
         }
     }

@@ -35,6 +35,7 @@ public final class TopupBatchMain {
             "  reconcile [DAY]                 match a day's orders and balance with the provider's (default yesterday)",
             "  retry-failed BATCH              write the failed rows of a batch into the inbox under new ref_ids",
             "  migrate-journal --to JDBC_URL   move the H2 journal to PostgreSQL",
+            "  migrate-journal                 bring the journal's schema up to date for this jar (H2: the product stopped)",
             "  compact-journal                 give back the disk space a stopped product's H2 journal no longer uses",
             "  sandbox [--port N] [--host H]   serve the sandbox provider alone",
             "  help                            this text",

@@ -1,0 +1,253 @@
+package org.topupbatch.campaign;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+import org.flywaydb.core.Flyway;
+import org.topupbatch.journal.BatchRecord;
+import org.topupbatch.journal.JdbcJournal;
+import org.topupbatch.journal.JournalDataSource;
+import org.topupbatch.sandbox.DurationRange;
+import org.topupbatch.sandbox.SandboxConfig;
+import org.topupbatch.sandbox.SandboxProvider;
+import org.topupbatch.testing.Poll;
+
+/**
+ * The operator's commands raced against the product's start and end (issue 37, README "Commands while
+ * the product runs"). First the journal is one an older jar left (schema version {@link #OLDER_SCHEMA}):
+ * every command must refuse it in one line naming {@code migrate-journal} and migrate nothing. Then,
+ * round after round, a once run takes a batch of a few seconds while the commands ({@code hold},
+ * {@code resume}, {@code cancel}, {@code status}, {@code report}, {@code plan}, {@code reconcile}), in a
+ * seeded order, go off at seeded moments: some while it starts, the rest as its batch ends and it
+ * closes its journal, and a last one once it is gone. Each command must exit 0 (or 2 where that is its
+ * documented word: reconcile's exceptions) or 1 with exactly one line on stderr, with no stack trace
+ * anywhere; a {@code cancel} that exited 0 must be in the journal, and so must a {@code hold} that said
+ * so (unless resumed or cancelled after it). Everything random derives from the seed.
+ */
+final class CommandRaceCampaign {
+
+    static final List<String> KINDS = List.of("hold", "resume", "cancel", "status", "report", "plan", "reconcile");
+    static final String OLDER_SCHEMA = "13";
+    static final int ROWS = 12;
+    private static final Duration COMMAND_LIMIT = Duration.ofSeconds(90);
+    private static final Duration RUN_LIMIT = Duration.ofSeconds(90);
+    private static final Pattern TRACE = Pattern.compile("(?m)^\\s*at [\\w.$]+\\(.*\\)\\s*$|^Caused by: |Exception in thread");
+
+    record Figures(long seed, String journal, int rounds, int commands, Map<String, Integer> exits,
+                   Map<String, Integer> phases, Map<Integer, Integer> runExits, Duration took, List<String> anomalies) {
+
+        String describe() {
+            return String.format("command race campaign on %s, seed %d: %d rounds, %d commands, exits by command %s,"
+                            + " by phase %s, once runs' exits %s, %d anomalies, %d s", journal, seed, rounds, commands, exits,
+                    phases, runExits, anomalies.size(), took.toSeconds());
+        }
+    }
+
+    /** A command's kind, its moment, and its outcome. */
+    private record Fired(String kind, String phase, ProductProcess.CommandOutcome outcome) {
+    }
+
+    private final long seed;
+    private final int rounds;
+    private final CampaignJournal journal;
+    private final Path home;
+    private final List<String> anomalies = new ArrayList<>();
+    private final Map<String, Integer> exits = new TreeMap<>();
+    private final Map<String, Integer> phases = new TreeMap<>();
+    private int commands;
+
+    CommandRaceCampaign(long seed, int rounds, CampaignJournal journal, Path home) {
+        this.seed = seed;
+        this.rounds = rounds;
+        this.journal = journal;
+        this.home = home;
+    }
+
+    Figures run() throws Exception {
+        long started = System.nanoTime();
+        Random random = new Random(seed);
+        Map<Integer, Integer> runExits = new TreeMap<>();
+        // one order at a time, a few a second: a batch of ROWS takes a few seconds
+        SandboxConfig config = SandboxConfig.defaults().setSeed(seed)
+                .setLatency(DurationRange.of(Duration.ofMillis(150), Duration.ofMillis(250)));
+        try (SandboxProvider sandbox = SandboxProvider.start(config, 0)) {
+            ProductProcess product = new ProductProcess(Files.createDirectories(home), sandbox.baseUrl());
+            product.env.putAll(journal.settings());
+            product.env.put("TOPUP_SUBMIT_CONCURRENCY", "1");
+            // a held batch ends its once run 5 s after the hold (exit 3), so that every round ends soon
+            product.env.put("TOPUP_PENDING_TIMEOUT", "5s");
+            sandbox.config().setWebhookUrl(product.webhookUrl());
+            Path planned = home.resolve("plan-me.csv");
+            Files.writeString(planned, batch("P-", 3));
+
+            olderJournalIsRefused(product, planned);
+            for (int round = 1; round <= rounds; round++) {
+                String name = "race-" + round + ".csv";
+                String prefix = "R" + round + "-";
+                product.drop(name, batch(prefix, ROWS));
+                List<String> kinds = new ArrayList<>(KINDS);
+                Collections.shuffle(kinds, random);
+                int atStart = 1 + random.nextInt(kinds.size() - 2);
+                List<Fired> fired = new ArrayList<>();
+                product.start(null);
+                for (String kind : kinds.subList(0, atStart)) {
+                    Thread.sleep(random.nextInt(1500));
+                    fired.add(fire(product, kind, "start", name, planned));
+                }
+                int near = ROWS - random.nextInt(4);
+                Poll.atMost(RUN_LIMIT, () -> ordersOf(sandbox, prefix), n -> n >= near || !product.alive());
+                for (String kind : kinds.subList(atStart, kinds.size() - 1)) {
+                    Thread.sleep(random.nextInt(600));
+                    fired.add(fire(product, kind, "end", name, planned));
+                }
+                int exit = product.await(RUN_LIMIT);
+                runExits.merge(exit, 1, Integer::sum);
+                fired.add(fire(product, kinds.get(kinds.size() - 1), "gone", name, planned));
+                boolean mayBeHeld = fired.stream().anyMatch(f -> f.kind().equals("hold") && f.outcome().exit() == 0);
+                if (exit != 0 && !(exit == 3 && mayBeHeld)) {
+                    anomalies.add("round " + round + ": the once run exited " + exit + ":\n" + product.output());
+                }
+                effectsInTheJournal(product, name, fired);
+                // a batch left held would hold up the rounds after it: the operator cancels it
+                fire(product, "cancel", "gone", name, planned);
+            }
+            return new Figures(seed, journal.name(), rounds, commands, exits, phases, runExits,
+                    Duration.ofNanos(System.nanoTime() - started), anomalies);
+        }
+    }
+
+    /** A journal an older jar left: every command refuses it naming migrate-journal, and none migrates it. */
+    private void olderJournalIsRefused(ProductProcess product, Path planned) throws Exception {
+        Flyway older = flyway(product).target(OLDER_SCHEMA).load();
+        older.migrate();
+        int applied = older.info().applied().length;
+        for (String kind : List.of("status", "hold", "plan")) {
+            Fired f = fire(product, kind, "older journal", "race-1.csv", planned);
+            if (f.outcome().exit() != 1 || !f.outcome().err().contains("migrate-journal")) {
+                anomalies.add(kind + " on an older journal did not refuse it naming migrate-journal: " + f.outcome());
+            }
+        }
+        int after = flyway(product).load().info().applied().length;
+        if (after != applied) {
+            anomalies.add("a command migrated the older journal: " + applied + " migrations before, " + after + " after");
+        }
+    }
+
+    private org.flywaydb.core.api.configuration.FluentConfiguration flyway(ProductProcess product) throws Exception {
+        Map<String, String> settings = journal.settings();
+        String url = settings.get("TOPUP_DB_URL");
+        if (url == null) {
+            Path data = product.home.resolve("data");
+            Files.createDirectories(data.resolve("journal"));
+            return Flyway.configure().dataSource(JournalDataSource.url(data, null), "sa", "")
+                    .locations("classpath:db/migration");
+        }
+        return Flyway.configure().dataSource(url, settings.get("TOPUP_DB_USER"), settings.get("TOPUP_DB_PASSWORD"))
+                .locations("classpath:db/migration");
+    }
+
+    private Fired fire(ProductProcess product, String kind, String moment, String batch, Path planned) throws Exception {
+        String phase = moment.equals("gone") || moment.equals("older journal") ? moment
+                : moment + (product.alive() ? " (running)" : " (gone)");
+        List<String> args = switch (kind) {
+            case "plan" -> List.of("plan", planned.toString());
+            case "reconcile" -> List.of("reconcile");
+            default -> List.of(kind, batch);
+        };
+        ProductProcess.CommandOutcome outcome = product.commandOutcome(COMMAND_LIMIT, args.toArray(String[]::new));
+        commands++;
+        exits.merge(kind + "=" + outcome.exit(), 1, Integer::sum);
+        phases.merge(phase, 1, Integer::sum);
+        judge(kind, phase, outcome);
+        return new Fired(kind, phase, outcome);
+    }
+
+    private void judge(String kind, String phase, ProductProcess.CommandOutcome outcome) {
+        String what = String.join(" ", outcome.args()) + " (" + phase + ")";
+        Set<Integer> allowed = kind.equals("reconcile") ? Set.of(0, 1, 2) : Set.of(0, 1);
+        List<String> errLines = outcome.err().lines().filter(l -> !l.isBlank()).toList();
+        if (!allowed.contains(outcome.exit())) {
+            anomalies.add(what + " exited " + outcome.exit() + ": " + outcome);
+        } else if (outcome.exit() == 1 && errLines.size() != 1) {
+            anomalies.add(what + " exited 1 with " + errLines.size() + " lines on stderr instead of one: " + outcome.err());
+        } else if (outcome.exit() != 1 && !errLines.isEmpty()) {
+            anomalies.add(what + " exited " + outcome.exit() + " but complained on stderr: " + outcome.err());
+        }
+        if (TRACE.matcher(outcome.out()).find() || TRACE.matcher(outcome.err()).find()) {
+            anomalies.add(what + " showed a stack trace: " + outcome);
+        }
+    }
+
+    /**
+     * With the product gone: a cancel that exited 0 is in the journal; so is a hold that said the
+     * batch is held, unless a resume or cancel confirmed after it, or a command not confirmed, came later.
+     */
+    private void effectsInTheJournal(ProductProcess product, String name, List<Fired> fired) {
+        Map<String, String> settings = journal.settings();
+        BatchRecord batch;
+        try (JdbcJournal read = JdbcJournal.openForReading(product.home.resolve("data"), settings.get("TOPUP_DB_URL"),
+                settings.get("TOPUP_DB_USER"), settings.get("TOPUP_DB_PASSWORD"))) {
+            List<BatchRecord> found = read.batchesForFile(name);
+            if (found.isEmpty()) {
+                anomalies.add(name + " is not in the journal after its once run");
+                return;
+            }
+            batch = found.get(0);
+        }
+        boolean cancelled = false;
+        Boolean held = null; // null: unknown (no confirmed word, or a later command not confirmed)
+        for (Fired f : fired) {
+            ProductProcess.CommandOutcome o = f.outcome();
+            boolean confirmed = o.exit() == 0;
+            boolean control = Set.of("hold", "resume", "cancel").contains(f.kind());
+            if (!control) {
+                continue;
+            }
+            if (!confirmed) {
+                if (!o.err().contains("no batch '")) {
+                    held = null; // may or may not have happened: the command said so
+                }
+                continue;
+            }
+            switch (f.kind()) {
+                case "cancel" -> {
+                    cancelled = true;
+                    held = false;
+                }
+                case "resume" -> held = false;
+                default -> held = o.out().contains("is held") ? Boolean.TRUE : held;
+            }
+        }
+        if (cancelled && !batch.cancelled()) {
+            anomalies.add(name + ": a cancel exited 0 but the journal has no cancel: " + fired);
+        }
+        if (Boolean.TRUE.equals(held) && !batch.held() && !batch.cancelled()) {
+            anomalies.add(name + ": a hold exited 0 saying so but the journal has no hold: " + fired);
+        }
+        if (Boolean.FALSE.equals(held) && batch.held()) {
+            anomalies.add(name + ": resumed or cancelled (exit 0) but the journal shows it held: " + fired);
+        }
+    }
+
+    private static long ordersOf(SandboxProvider sandbox, String prefix) {
+        return sandbox.ledger().stream().filter(e -> e.refId().startsWith(prefix)).count();
+    }
+
+    /** Instant orders of one product, each for a customer of its own. */
+    static String batch(String prefix, int rows) {
+        StringBuilder csv = new StringBuilder("ref_id,product_sku,customer_no,customer_no_zone\n");
+        int base = Math.abs(prefix.hashCode() % 10_000) * 1_000;
+        for (int i = 1; i <= rows; i++) {
+            csv.append(prefix).append(i).append(",FF100,").append(30_000_000 + base + i).append(",\n");
+        }
+        return csv.toString();
+    }
+}
