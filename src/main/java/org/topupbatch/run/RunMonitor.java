@@ -13,9 +13,9 @@ import org.topupbatch.report.BatchReporter;
 /**
  * Ends a run in once mode (README, "Running": exit codes): when the batches present at start are taken,
  * nothing is left to submit, and every report is written: exit 0 when every order is final,
- * 3 when some were still pending at the pending timeout (or a batch held by the operator was not
- * resumed within the pending timeout of its hold: until then the run waits for it, as for pending
- * orders, and a resume lets it finish the batch), 2 when a file was set aside because its
+ * 3 when some were still pending at the pending timeout (or a batch held by the operator during the
+ * run was not resumed within the pending timeout of its hold: until then the run waits for it, as for
+ * pending orders, and a resume lets it finish the batch; one held before the run is not waited for), 2 when a file was set aside because its
  * intake failed again and again (before 3: that file was not processed at all), 1 when the provider
  * refused the credentials.
  */

@@ -132,6 +132,16 @@ class ReportScheduleTest {
     }
 
     @Test
+    void a_batch_held_before_the_run_began_is_left_as_it_stands_at_once() {
+        long id = batch("E-1", "E-2");
+        sent("E-1", RowState.SUCCESS);
+        journal.holdBatch(id, clock.instant().minusSeconds(1)); // held before this run's schedule began
+        written(id, due(id).orElseThrow());
+        assertThat(schedule.outstanding()).as("held for a later run: a once run ends on it (exit 3)")
+                .isEqualTo(ReportSchedule.Outstanding.ONLY_TIMED_OUT);
+    }
+
+    @Test
     void the_backstop_looks_every_30_s_or_every_pending_timeout_when_shorter() {
         assertThat(ReportSchedule.backstopPeriod(Duration.ofMinutes(30))).isEqualTo(Duration.ofSeconds(30));
         assertThat(ReportSchedule.backstopPeriod(Duration.ofSeconds(5))).isEqualTo(Duration.ofSeconds(5));
