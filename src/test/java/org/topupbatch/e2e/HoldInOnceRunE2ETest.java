@@ -30,7 +30,7 @@ class HoldInOnceRunE2ETest {
     @RegisterExtension
     static final PostgresServer POSTGRES = new PostgresServer();
 
-    static final int ROWS = 40;
+    static final int ROWS = 60;
     static final Duration HELD_FOR = Duration.ofSeconds(15);
 
     @TempDir
@@ -43,9 +43,10 @@ class HoldInOnceRunE2ETest {
     void start() throws Exception {
         run = new JarRun(home);
         command = new JarRun(home.resolve("command"));
-        // one order at a time, a few a second: the batch is mid-flight for a while
+        // one order at a time, two a second: after the hold the batch has some 25 s of orders left, so
+        // that a loaded machine's slow command JVM still holds it mid-flight
         sandbox = SandboxProvider.start(SandboxConfig.defaults().setSeed(37L)
-                .setLatency(DurationRange.of(Duration.ofMillis(150), Duration.ofMillis(250))), 0);
+                .setLatency(DurationRange.of(Duration.ofMillis(400), Duration.ofMillis(600))), 0);
         run.provider(sandbox.baseUrl());
         run.env.put("TOPUP_SUBMIT_CONCURRENCY", "1");
         run.env.put("TOPUP_MODE", "once");
