@@ -9,11 +9,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The command race campaign ({@link CommandRaceCampaign}) on the H2 journal, and with
  * {@link CommandRaceCampaignPostgresE2ETest} on PostgreSQL: {@code campaign.race-rounds} once runs
- * (default 5), seeded by {@code campaign.seed} (default: random, printed).
+ * (default 3, about 2 minutes on a loaded machine), seeded by {@code campaign.seed} (default: random, printed).
  */
 class CommandRaceCampaignE2ETest {
 
-    static final int ROUNDS = Integer.getInteger("campaign.race-rounds", 5);
+    static final int ROUNDS = Integer.getInteger("campaign.race-rounds", 3);
 
     @TempDir
     Path home;
