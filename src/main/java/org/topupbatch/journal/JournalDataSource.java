@@ -4,7 +4,6 @@ import org.topupbatch.settings.PostgresUrlHint;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import org.flywaydb.core.Flyway;
 
 import java.io.IOException;
 import java.nio.file.Files;
