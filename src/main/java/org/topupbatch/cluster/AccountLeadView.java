@@ -25,7 +25,6 @@ import org.topupbatch.journal.JournalLock;
 final class AccountLeadView extends LockClusterView {
 
     private static final Logger LOG = LoggerFactory.getLogger(AccountLeadView.class);
-    private static final int LIVENESS_TIMEOUT_SECONDS = 2;
     /** An account free this long is taken whatever the shares (its node due to take it could not). */
     static final Duration FREE_BEFORE_TAKEN_ANYWAY = Duration.ofSeconds(5);
     /** A lead is held at least this long before it is handed over, so that starting nodes do not trade leads back and forth. */
@@ -34,6 +33,8 @@ final class AccountLeadView extends LockClusterView {
     private final JournalLockClusterService service;
     private final String account;
     private JournalLock session;
+    /** This node's session of the account's lead lost through a cut link: ended from the next one before that competes. */
+    private JournalLock.SessionId lost;
     private volatile boolean leading;
     private volatile String otherLeader;
     private Instant heldSince;
@@ -71,10 +72,11 @@ final class AccountLeadView extends LockClusterView {
             if (session == null) {
                 session = JournalLock.accountSession(service.url(), service.user(), service.password(),
                         getLocalMember().getId(), account);
+                lost = SessionEnds.endLost(session, lost, getLocalMember().getId(), "lead of account " + account);
             }
             Instant now = Instant.now();
             if (leading) {
-                if (!session.stillHeld(LIVENESS_TIMEOUT_SECONDS)) {
+                if (!session.stillHeld()) {
                     lose("its connection to the journal database stopped answering");
                     return;
                 }
@@ -154,8 +156,9 @@ final class AccountLeadView extends LockClusterView {
 
     private void lose(String why) {
         leading = false;
-        service.accountsLed().release(account);
+        service.accountsLed().lost(account); // at once: a marking under way may hang on the cut link
         LOG.error("node {} lost the lead of account {} ({}); it takes it again when it can", getLocalMember().getId(), account, why);
+        lost = session == null ? null : session.id(); // the server may keep it (a cut link): ended once reachable
         closeSession();
         fireLeadershipChangedEvent(Optional.empty());
     }

@@ -107,6 +107,15 @@ public final class AccountsLed {
         led.add(account);
     }
 
+    /**
+     * The lead is lost (its lock session stopped answering): no marking starts here from now on, and
+     * this does not wait for one under way, which may hang on the same cut link as the lock (README "Two
+     * nodes": a lost lead does not wait; the next leader looks up what this node left SENDING).
+     */
+    void lost(String account) {
+        led.remove(account);
+    }
+
     /** No row is marked SENDING at {@code account} by this node once this returns. */
     void release(String account) {
         java.util.concurrent.locks.Lock exclusive = lockOf(account).writeLock();

@@ -18,11 +18,12 @@ import org.topupbatch.journal.JournalLock;
 final class JournalLockClusterView extends LockClusterView {
 
     private static final Logger LOG = LoggerFactory.getLogger(JournalLockClusterView.class);
-    /** How long the leader's session may take to answer before it counts as lost. */
-    private static final int LIVENESS_TIMEOUT_SECONDS = 2;
-
     private final JournalLockClusterService service;
     private JournalLock session;
+    /** This node's lock session lost through a cut link: ended from the next session before that competes. */
+    private JournalLock.SessionId lost;
+    /** When the leader's lock session last answered a check (its step-down is measured from there). */
+    private long lastAnswerNanos;
     private volatile boolean leader;
     private volatile String otherLeader;
     /** The last standing-by or unreachable line, so that each is logged once per change. */
@@ -51,9 +52,12 @@ final class JournalLockClusterView extends LockClusterView {
         try {
             if (session == null) {
                 session = JournalLock.session(service.url(), service.user(), service.password(), getLocalMember().getId());
+                lost = SessionEnds.endLost(session, lost, getLocalMember().getId(), "journal lock");
             }
             if (leader) {
-                if (!session.stillHeld(LIVENESS_TIMEOUT_SECONDS)) {
+                if (session.stillHeld()) {
+                    lastAnswerNanos = System.nanoTime();
+                } else {
                     stepDown("its connection to the journal database stopped answering");
                 }
             } else if (session.tryHold()) {
@@ -95,6 +99,7 @@ final class JournalLockClusterView extends LockClusterView {
             return;
         }
         leader = true;
+        lastAnswerNanos = System.nanoTime();
         otherLeader = null;
         service.node().become(NodeRole.Role.LEADER);
         service.accountsLed().active(true); // several accounts led apart: rows at no account of this run are the active node's
@@ -116,8 +121,10 @@ final class JournalLockClusterView extends LockClusterView {
         service.node().become(NodeRole.Role.STEPPED_DOWN);
         // first: no provider request may start, then the leader's routes stop
         service.duties().stepDown();
-        LOG.error("node {} lost the journal lock ({}): stepping down; it stands by and leads again when it can"
-                + " take the lock", getLocalMember().getId(), why);
+        long silentMillis = (System.nanoTime() - lastAnswerNanos) / 1_000_000;
+        LOG.error("node {} lost the journal lock ({}): stepping down {} ms after its lock session last answered;"
+                + " it stands by and leads again when it can take the lock", getLocalMember().getId(), why, silentMillis);
+        lost = session == null ? null : session.id(); // the server may keep it (a cut link): ended once reachable
         closeSession();
         fireLeadershipChangedEvent(Optional.empty());
         // no exit: the next polls connect afresh and take the lock again when the database is back and no

@@ -87,6 +87,10 @@ final class AccountsReconcileCommand {
         var all = done.summary();
         out.println("Reconciliation of " + all.day() + " (" + all.zone() + "), " + all.accounts().size() + " accounts, "
                 + all.requests() + " provider requests, nothing ordered");
+        String partial = ReconcileSummary.partialWords(all.day(), all.partial());
+        if (partial != null) {
+            out.println(partial);
+        }
         for (AccountReconciliation a : all.accounts()) {
             if (!a.reconciled()) {
                 out.println("Account " + a.account() + " (" + a.dialect() + "): NOT reconciled: " + a.failure());
@@ -104,11 +108,8 @@ final class AccountsReconcileCommand {
             out.println("  Exceptions:  " + (s.exceptionCount() == 0 ? "none" : s.exceptionCount() + " " + s.exceptions()));
             out.println("  Money:       charged " + Rupiah.format(s.charged()) + ", refunded " + Rupiah.format(s.refunded())
                     + (history ? ", orders unknown to the journal " + Rupiah.format(s.foreignCharged()) : ""));
-            out.println("  Balance:     " + (history ? (s.balanceFirst() == null ? "unknown" : Rupiah.format(s.balanceFirst()))
-                    + " before the day's first order, " + Rupiah.format(s.balanceNow()) + " now; unexplained "
-                    + (s.unexplained() == null ? "unknown (no order since the day began, or no check-order)"
-                    : Rupiah.format(s.unexplained()))
-                    : Rupiah.format(s.balanceNow()) + " now; its movement cannot be explained without an order history"));
+            out.println("  Balance:     " + s.balanceWords() + (history ? ""
+                    : " (other clients' orders on the account cannot be listed without an order history: they are in it)"));
             if (s.corrected() + s.settled() > 0) {
                 out.println("  Journal:     " + s.corrected() + " orders corrected, " + s.settled()
                         + " settled from the provider; their batches' reports written again (earlier ones kept)");

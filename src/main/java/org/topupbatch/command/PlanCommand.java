@@ -122,6 +122,7 @@ public final class PlanCommand implements Command {
         long[] reserved = {0};
         PlanWriter[] writer = {null};
         long[] warnings = {0};
+        long[] waiting = {0};
         out.println("Plan of " + OneLine.of(file.getFileName().toString()) + " (nothing is ordered; the file stays where it is)"
                 + (provider.sandbox() ? ", with the embedded sandbox's prices: no provider is set" : ""));
         PlanSummary summary = new BatchCheck(catalog, rules, settings.balancePolicy(), settings.inputCharset(),
@@ -132,17 +133,29 @@ public final class PlanCommand implements Command {
             reserved[0] = journal.reservedAmount();
             writer[0] = new PlanWriter(journal::ordersAmong, journal::repeatsAmong);
             return new BatchCheck.Opened(writer[0], balanceRead[0] - reserved[0]);
-        }, (row, decision, rejection) -> {
-            if (rejection != null) {
-                out.println("  rejected  line " + row.line() + "  ref_id " + shown(row) + ": " + OneLine.of(rejection, 500));
+        }, new BatchPlanner.RowListener() {
+            @Override
+            public void decided(BatchRow row, RowDecision decision, String rejection) {
+                if (rejection != null) {
+                    out.println("  rejected  line " + row.line() + "  ref_id " + shown(row) + ": " + OneLine.of(rejection, 500));
+                }
+                warnings[0] += warn(row, decision);
             }
-            warnings[0] += warn(row, decision);
+
+            // acceptable: ordered if the order it repeats fails (README "Rejected rows")
+            @Override
+            public void waits(BatchRow row, String message) {
+                waiting[0]++;
+                out.println("  waits     line " + row.line() + "  ref_id " + shown(row) + ": " + OneLine.of(message, 500));
+            }
         });
         long balance = balanceRead[0] - reserved[0];
         boolean allOrNothingRefused = writer[0] != null && writer[0].allAcceptedRejected();
         out.println();
         out.println("Rows:     " + summary.rows() + " read, " + summary.accepted() + " acceptable, " + summary.rejected()
-                + " rejected" + (warnings[0] > 0 ? ", " + warnings[0] + " with warnings" : ""));
+                + " rejected" + (warnings[0] > 0 ? ", " + warnings[0] + " with warnings" : "")
+                + (waiting[0] > 0 ? "; " + waiting[0] + " of the acceptable waiting for the outcome of the order "
+                        + (waiting[0] == 1 ? "it repeats" : "each repeats") : ""));
         out.println("Cost:     " + Rupiah.format(summary.totalPrice()) + " for the acceptable rows at the current prices");
         out.println("Balance:  " + Rupiah.format(balanceRead[0]) + (reserved[0] > 0 ? ", of which " + Rupiah.format(reserved[0])
                 + " is held for rows of running batches" : "") + "; " + coverage(settings.balancePolicy(), summary,

@@ -92,15 +92,16 @@ public final class ReconcileCommand implements Command {
     private void print(ReconcileRun.Done done) {
         ReconcileSummary s = done.result().summary();
         out.println("Reconciliation of " + s.day() + " (" + s.zone() + "), " + s.requests() + " provider requests, nothing ordered");
+        String partial = ReconcileSummary.partialWords(s.day(), s.partial());
+        if (partial != null) {
+            out.println(partial);
+        }
         out.println("Orders:      " + s.providerOrders() + " at the provider, " + s.journalOrders() + " in the journal, "
                 + s.matched() + " matched");
         out.println("Exceptions:  " + (s.exceptionCount() == 0 ? "none" : s.exceptionCount() + " " + s.exceptions()));
         out.println("Money:       charged " + Rupiah.format(s.charged()) + ", refunded " + Rupiah.format(s.refunded())
                 + ", orders unknown to the journal " + Rupiah.format(s.foreignCharged()));
-        out.println("Balance:     " + (s.balanceFirst() == null ? "unknown" : Rupiah.format(s.balanceFirst()))
-                + " before the day's first order, " + Rupiah.format(s.balanceNow()) + " now; unexplained "
-                + (s.unexplained() == null ? "unknown (no order since the day began, or no check-order)"
-                : Rupiah.format(s.unexplained())));
+        out.println("Balance:     " + s.balanceWords());
         if (s.corrected() + s.settled() > 0) {
             out.println("Journal:     " + s.corrected() + " orders corrected, " + s.settled()
                     + " settled from the provider's history; their batches' reports written again (earlier ones kept)");

@@ -34,7 +34,8 @@ import org.topupbatch.journal.RowState;
  *
  * <p>The file is written under a name the intake ignores ({@code .csv.part}) and renamed when
  * complete, so the intake never takes half of it. Rows stream from the journal to the file.
- * Exit 0 when written; 1 with one line when the batch is unknown, has no failed row, or the file
+ * Exit 0 when written; 1 with one line when the batch is unknown, has no failed row, its retry file
+ * exists already (still in the inbox, or taken by the intake as a batch: then it is named), or the file
  * cannot be written.
  */
 public final class RetryFailedCommand implements Command {
@@ -80,6 +81,16 @@ public final class RetryFailedCommand implements Command {
         if (Files.exists(target)) {
             err.println("topup-batch: " + target + " is already in the inbox; the failed rows of batch " + batch.id()
                     + " wait there to be taken");
+            return ExitCode.FAILED.code();
+        }
+        List<BatchRecord> taken = journal.batchesForFile(target.getFileName().toString());
+        if (!taken.isEmpty()) {
+            // the same failed rows under the same new ref_ids: written again, the intake would only reject them all
+            BatchRecord retry = taken.get(taken.size() - 1);
+            err.println("topup-batch: the retry file of batch " + batch.id() + " exists already: "
+                    + target.getFileName() + " was taken as batch " + retry.id()
+                    + (retry.archivedAs() == null ? "" : " (kept as " + retry.archivedAs() + ")")
+                    + "; its rows are ordered there ('status " + retry.id() + "'); nothing written");
             return ExitCode.FAILED.code();
         }
         Path part = inbox.resolve(target.getFileName() + ".part");

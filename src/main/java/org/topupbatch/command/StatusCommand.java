@@ -157,8 +157,9 @@ public final class StatusCommand implements Command {
         if (severalAccounts) {
             printAccounts(journal, batch);
         }
+        // WAITING: a row waiting for the outcome of an order it repeats (reported pending, like these)
         List<RowRecord> waiting = journal.rowsOfBatch(batch.id(), EnumSet.of(RowState.PENDING, RowState.UNKNOWN,
-                RowState.SENDING), ORDERS_SHOWN);
+                RowState.SENDING, RowState.WAITING), ORDERS_SHOWN);
         if (waiting.isEmpty()) {
             out.println("No order waits for an outcome.");
             return;
@@ -227,7 +228,7 @@ public final class StatusCommand implements Command {
         BatchProgress p = journal.progress(batch.id());
         return String.format("%-6d %-28s %7d %7d %6d %7d %6d %8d %16s  %-10s %s", batch.id(), OneLine.of(batch.fileName(), 60), p.rows(),
                 p.count(RowState.SUCCESS), p.count(RowState.FAILED) + p.count(RowState.REFUSED),
-                p.count(RowState.PENDING) + p.count(RowState.UNKNOWN) + p.count(RowState.SENDING),
+                p.count(RowState.PENDING) + p.count(RowState.UNKNOWN) + p.count(RowState.SENDING) + p.count(RowState.WAITING),
                 p.count(RowState.ACCEPTED), p.count(RowState.REJECTED), Rupiah.format(journal.charged(batch.id())),
                 BatchStatus.of(batch, p).word(), TIME.format(batch.startedAt().atZone(ZoneId.systemDefault())));
     }

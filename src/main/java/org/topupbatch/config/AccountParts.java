@@ -53,6 +53,7 @@ final class AccountParts {
                         AccountLimitsRefresh.UNKNOWN_DAILY_LIMIT, 0, clock.instant()));
         gate = new StoppableGate(budget);
         balances = new BalanceSeen(clock);
+        balances.onReading(new JournaledBalanceReadings(() -> journal, account.name()));
     }
 
     String name() {
@@ -67,11 +68,12 @@ final class AccountParts {
         return gateway;
     }
 
-    /** The account's price list, cached as the single account's is. */
+    /** The account's price list, cached as the single account's is, and kept in the journal under its name. */
     synchronized CachedPriceCatalog prices(CamelContext camel) {
         if (prices == null) {
             ProviderGateway g = gateway(camel);
-            prices = new CachedPriceCatalog(g::priceList);
+            prices = new CachedPriceCatalog(g::priceList, journal.priceListOf(account.name(), account.baseUrl()),
+                    "account " + account.name());
         }
         return prices;
     }

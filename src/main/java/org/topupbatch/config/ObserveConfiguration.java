@@ -55,10 +55,9 @@ public final class ObserveConfiguration extends AreaConfiguration {
     /** The HTTP door for ERPs (routes/http-intake.yaml), on the management port. */
     @BindToRegistry("httpIntake")
     public org.topupbatch.door.HttpIntake httpIntake() {
-        String host = settings.managementHost();
-        boolean loopback = host.equals("127.0.0.1") || host.equals("localhost") || host.equals("::1");
+        // who may call it is decided once for the whole port (ManagementGuard), not here
         return new org.topupbatch.door.HttpIntake(journal.journal(), settings.inbox(), settings.reports(),
-                settings.intakeToken(), !loopback, settings.intakeMaxBytes(), settings.mode() == Settings.Mode.WATCH).withPreview(new org.topupbatch.door.UploadPreview(journal.journal(),
+                settings.intakeToken(), settings.intakeMaxBytes(), settings.mode() == Settings.Mode.WATCH).withPreview(new org.topupbatch.door.UploadPreview(journal.journal(),
                         () -> new org.topupbatch.intake.BatchCheck(provider.prices(), IntakeConfiguration.customerRules(settings),
                                 settings.balancePolicy(), settings.inputCharset(), settings.repeatWindow(), clock)
                                 .routedBy(provider.severalAccounts() ? provider.rowRouter() : null),
@@ -76,12 +75,45 @@ public final class ObserveConfiguration extends AreaConfiguration {
     public void configure(CamelContext camelContext) {
         camel = camelContext;
         if (settings.managementEnabled()) {
+            // one guard in front of the whole management port, put there before it listens (ManagementGuard)
+            org.topupbatch.observe.ManagementGuard guard =
+                    new org.topupbatch.observe.ManagementGuard(org.topupbatch.observe.ManagementAccess.of(settings));
+            org.topupbatch.observe.ManagementGuard.installOn(camelContext, guard);
+            addStartupListener(camelContext, new org.apache.camel.StartupListener() {
+                @Override
+                public void onCamelContextStarting(CamelContext context, boolean alreadyStarted) {
+                    if (!guard.mounted()) {
+                        // never an unguarded port: a Camel that no longer adds its management server as before stops here
+                        throw new org.topupbatch.run.StartupRefusal("the management port's guard could not be put in"
+                                + " front of Camel's management server; set topup.management.port=0 to run without it");
+                    }
+                }
+
+                @Override
+                public void onCamelContextStarted(CamelContext context, boolean alreadyStarted) {
+                }
+            });
             camelContext.addComponent(ManagementHttp.COMPONENT, ManagementHttp.onPort(settings.managementPort()));
+            // the door's largest file, plus room for a multipart request's envelope
+            ManagementHttp.limitManagementBodies(camelContext, settings.intakeMaxBytes() + 65_536);
             if (settings.webhookEnabled()) {
                 camelContext.addComponent("platform-http", ManagementHttp.onPort(settings.webhookPort()));
             }
         }
         observability().registerHealthChecks(camelContext, journal.journal());
+        if (settings.sftp().inbox() == null) {
+            // an SFTP inbox's local folder is the relay's own (sftp-inbox.yaml): its server has a check of its own
+            org.apache.camel.health.HealthCheckRegistry.get(camelContext)
+                    .register(new org.topupbatch.observe.InboxHealthCheck(settings.inbox(), settings.inboxShown()));
+        }
+    }
+
+    private static void addStartupListener(CamelContext camelContext, org.apache.camel.StartupListener listener) {
+        try {
+            camelContext.addStartupListener(listener);
+        } catch (Exception e) {
+            throw new org.apache.camel.RuntimeCamelException(e);
+        }
     }
 
     public synchronized Observability observability() {

@@ -63,6 +63,7 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
         this.clock = clock;
         this.journal = journal;
         this.balances = new BalanceSeen(clock);
+        balances.onReading(new JournaledBalanceReadings(journal::journal, null));
         // one provider route for every account: each call's account picks its address, credentials and budget
         this.route = new ProviderRouteConfiguration(
                 account -> account == null ? endpoint() : accountParts(account).endpoint,
@@ -236,7 +237,8 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
                 accountLimits = new org.topupbatch.provider.AccountsLimitsRefresh(journal.journal(), each, budget(), clock)
                         .onUnreachable(accountsGateway()::unreachable);
             } else {
-                accountLimits = new AccountLimitsRefresh(journal.journal(), gateway(), budget(), clock, settings.rateLimit());
+                accountLimits = new AccountLimitsRefresh(journal.journal(), gateway(), budget(), clock, settings.rateLimit(),
+                        settings.dailyLimit());
             }
         }
         return accountLimits;
@@ -263,7 +265,8 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
             return prices(firstAccount().name()); // stands in where one list is asked; rows use their account's
         }
         if (prices == null) {
-            prices = new CachedPriceCatalog(gateway()::priceList);
+            prices = new CachedPriceCatalog(gateway()::priceList, journal.journal().priceListOf(null, baseUrl()),
+                    "the provider");
         }
         return prices;
     }

@@ -35,11 +35,14 @@ public final class ProviderSession implements AutoCloseable {
     private final RateBudget budget;
     public final ProviderGateway gateway;
     private final int rateLimit;
+    /** topup.daily-limit (0: from the profile, else UNKNOWN_DAILY_LIMIT); the minute's setting never sets it. */
+    private long dailyLimit;
 
     /** @param lookup where the settings were read from (the embedded sandbox's own settings are read there too) */
     public ProviderSession(Settings settings, java.util.function.Function<String, String> lookup, Journal journal, Clock clock) {
         this(settings, embeddedIfNone(settings, lookup), settings.baseUrl(), settings.apiKey(), settings.apiSecret(),
                 settings.dialect(), settings.rateLimit(), journal, clock);
+        this.dailyLimit = settings.dailyLimit();
     }
 
     /**
@@ -101,15 +104,17 @@ public final class ProviderSession implements AutoCloseable {
 
     /** The account's limits from its profile (its tier when the profile has no API usage). */
     public AccountLimits limits() {
-        if (rateLimit > 0 || !client.endpoint().dialect().supports(org.topupbatch.provider.ProviderClient.PROFILE)) {
-            budget.setLimits(rateLimit > 0 ? rateLimit : Tier.BASIC.requestsPerMinute(), UNKNOWN_DAILY_LIMIT, 0);
+        long perDayIfUnsaid = dailyLimit > 0 ? dailyLimit : UNKNOWN_DAILY_LIMIT;
+        if (!client.endpoint().dialect().supports(org.topupbatch.provider.ProviderClient.PROFILE)) {
+            budget.setLimits(rateLimit > 0 ? rateLimit : Tier.BASIC.requestsPerMinute(), perDayIfUnsaid, 0);
             return budget.limits();
         }
         Profile profile = gateway.profile();
         ApiUsage usage = profile.apiUsage();
-        int perMinute = usage != null && usage.limitPerMinute() > 0 ? usage.limitPerMinute()
+        int perMinute = rateLimit > 0 ? rateLimit : usage != null && usage.limitPerMinute() > 0 ? usage.limitPerMinute()
                 : Tier.parse(profile.tier()).orElse(Tier.BASIC).requestsPerMinute();
-        long perDay = usage != null && usage.limitPerDay() > 0 ? usage.limitPerDay() : UNKNOWN_DAILY_LIMIT;
+        long perDay = dailyLimit > 0 ? dailyLimit : usage != null && usage.limitPerDay() > 0 ? usage.limitPerDay()
+                : UNKNOWN_DAILY_LIMIT;
         budget.setLimits(perMinute, perDay, usage == null ? 0 : usage.today());
         return budget.limits();
     }

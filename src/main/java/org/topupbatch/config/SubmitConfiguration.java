@@ -79,6 +79,12 @@ public final class SubmitConfiguration extends AreaConfiguration implements Auto
         return orderSubmitter().availability();
     }
 
+    /** Decides the rows waiting for the outcome of an order they repeat (routes/submit.yaml, route repeat-waits). */
+    @BindToRegistry("repeatWaits")
+    public org.topupbatch.journal.RepeatWaits repeatWaits() {
+        return journal.journal().repeatWaits();
+    }
+
     /** Takes up cancels written by the cancel command (routes/submit.yaml, route batch-cancellations). */
     @BindToRegistry("cancellations")
     public synchronized Cancellations cancellations() {

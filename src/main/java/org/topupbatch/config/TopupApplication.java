@@ -245,6 +245,8 @@ public final class TopupApplication {
         p.put("camel.server.enabled", Boolean.toString(settings.webhookEnabled()));
         p.put("camel.server.port", Integer.toString(settings.webhookPort()));
         p.put("camel.server.host", settings.webhookHost());
+        // a webhook is a few hundred bytes: a body over 1 MiB is answered 413 before it is buffered
+        p.put("camel.server.max-body-size", "1048576");
         // a stop waits for the provider requests already sent: at most one response timeout
         p.put("camel.main.shutdown-timeout", Long.toString(shutdownTimeout(settings).toSeconds()));
         p.putAll(ManagementProperties.of(settings)); // dashboard, health and metrics

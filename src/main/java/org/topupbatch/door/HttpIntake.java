@@ -2,7 +2,6 @@ package org.topupbatch.door;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,6 +23,8 @@ import org.topupbatch.journal.BatchRecord;
 import org.topupbatch.journal.BatchStatus;
 import org.topupbatch.journal.Journal;
 import org.topupbatch.journal.RowState;
+import org.topupbatch.observe.ManagementHttp;
+import org.topupbatch.observe.RequestQuery;
 import org.topupbatch.report.ReportWriter;
 import org.topupbatch.text.OneLine;
 
@@ -47,7 +48,6 @@ public final class HttpIntake {
     private final Path inbox;
     private final Path reports;
     private final String token;
-    private final boolean tokenRequired;
     private final long maxBytes;
     private final boolean watching;
     private UploadPreview previews;
@@ -61,15 +61,11 @@ public final class HttpIntake {
 
     /** {@code POST /batches/preview?name=FILE}: the intake's checks on the body, nothing recorded or ordered. */
     public Map<String, Object> preview(Exchange exchange) throws IOException {
-        Optional<Map<String, Object>> refused = refuseUnauthorized(exchange);
-        if (refused.isPresent()) {
-            return refused.get();
-        }
         if (token == null && !confirmed(exchange)) {
             // a preview reads the balance: another site's page may not spend the rate budget on it
             return answer(exchange, 403, "not confirmed: send the header " + CONFIRM + ": order (or set topup.intake.token)");
         }
-        String name = exchange.getMessage().getHeader("name", String.class);
+        String name = fileName(exchange);
         Optional<String> badName = badName(name);
         if (badName.isPresent()) {
             return answer(exchange, 400, badName.get());
@@ -114,6 +110,15 @@ public final class HttpIntake {
         return "order".equalsIgnoreCase(in.getHeader(CONFIRM, String.class));
     }
 
+    /**
+     * The file's name: {@code ?name=FILE} from the query string itself (never a header or form field
+     * of that name), else the file name of a multipart request's file part.
+     */
+    private static String fileName(Exchange exchange) {
+        return RequestQuery.param(exchange.getMessage(), "name")
+                .orElse(exchange.getProperty(ManagementHttp.UPLOAD_FILE_NAME, String.class));
+    }
+
     private static Optional<String> badName(String name) {
         if (name == null || !name.matches("[A-Za-z0-9][A-Za-z0-9._ ()-]{0,199}")) {
             return Optional.of("give the file's name as ?name=FILE.csv (letters, digits, . _ - ( ) and spaces; no folders)");
@@ -126,17 +131,15 @@ public final class HttpIntake {
     }
 
     /**
-     * @param token          {@code topup.intake.token}, or null
-     * @param tokenRequired  the management port listens beyond loopback: no request without the token
+     * @param token          {@code topup.intake.token}, or null: without it an order must carry {@value #CONFIRM};
+     *                       with it, ManagementGuard has already asked every request for the token or a login
      * @param watching       watch mode: a once run takes only the files present when it started
      */
-    public HttpIntake(Journal journal, Path inbox, Path reports, String token, boolean tokenRequired,
-                      long maxBytes, boolean watching) {
+    public HttpIntake(Journal journal, Path inbox, Path reports, String token, long maxBytes, boolean watching) {
         this.journal = journal;
         this.inbox = inbox;
         this.reports = reports;
         this.token = token;
-        this.tokenRequired = tokenRequired;
         this.maxBytes = maxBytes;
         this.watching = watching;
     }
@@ -144,10 +147,6 @@ public final class HttpIntake {
     /** {@code POST /batches?name=FILE}: the body is the batch file. */
     public Map<String, Object> take(Exchange exchange) throws IOException, InterruptedException {
         Message in = exchange.getMessage();
-        Optional<Map<String, Object>> refused = refuseUnauthorized(exchange);
-        if (refused.isPresent()) {
-            return refused.get();
-        }
         if (token == null && !confirmed(exchange)) {
             // without a token, only a request that a page of another site cannot send orders anything
             return answer(exchange, 403, "not confirmed: send the header " + CONFIRM + ": order (or set topup.intake.token)");
@@ -155,7 +154,7 @@ public final class HttpIntake {
         if (!watching) {
             return answer(exchange, 503, "the HTTP door takes batches in watch mode only (topup.mode=watch)");
         }
-        String name = in.getHeader("name", String.class);
+        String name = fileName(exchange);
         Optional<String> badName = badName(name);
         if (badName.isPresent()) {
             return answer(exchange, 400, badName.get());
@@ -208,10 +207,6 @@ public final class HttpIntake {
 
     /** {@code GET /batches/{id}}: the batch's progress. */
     public Map<String, Object> progress(Exchange exchange) {
-        Optional<Map<String, Object>> refused = refuseUnauthorized(exchange);
-        if (refused.isPresent()) {
-            return refused.get();
-        }
         Optional<BatchRecord> batch = batchOf(exchange);
         if (batch.isEmpty()) {
             return answer(exchange, 404, "no batch " + OneLine.of(String.valueOf(exchange.getMessage().getHeader("id")), 40));
@@ -222,10 +217,6 @@ public final class HttpIntake {
 
     /** {@code GET /batches/{id}/report}: the result CSV once written; 409 before. */
     public Object report(Exchange exchange) {
-        Optional<Map<String, Object>> refused = refuseUnauthorized(exchange);
-        if (refused.isPresent()) {
-            return json(exchange, refused.get());
-        }
         Optional<BatchRecord> batch = batchOf(exchange);
         if (batch.isEmpty()) {
             return json(exchange, answer(exchange, 404, "no batch "
@@ -243,24 +234,6 @@ public final class HttpIntake {
         exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 200);
         exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, "text/csv");
         return result.get().toFile();
-    }
-
-    private Optional<Map<String, Object>> refuseUnauthorized(Exchange exchange) {
-        if (token == null && !tokenRequired) {
-            return Optional.empty();
-        }
-        if (token == null) {
-            return Optional.of(answer(exchange, 401, "the management port listens beyond 127.0.0.1: set topup.intake.token"
-                    + " and send it as Authorization: Bearer <token>"));
-        }
-        String given = exchange.getMessage().getHeader("Authorization", String.class);
-        String presented = given != null && given.startsWith("Bearer ") ? given.substring(7).trim() : "";
-        // compared in constant time, so the answer's timing tells nothing of the token
-        if (!MessageDigest.isEqual(presented.getBytes(StandardCharsets.UTF_8), token.getBytes(StandardCharsets.UTF_8))) {
-            exchange.getMessage().setHeader("WWW-Authenticate", "Bearer");
-            return Optional.of(answer(exchange, 401, "a missing or wrong token: send Authorization: Bearer <topup.intake.token>"));
-        }
-        return Optional.empty();
     }
 
     /** The batch this file made: the latest of its name whose archived copy carries its content hash. */

@@ -4,15 +4,13 @@ import org.topupbatch.settings.BalancePolicy;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import org.topupbatch.journal.BatchWriter;
 import org.topupbatch.journal.EarlierOrder;
 import org.topupbatch.journal.NewRow;
+import org.topupbatch.journal.RowRoute;
 import org.topupbatch.journal.RowState;
 
 /**
@@ -31,11 +29,13 @@ import org.topupbatch.journal.RowState;
  * leaves the planner; the caller then closes the writer uncommitted and records the file as
  * unreadable.
  *
- * <p>Repeats (topup.repeat-window, README "Rejected rows"): a row otherwise fit to order whose
- * product and customer ({@link RepeatKey}) an earlier accepted row of this file, or an order of an
- * earlier batch sent within the window and not failed, already has, is rejected naming that order,
- * unless its allow_repeat column says yes. The chunk's keys are asked of the writer in one look-up,
- * as its ref_ids are. A zero window turns the guard off (in-file repeats included).
+ * <p>Repeats (topup.repeat-window, README "Rejected rows", docs/money-guards.md): a row otherwise
+ * fit to order whose product and customer ({@link RepeatKey}) an order of an earlier batch sent
+ * within the window already has, delivered, is rejected naming that order's ref_id, unless its
+ * allow_repeat column says yes. When that order (or an earlier accepted row of this file) is still
+ * in flight, the row is recorded WAITING for it: a failed order is no repeat, so only its outcome
+ * decides (journal {@code RepeatWaits}). The chunk's keys are asked of the writer in one look-up, as
+ * its ref_ids are. A zero window turns the guard off (in-file repeats included).
  */
 public final class BatchPlanner {
 
@@ -46,8 +46,6 @@ public final class BatchPlanner {
 
     /** The extra column that lets a row repeat an earlier order (README "Input file"). */
     public static final String ALLOW_REPEAT = "allow_repeat";
-    private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
-            .withZone(ZoneOffset.UTC);
 
     private final RowValidator validator;
     private final BalancePolicy policy;
@@ -76,15 +74,6 @@ public final class BatchPlanner {
         return this;
     }
 
-    /** The rejection for a row that repeats {@code earlier}. */
-    static String repeats(EarlierOrder earlier) {
-        String which = earlier.thisFile()
-                ? "repeats line " + earlier.line() + " of this file"
-                : "repeats ref_id " + earlier.refId() + " of batch " + earlier.batchId() + " ("
-                        + org.topupbatch.text.OneLine.of(earlier.fileName(), 100) + "), "
-                        + (earlier.sent() ? "sent " : "accepted and not yet sent, ") + WHEN.format(Instant.ofEpochMilli(earlier.at()));
-        return which + ", for the same product and customer; write yes in " + ALLOW_REPEAT + " to order it again";
-    }
 
     /**
      * The first row with a ref_id counts, even a rejected one (README, "Rejected rows"); a ref_id an
@@ -105,6 +94,10 @@ public final class BatchPlanner {
 
         /** {@code rejection} is the row's final reason, or null when it was accepted (before all-or-nothing). */
         void decided(BatchRow row, RowDecision decision, String rejection);
+
+        /** After {@link #decided} without a rejection: the row repeats an order in flight and waits for it ({@code message}). */
+        default void waits(BatchRow row, String message) {
+        }
     }
 
     public PlanSummary plan(CsvBatchReader reader, BatchWriter writer, long balance) {
@@ -145,10 +138,15 @@ public final class BatchPlanner {
             for (int i = 0; i < chunk.size(); i++) {
                 BatchRow row = chunk.get(i);
                 rows++;
+                EarlierOrder[] inFlight = {null};
                 RowValidator.Repeats repeats = !guard || allowsRepeat(row, allowColumn) ? RowValidator.Repeats.NONE
                         : key -> {
                             EarlierOrder earlier = writer.earlierOrder(key, windowStart);
-                            return earlier == null ? null : repeats(earlier);
+                            if (earlier != null && !earlier.succeeded()) {
+                                inFlight[0] = earlier; // no repeat yet: its outcome decides
+                                return null;
+                            }
+                            return earlier == null ? null : earlier.rejection();
                         };
                 RowDecision decision = validator.validateAgainst(row, ref -> refIdConflict(writer, ref), keys.get(i), repeats);
                 String reason = decision.reason();
@@ -171,10 +169,17 @@ public final class BatchPlanner {
                 listener.decided(row, decision, reason);
                 if (reason == null) {
                     accepted++;
-                    total += price;
-                    writer.add(newRow(row, decision, RowState.ACCEPTED, price, null, routed == null ? null : routed.route()));
+                    total += price; // a waiting row may be ordered yet: its price stays set aside
+                    RowRoute route = routed == null ? null : routed.route();
+                    EarlierOrder earlier = inFlight[0];
+                    if (earlier == null) {
+                        writer.add(newRow(row, decision, RowState.ACCEPTED, price, null, route, null));
+                    } else {
+                        listener.waits(row, earlier.waiting());
+                        writer.add(newRow(row, decision, RowState.WAITING, price, earlier.waiting(), route, earlier.waitFor()));
+                    }
                 } else {
-                    writer.add(newRow(row, decision, RowState.REJECTED, null, reason, null));
+                    writer.add(newRow(row, decision, RowState.REJECTED, null, reason, null, null));
                 }
             }
         }
@@ -188,10 +193,10 @@ public final class BatchPlanner {
     }
 
     private static NewRow newRow(BatchRow row, RowDecision decision, RowState state, Long price, String message,
-                                 org.topupbatch.journal.RowRoute route) {
+                                 RowRoute route, String waitsFor) {
         return new NewRow(row.seq(), row.line(), row.refId(), row.productSku(), row.customerNo(),
                 row.customerNoZone().isEmpty() ? null : row.customerNoZone(), decision.maxPrice(),
-                row.extras(), state, price, message, state == RowState.ACCEPTED ? decision.repeatKey() : null, route);
+                row.extras(), state, price, message, state != RowState.REJECTED ? decision.repeatKey() : null, route, waitsFor);
     }
 
     /** The index among the extras of the allow_repeat column (header matched like the known ones), or -1. */

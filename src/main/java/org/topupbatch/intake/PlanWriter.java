@@ -19,13 +19,19 @@ import org.topupbatch.journal.RowState;
  * ordered (the journal, read only), a chunk of rows at a time. Repeats likewise: the repeat keys of
  * this file's accepted rows as fingerprints with their first line (a second {@link RefIdsSeen}, so
  * memory stays flat; a fingerprint collision could only take a row for a repeat in a plan, never in
- * intake), and {@code repeatsAmong} for earlier batches' orders.
+ * intake), and {@code repeatsAmong} for earlier batches' orders. The ref_id of each key's first row
+ * (and what it waits for), which a waiting row's message names, is kept for the first
+ * {@link #REF_IDS_KEPT} keys; past that a plan names the line only.
  */
 public final class PlanWriter implements BatchWriter {
 
     private final Function<Collection<String>, Set<String>> ordersAmong;
     private final RefIdsSeen seen = new RefIdsSeen();
     private final RefIdsSeen keysSeen = new RefIdsSeen();
+    /** Repeat keys whose first row's ref_id a plan keeps (some 20 MB at most). */
+    static final int REF_IDS_KEPT = 100_000;
+    /** Repeat key -> {ref_id, the ref_id it waits for or null} of its first row, for the first keys. */
+    private final Map<String, String[]> firstRows = new java.util.HashMap<>();
     private final BiFunction<Collection<String>, Long, Map<String, EarlierOrder>> repeatsAmong;
     private Set<String> expectedKeys = Set.of();
     private Map<String, EarlierOrder> repeatedEarlier = Map.of();
@@ -54,7 +60,8 @@ public final class PlanWriter implements BatchWriter {
     public EarlierOrder earlierOrder(String repeatKey, long windowStart) {
         Long line = keysSeen.firstLine(repeatKey);
         if (line != null) {
-            return EarlierOrder.inThisFile(null, line);
+            String[] first = firstRows.getOrDefault(repeatKey, new String[2]);
+            return EarlierOrder.inThisFile(first[0], line, first[1]);
         }
         return expectedKeys.contains(repeatKey) ? repeatedEarlier.get(repeatKey)
                 : repeatsAmong.apply(List.of(repeatKey), windowStart).get(repeatKey);
@@ -87,8 +94,11 @@ public final class PlanWriter implements BatchWriter {
         if (row.refId() != null && !row.refId().isEmpty()) {
             seen.remember(row.refId(), row.state() == RowState.REJECTED ? -row.line() : row.line());
         }
-        if (row.state() == RowState.ACCEPTED && row.repeatKey() != null) {
+        if (row.state() != RowState.REJECTED && row.repeatKey() != null && keysSeen.firstLine(row.repeatKey()) == null) {
             keysSeen.remember(row.repeatKey(), row.line());
+            if (firstRows.size() < REF_IDS_KEPT) {
+                firstRows.put(row.repeatKey(), new String[] {row.refId(), row.waitsFor()});
+            }
         }
     }
 

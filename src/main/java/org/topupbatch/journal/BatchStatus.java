@@ -41,7 +41,7 @@ public enum BatchStatus {
         if (toSend > 0) {
             return batch.submitStartedAt() == null && progress.count(RowState.SENDING) == 0 ? QUEUED : SUBMITTING;
         }
-        if (progress.count(RowState.PENDING) + progress.count(RowState.UNKNOWN) > 0) {
+        if (progress.count(RowState.PENDING) + progress.count(RowState.UNKNOWN) + progress.count(RowState.WAITING) > 0) {
             return TRACKING;
         }
         return batch.reportedAt() != null && batch.reportComplete() ? REPORTED : REPORTING;

@@ -38,7 +38,8 @@ public final class H2JournalCompaction {
         String url = JournalDataSource.url(dataDir, null);
         long before = size(folder);
         try (H2InstanceLock lock = H2InstanceLock.takeForInstance(folder, url);
-             Connection connection = DriverManager.getConnection(url, "sa", "");
+             Connection connection = DriverManager.getConnection(url, H2JournalPassword.USER,
+                     H2JournalPassword.prepare(folder, url));
              Statement statement = connection.createStatement()) {
             statement.execute("SHUTDOWN COMPACT");
         } catch (SQLException e) {

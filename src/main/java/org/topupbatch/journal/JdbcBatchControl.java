@@ -16,10 +16,10 @@ final class JdbcBatchControl implements BatchControl {
             + " AND state = 'UNKNOWN'";
     private static final String CANCEL = "UPDATE batch SET cancelled_at = ?, held_at = NULL WHERE id = ? AND cancelled_at IS NULL";
     static final String REJECT_QUEUED = "UPDATE batch_row SET state = 'REJECTED', order_ref_id = NULL, repeat_key = NULL,"
-            + " message = ?, updated_at = ? WHERE batch_id = ? AND state = 'ACCEPTED'";
+            + " message = ?, updated_at = ? WHERE batch_id = ? AND state IN ('ACCEPTED', 'WAITING')"; // a waiting row is queued too
     private static final String CANCELLED_WITH_ROWS_QUEUED = "SELECT " + Mapping.BATCH_COLUMNS + " FROM batch b"
             + " WHERE b.cancelled_at IS NOT NULL AND EXISTS (SELECT 1 FROM batch_row r WHERE r.batch_id = b.id"
-            + " AND r.state = 'ACCEPTED') ORDER BY b.id";
+            + " AND r.state IN ('ACCEPTED', 'WAITING')) ORDER BY b.id";
     private static final String CANCELLED_SINCE = "SELECT " + Mapping.BATCH_COLUMNS + " FROM batch"
             + " WHERE cancelled_at >= ? ORDER BY cancelled_at, id";
 

@@ -31,8 +31,8 @@ final class JdbcBatchWriter implements BatchWriter {
 
     private static final String INSERT_ROW = "INSERT INTO batch_row (batch_id, seq, line, ref_id, order_ref_id,"
             + " product_sku, customer_no, customer_no_zone, max_price, extras, state, price, message,"
-            + " created_at, updated_at, checks, repeat_key, route, account)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)";
+            + " created_at, updated_at, checks, repeat_key, route, account, waits_for)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)";
     /** Where ref_ids are used: the first line in this batch (rejected rows too), and whether any batch orders it. */
     private static final String FIND_REF_USES = "SELECT ref_id, MIN(CASE WHEN batch_id = ? THEN line END) AS line,"
             + " COUNT(order_ref_id) AS orders FROM batch_row WHERE ref_id IN " + RefIdParts.IN_LIST + " GROUP BY ref_id";
@@ -46,7 +46,7 @@ final class JdbcBatchWriter implements BatchWriter {
      * benchmark's journal (250 ms a chunk instead of a few). sent_at and created_at have no index.
      */
     static final String FIND_REPEATS = "SELECT r.repeat_key, r.ref_id, r.batch_id, r.line, r.state, r.sent_at,"
-            + " r.created_at, b.file_name, b.halt_reason FROM batch_row r JOIN batch b ON b.id = r.batch_id"
+            + " r.created_at, r.waits_for, b.file_name, b.halt_reason FROM batch_row r JOIN batch b ON b.id = r.batch_id"
             + " WHERE r.repeat_key IN " + RefIdParts.IN_LIST + " AND (r.sent_at >= ? OR r.created_at >= ?)";
 
     private final Connection connection;
@@ -194,9 +194,9 @@ final class JdbcBatchWriter implements BatchWriter {
 
     /**
      * A row FIND_REPEATS found, when it is an order a new row would repeat, else null: sent and not
-     * failed (SENDING, PENDING, SUCCESS, UNKNOWN) since {@code windowStart}, or ACCEPTED since then
-     * and going to be sent (its batch not halted). FAILED, REFUSED and REJECTED rows never are. A row
-     * of {@code batchId} is told as a line of this file.
+     * failed (SENDING, PENDING, SUCCESS, UNKNOWN) since {@code windowStart}, or ACCEPTED or WAITING
+     * since then and going to be sent (its batch not halted). FAILED, REFUSED and REJECTED rows never
+     * are. A row of {@code batchId} is told as a line of this file.
      */
     static EarlierOrder earlier(ResultSet rs, long batchId, long windowStart) throws SQLException {
         long rowBatch = rs.getLong("batch_id");
@@ -205,21 +205,30 @@ final class JdbcBatchWriter implements BatchWriter {
         String state = rs.getString("state");
         boolean counts = switch (state) {
             case "SENDING", "PENDING", "SUCCESS", "UNKNOWN" -> sent && sentAt >= windowStart;
-            case "ACCEPTED" -> rs.getLong("created_at") >= windowStart && rs.getString("halt_reason") == null;
+            case "ACCEPTED", "WAITING" -> rs.getLong("created_at") >= windowStart && rs.getString("halt_reason") == null;
             default -> false;
         };
         if (!counts) {
             return null;
         }
+        String waitsFor = state.equals("WAITING") ? rs.getString("waits_for") : null;
         if (rowBatch == batchId) {
-            return EarlierOrder.inThisFile(rs.getString("ref_id"), rs.getLong("line"));
+            return EarlierOrder.inThisFile(rs.getString("ref_id"), rs.getLong("line"), waitsFor);
         }
-        return new EarlierOrder(rs.getString("ref_id"), rowBatch, rs.getString("file_name"), rs.getLong("line"),
-                sent ? sentAt : rs.getLong("created_at"), sent, false);
+        String refId = rs.getString("ref_id");
+        return new EarlierOrder(refId, rowBatch, rs.getString("file_name"), rs.getLong("line"),
+                sent ? sentAt : rs.getLong("created_at"), sent, false, RowState.valueOf(state),
+                waitsFor == null ? refId : waitsFor);
     }
 
-    /** This file's first row wins (as plan finds it); else the latest order of earlier batches. */
+    /**
+     * A delivered order first (a row repeating it is rejected whatever else is in flight), the latest
+     * of them; then this file's first row (as plan finds it); else the latest order of earlier batches.
+     */
     static EarlierOrder preferred(EarlierOrder a, EarlierOrder b) {
+        if (a.succeeded() != b.succeeded()) {
+            return a.succeeded() ? a : b;
+        }
         if (a.thisFile() || b.thisFile()) {
             if (a.thisFile() && b.thisFile()) {
                 return a.line() <= b.line() ? a : b;
@@ -239,11 +248,8 @@ final class JdbcBatchWriter implements BatchWriter {
             askRepeats(List.of(repeatKey), windowStart); // rows not yet sent are in unflushedKeys
         }
         EarlierOrder known = knownRepeats.get(repeatKey);
-        if (known != null && known.thisFile()) {
-            return known;
-        }
         EarlierOrder unflushed = unflushedKeys.get(repeatKey);
-        return unflushed != null ? unflushed : known;
+        return known == null ? unflushed : unflushed == null ? known : preferred(known, unflushed);
     }
 
     @Override
@@ -279,8 +285,11 @@ final class JdbcBatchWriter implements BatchWriter {
     @Override
     public void add(NewRow row) {
         requireOpen();
-        if (row.state() != RowState.ACCEPTED && row.state() != RowState.REJECTED) {
-            throw new IllegalArgumentException("a new row is ACCEPTED or REJECTED, not " + row.state());
+        if (row.state() != RowState.ACCEPTED && row.state() != RowState.REJECTED && row.state() != RowState.WAITING) {
+            throw new IllegalArgumentException("a new row is ACCEPTED, WAITING or REJECTED, not " + row.state());
+        }
+        if ((row.state() == RowState.WAITING) != (row.waitsFor() != null)) {
+            throw new IllegalArgumentException("a WAITING row, and only it, names the order it waits for");
         }
         boolean order = row.state() != RowState.REJECTED;
         try {
@@ -306,6 +315,7 @@ final class JdbcBatchWriter implements BatchWriter {
             insertRow.setString(16, order ? row.repeatKey() : null);
             insertRow.setString(17, order ? RowRoute.write(row.route()) : null);
             insertRow.setString(18, order && row.route() != null ? row.route().at(1).account() : null);
+            insertRow.setString(19, row.waitsFor());
             insertRow.addBatch();
         } catch (SQLException e) {
             throw new JournalException("cannot record row " + row.seq() + " of batch " + batchId, e);
@@ -317,7 +327,7 @@ final class JdbcBatchWriter implements BatchWriter {
             unflushedLines.putIfAbsent(row.refId(), row.line());
         }
         if (order && row.repeatKey() != null) {
-            unflushedKeys.putIfAbsent(row.repeatKey(), EarlierOrder.inThisFile(row.refId(), row.line()));
+            unflushedKeys.putIfAbsent(row.repeatKey(), EarlierOrder.inThisFile(row.refId(), row.line(), row.waitsFor()));
         }
         unflushedChars += row.chars();
         if (++unflushed >= CHUNK || unflushedChars >= CHUNK_CHARS) {
@@ -348,8 +358,8 @@ final class JdbcBatchWriter implements BatchWriter {
         requireOpen();
         flush();
         try (PreparedStatement ps = connection.prepareStatement(
-                "UPDATE batch_row SET state = 'REJECTED', message = ?, price = NULL, order_ref_id = NULL, repeat_key = NULL"
-                        + " WHERE batch_id = ? AND state = 'ACCEPTED'")) {
+                "UPDATE batch_row SET state = 'REJECTED', message = ?, price = NULL, order_ref_id = NULL, repeat_key = NULL,"
+                        + " waits_for = NULL WHERE batch_id = ? AND state IN ('ACCEPTED', 'WAITING')")) {
             ps.setString(1, message);
             ps.setLong(2, batchId);
             ps.executeUpdate();

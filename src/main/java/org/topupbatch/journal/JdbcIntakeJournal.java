@@ -17,7 +17,7 @@ final class JdbcIntakeJournal implements IntakeJournal {
     private static final String LAST_BATCH_FOR_FILE = "SELECT " + Mapping.BATCH_COLUMNS + " FROM batch"
             + " WHERE file_name = ? ORDER BY id DESC FETCH FIRST 1 ROWS ONLY";
     private static final String RESERVED_AMOUNT = "SELECT COALESCE(SUM(r.price), 0) AS total FROM batch_row r"
-            + " JOIN batch b ON b.id = r.batch_id WHERE r.state IN ('ACCEPTED', 'SENDING') AND b.halt_reason IS NULL";
+            + " JOIN batch b ON b.id = r.batch_id WHERE r.state IN ('ACCEPTED', 'WAITING', 'SENDING') AND b.halt_reason IS NULL";
 
     private final JdbcSupport jdbc;
     private final Clock clock;

@@ -36,6 +36,8 @@ public final class JdbcJournal implements Journal {
     private final JdbcProductOutages outages;
     private final JdbcBatchControl control;
     private final JdbcReconcileJournal reconciliations;
+    private final JdbcRepeatWaits repeatWaits;
+    private final JdbcPriceLists priceLists;
 
     /** A journal on a pool someone else owns and closes. */
     public JdbcJournal(DataSource dataSource, Clock clock) {
@@ -55,6 +57,8 @@ public final class JdbcJournal implements Journal {
         this.outages = new JdbcProductOutages(jdbc, clock, rowFinal);
         this.control = new JdbcBatchControl(jdbc, clock, rowFinal);
         this.reconciliations = new JdbcReconcileJournal(jdbc);
+        this.repeatWaits = new JdbcRepeatWaits(jdbc, clock, rowFinal);
+        this.priceLists = new JdbcPriceLists(jdbc);
     }
 
     /**
@@ -115,8 +119,18 @@ public final class JdbcJournal implements Journal {
     }
 
     @Override
+    public RepeatWaits repeatWaits() {
+        return repeatWaits;
+    }
+
+    @Override
     public CallLog callLogOf(String account) {
         return callLog.forAccount(account);
+    }
+
+    @Override
+    public org.topupbatch.provider.PriceListKeeper priceListOf(String account, String provider) {
+        return priceLists.of(account, provider);
     }
 
     @Override

@@ -26,6 +26,10 @@ final class JdbcReconcileJournal implements ReconcileJournal {
             + " matched, exceptions, exception_count, unexplained, summary_file, accounts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     private static final String LAST = "SELECT business_day, business_zone, ran_at, provider_orders, journal_orders, matched, exceptions,"
             + " exception_count, unexplained, summary_file, accounts FROM reconciliation ORDER BY ran_at DESC, id DESC FETCH FIRST 1 ROWS ONLY";
+    private static final String RECORD_READING = "INSERT INTO balance_reading (account, balance, asked_at, answered_at)"
+            + " VALUES (?, ?, ?, ?)";
+    private static final String READINGS = "SELECT account, balance, asked_at, answered_at FROM balance_reading"
+            + " WHERE answered_at >= ? AND answered_at < ? AND %s ORDER BY answered_at, id FETCH FIRST %d ROWS ONLY";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<LinkedHashMap<String, Long>> COUNTS = new TypeReference<>() { };
     private static final TypeReference<LinkedHashMap<String, String>> LINES = new TypeReference<>() { };
@@ -123,5 +127,30 @@ final class JdbcReconcileJournal implements ReconcileJournal {
                     rs.getLong("exception_count"), unexplained, rs.getString("summary_file"), accounts));
         });
         return found.stream().findFirst();
+    }
+
+    @Override
+    public void recordBalanceReading(BalanceReading reading) {
+        jdbc.update(RECORD_READING, ps -> {
+            ps.setString(1, reading.account());
+            ps.setLong(2, reading.balance());
+            ps.setLong(3, reading.askedAt().toEpochMilli());
+            ps.setLong(4, reading.answeredAt().toEpochMilli());
+        });
+    }
+
+    @Override
+    public List<BalanceReading> balanceReadings(String account, Instant from, Instant to, int limit) {
+        List<BalanceReading> readings = new ArrayList<>();
+        String sql = READINGS.formatted(account == null ? "account IS NULL" : "account = ?", Math.max(1, limit));
+        jdbc.query(sql, ps -> {
+            ps.setLong(1, from.toEpochMilli());
+            ps.setLong(2, to.toEpochMilli());
+            if (account != null) {
+                ps.setString(3, account);
+            }
+        }, rs -> readings.add(new BalanceReading(rs.getString("account"), rs.getLong("balance"),
+                Instant.ofEpochMilli(rs.getLong("asked_at")), Instant.ofEpochMilli(rs.getLong("answered_at")))));
+        return readings;
     }
 }

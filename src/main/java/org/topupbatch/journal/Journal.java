@@ -22,6 +22,15 @@ public interface Journal extends IntakeJournal, OrderQueue, TrackingJournal, Rep
         return this;
     }
 
+    /** The rows that wait for the outcome of an order they repeat (README "Rejected rows"). */
+    RepeatWaits repeatWaits();
+
+    /**
+     * Where an account's last price list is kept across restarts ({@code null} account: the single
+     * account); {@code provider} (its base URL) tells lists of different providers apart.
+     */
+    org.topupbatch.provider.PriceListKeeper priceListOf(String account, String provider);
+
     /** Reconciliation with the provider: the day's orders, corrections, the runs' results. */
     ReconcileJournal reconciliations();
 

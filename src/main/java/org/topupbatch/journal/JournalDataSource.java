@@ -6,8 +6,13 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 
 import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 
 /**
  * Opens the journal's database as a connection pool, with its schema migrated.
@@ -37,6 +42,7 @@ import java.nio.file.Path;
 public final class JournalDataSource {
 
     static final String H2_OPTIONS = ";WRITE_DELAY=0;DB_CLOSE_ON_EXIT=FALSE;AUTO_SERVER=FALSE";
+    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
 
     static {
         // H2's TCP server listens on every interface unless told otherwise; readers are local
@@ -90,6 +96,9 @@ public final class JournalDataSource {
         // before the pool and the migration: a refused second instance touches nothing
         AutoCloseable lock = lock(dataDir, url, user, password, embedded, instance);
         Path folder = dataDir.toAbsolutePath().normalize().resolve("journal");
+        if (embedded) {
+            embeddedPassword(config, folder, url, lock);
+        }
         LockedDataSource dataSource = pool(config, lock, url, embedded);
         try {
             JournalSchema.migrate(dataSource);
@@ -116,7 +125,7 @@ public final class JournalDataSource {
         if (user != null && !user.isBlank()) {
             config.setUsername(user);
         } else if (embedded) {
-            config.setUsername("sa");
+            config.setUsername(H2JournalPassword.USER);
         }
         if (password != null && !password.isEmpty()) {
             config.setPassword(password);
@@ -131,6 +140,23 @@ public final class JournalDataSource {
             config.addDataSourceProperty("reWriteBatchedInserts", "true");
         }
         return config;
+    }
+
+    /**
+     * The embedded journal's password, unless the settings give one ({@link H2JournalPassword}): with
+     * the lock held the file is ours alone, so a new or old journal may get its password; without it
+     * (a reader beside the running product) the password is read from its file.
+     */
+    static void embeddedPassword(HikariConfig config, Path folder, String url, AutoCloseable lock) {
+        if (config.getPassword() != null) {
+            return;
+        }
+        try {
+            config.setPassword(lock == null ? H2JournalPassword.forReader(folder) : H2JournalPassword.prepare(folder, url));
+        } catch (RuntimeException e) {
+            closeQuietly(lock);
+            throw e;
+        }
     }
 
     /** The pool on {@code config}, which frees {@code lock} when it closes (or when it cannot be opened). */
@@ -216,9 +242,26 @@ public final class JournalDataSource {
         return false;
     }
 
+    /**
+     * The journal folder holds the database file and its password: the product's OS user alone may
+     * enter it (H2's files are not encrypted; anyone who reads them reads every order). A folder
+     * made by an earlier version with the usual modes is closed the same way.
+     */
     private static void createFolder(Path folder, String url) {
         try {
-            Files.createDirectories(folder);
+            boolean posix = folder.getFileSystem().supportedFileAttributeViews().contains("posix");
+            if (!Files.isDirectory(folder)) {
+                Files.createDirectories(folder.getParent());
+                try {
+                    Files.createDirectory(folder, posix ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(OWNER_ONLY)}
+                            : new FileAttribute<?>[0]);
+                } catch (FileAlreadyExistsException raced) {
+                    // another opener made it a moment ago
+                }
+            }
+            if (posix && !Files.getPosixFilePermissions(folder).equals(OWNER_ONLY)) {
+                Files.setPosixFilePermissions(folder, OWNER_ONLY);
+            }
         } catch (IOException e) {
             throw new JournalException("cannot open the journal database " + url
                     + ": cannot create folder " + folder + ": " + e, e);

@@ -39,7 +39,33 @@ public final class JournalLock implements AutoCloseable {
             + " AND l.classid = ?::bigint::oid AND l.objid = (hashtext(current_database() || '.'"
             + " || coalesce(current_schema(), '') || ?)::bigint & 4294967295)::oid";
 
+    /**
+     * The bound on the server's side (README "Two nodes", docs/two-nodes.md): PostgreSQL ends a lock
+     * session, and frees its lock, once its node has answered nothing for this long: neither a query
+     * nor a TCP keepalive probe (the server probes an idle session every second). Without it the
+     * server keeps a cut-off node's session, and its lock, for the kernel's two hours. Longer than
+     * {@link #ANSWER_TIMEOUT} plus a check period, so that a cut-off leader has stepped down before
+     * the server lets another node take its lock.
+     */
+    public static final java.time.Duration SERVER_SILENCE_LIMIT = java.time.Duration.ofSeconds(5);
+    /** How long any statement on a lock session may take before the session counts as lost (a socket timeout). */
+    public static final java.time.Duration ANSWER_TIMEOUT = java.time.Duration.ofSeconds(2);
+    /** Opening a lock session: TCP connect, then the log-in, each bounded (a node cut off waits no longer). */
+    private static final int CONNECT_TIMEOUT_SECONDS = 5;
+    private static final int LOGIN_TIMEOUT_SECONDS = 10;
+
+    /** One lock session as the server knows it, so that its node can end it later from a new session. */
+    public record SessionId(int pid, String started) {
+    }
+
+    /** The server's settings of a lock session that make {@link #SERVER_SILENCE_LIMIT} hold. */
+    static final String SERVER_SIDE_BOUND = "-c tcp_keepalives_idle=1 -c tcp_keepalives_interval=1"
+            + " -c tcp_keepalives_count=" + SERVER_SILENCE_LIMIT.toSeconds()
+            + " -c tcp_user_timeout=" + SERVER_SILENCE_LIMIT.toMillis();
+
     private final Connection connection;
+    /** This session's backend, read once it opened; null for the single instance's lock. */
+    private SessionId id;
     /** "" for the journal's lock; "/account/NAME" for the lead of one account (several accounts on two nodes). */
     private final String suffix;
     private final String sessionPrefix;
@@ -62,7 +88,7 @@ public final class JournalLock implements AutoCloseable {
      * session is named after its node, so that others can tell who holds the lock ({@link #holder}).
      */
     public static JournalLock session(String url, String user, String password, String node) {
-        return new JournalLock(connect(url, user, password, NODE_SESSION + node), false, "", NODE_SESSION);
+        return identified(new JournalLock(connect(url, user, password, NODE_SESSION + node), false, "", NODE_SESSION), url);
     }
 
     /**
@@ -70,8 +96,66 @@ public final class JournalLock implements AutoCloseable {
      * nodes"): a lock of its own per account, on the journal's database, named after its node.
      */
     public static JournalLock accountSession(String url, String user, String password, String node, String account) {
-        return new JournalLock(connect(url, user, password, ACCOUNT_SESSION + node), false, "/account/" + account,
-                ACCOUNT_SESSION);
+        return identified(new JournalLock(connect(url, user, password, ACCOUNT_SESSION + node), false, "/account/" + account,
+                ACCOUNT_SESSION), url);
+    }
+
+    /** Reads the session's backend (its pid and start) and bounds every later statement on it. */
+    private static JournalLock identified(JournalLock lock, String url) {
+        try (PreparedStatement ps = lock.connection.prepareStatement(
+                "SELECT pid, backend_start::text FROM pg_stat_activity WHERE pid = pg_backend_pid()");
+             ResultSet rs = ps.executeQuery()) {
+            if (rs.next()) {
+                lock.id = new SessionId(rs.getInt(1), rs.getString(2));
+            }
+            // a hard bound on each answer, whatever the statement: a socket timeout, so that a cut link is
+            // noticed even when no byte ever comes back (a query timeout would wait for the server to cancel)
+            lock.connection.setNetworkTimeout(Runnable::run, (int) ANSWER_TIMEOUT.toMillis());
+            return lock;
+        } catch (SQLException e) {
+            lock.close();
+            throw new JournalException("cannot open the journal lock session on " + JournalDataSource.redact(url) + ": "
+                    + firstLine(e), e);
+        }
+    }
+
+    /** A setting as the server applies it to this session (SHOW), e.g. its TCP bounds. */
+    synchronized String serverSetting(String name) throws SQLException {
+        if (!name.matches("[a-z_]+")) {
+            throw new IllegalArgumentException("not a setting name: " + name);
+        }
+        try (PreparedStatement ps = connection.prepareStatement("SHOW " + name); ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    /** This session's backend, to be ended later from a new session if this one is lost. */
+    public SessionId id() {
+        return id;
+    }
+
+    /**
+     * Ends an earlier lock session of this node that the server may still keep (its node lost it
+     * through a cut link): it may hold the lock, with nobody behind it. Only that very backend (pid and
+     * start time both match), so a pid reused by another session is never hit. True when one was ended.
+     *
+     * @throws JournalException when the database cannot be reached
+     */
+    public synchronized boolean end(SessionId old) {
+        if (old == null || old.equals(id)) {
+            return false;
+        }
+        try (PreparedStatement ps = connection.prepareStatement("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                + " WHERE pid = ? AND backend_start::text = ?")) {
+            ps.setInt(1, old.pid());
+            ps.setString(2, old.started());
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
+        } catch (SQLException e) {
+            throw new JournalException("cannot end the old lock session " + old.pid() + ": " + firstLine(e), e);
+        }
     }
 
     /** Distinct nodes connected to the journal now (each keeps one journal-lock session), this one included. */
@@ -109,6 +193,11 @@ public final class JournalLock implements AutoCloseable {
      * Whether the lock is still held: the session answers within {@code timeoutSeconds}. A session
      * that does not answer may have been cut by the server, which then frees the lock for another.
      */
+    public synchronized boolean stillHeld() {
+        return stillHeld((int) ANSWER_TIMEOUT.toSeconds());
+    }
+
+    /** As {@link #stillHeld()}, with another bound. */
     public synchronized boolean stillHeld(int timeoutSeconds) {
         try {
             return held && connection.isValid(timeoutSeconds);
@@ -201,8 +290,14 @@ public final class JournalLock implements AutoCloseable {
         if (password != null && !password.isEmpty()) {
             p.setProperty("password", password);
         }
-        // a lock connection idles for hours: keepalives let the server notice a dead holder
+        // a lock connection idles for hours: keepalives let the client notice a dead server
         p.setProperty("tcpKeepAlive", "true");
+        p.setProperty("connectTimeout", Integer.toString(CONNECT_TIMEOUT_SECONDS));
+        p.setProperty("loginTimeout", Integer.toString(LOGIN_TIMEOUT_SECONDS));
+        // and the server's side of the session: PostgreSQL probes an idle session every second and ends
+        // it (freeing its lock) once its node has been silent SERVER_SILENCE_LIMIT; per session, so a
+        // deployment changes nothing in postgresql.conf (tcp_user_timeout: PostgreSQL 12+)
+        p.setProperty("options", SERVER_SIDE_BOUND);
         p.setProperty("ApplicationName", applicationName);
         try {
             return DriverManager.getConnection(url, p);

@@ -108,6 +108,9 @@ public final class JournalReaderAccess {
                                 + " (it is starting or stopping)")));
             }
         }
+        if (embedded) {
+            JournalDataSource.embeddedPassword(config, dataDir.toAbsolutePath().normalize().resolve("journal"), url, lock);
+        }
         JournalDataSource.LockedDataSource dataSource = JournalDataSource.pool(config, lock, url, embedded);
         try {
             if (JournalSchema.check(dataSource, shown) == JournalSchema.State.EMPTY) {

@@ -10,10 +10,19 @@ import java.util.List;
  * columns, in the order of the batch's extra headers. {@code repeatKey} says whom an accepted row
  * orders for (product, customer in one form, zone), for the repeat guard; null for rejected rows.
  * {@code route}: with several accounts, where the row may be ordered, best first; null with one account.
+ * {@code state} may also be WAITING: the row repeats an order still in flight, whose ref_id
+ * {@code waitsFor} names (null for every other row), and is ordered only if that order fails.
  */
 public record NewRow(int seq, long line, String refId, String productSku, String customerNo,
                      String customerNoZone, Long maxPrice, List<String> extras, RowState state,
-                     Long price, String message, String repeatKey, RowRoute route) {
+                     Long price, String message, String repeatKey, RowRoute route, String waitsFor) {
+
+    public NewRow(int seq, long line, String refId, String productSku, String customerNo, String customerNoZone,
+                  Long maxPrice, List<String> extras, RowState state, Long price, String message, String repeatKey,
+                  RowRoute route) {
+        this(seq, line, refId, productSku, customerNo, customerNoZone, maxPrice, extras, state, price, message, repeatKey,
+                route, null);
+    }
 
     public NewRow(int seq, long line, String refId, String productSku, String customerNo, String customerNoZone,
                   Long maxPrice, List<String> extras, RowState state, Long price, String message, String repeatKey) {

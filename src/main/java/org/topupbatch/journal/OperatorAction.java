@@ -37,6 +37,11 @@ public enum OperatorAction {
                 if (batch.cancelled()) {
                     yield new Outcome(false, shown + " was cancelled: nothing is left to hold.");
                 }
+                if (!batch.held() && queued(journal, batch) == 0) {
+                    // every row is sent or settled: a hold would change nothing, so none is recorded
+                    yield new Outcome(false, shown + ": nothing to hold: " + (batch.reportedAt() != null
+                            ? "the batch is reported" : "every row of it is sent already") + "; no row waits to be sent.");
+                }
                 if (!journal.holdBatch(batch.id(), now)) {
                     yield new Outcome(false, shown + " is held already; 'resume " + batch.id() + "' lets it go on.");
                 }
@@ -44,8 +49,9 @@ public enum OperatorAction {
                         + " 'resume " + batch.id() + "'; orders already sent are tracked as usual.");
             }
             case RESUME -> journal.resumeBatch(batch.id())
-                    ? new Outcome(true, shown + " goes on: its " + queued(journal, batch) + " rows queued are sent again.")
-                    : new Outcome(false, shown + " is not held: nothing to resume.");
+                    ? new Outcome(true, shown + " goes on: its " + queued(journal, batch) + " rows queued will be sent.")
+                    : new Outcome(false, shown + (batch.cancelled() ? " was cancelled: nothing to resume."
+                            : " is not held: nothing to resume."));
             case CANCEL -> {
                 int rejected = journal.cancelBatch(batch.id(), now, BatchControl.cancelledMessage(now));
                 if (rejected < 0) {

@@ -52,5 +52,22 @@ public interface ReconcileJournal {
 
     void recordReconciliation(Reconciliation run);
 
+    /**
+     * A balance the provider told (check-balance, profile): {@code askedAt} when the request left,
+     * {@code answeredAt} when the answer came back; the balance holds every order the provider made
+     * before the one and none it made after the other. {@code account}: null with one account.
+     */
+    record BalanceReading(String account, long balance, Instant askedAt, Instant answeredAt) {
+    }
+
+    /** Keeps a balance reading, for the reconciliation of its day. */
+    void recordBalanceReading(BalanceReading reading);
+
+    /**
+     * The readings of {@code account} (null: the single account) answered in [{@code from}, {@code to}),
+     * oldest first, at most {@code limit}.
+     */
+    List<BalanceReading> balanceReadings(String account, Instant from, Instant to, int limit);
+
     Optional<Reconciliation> lastReconciliation();
 }

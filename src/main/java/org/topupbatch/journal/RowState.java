@@ -9,14 +9,19 @@ package org.topupbatch.journal;
  * PENDING  -> SUCCESS | FAILED
  * UNKNOWN  -> SUCCESS | PENDING | FAILED   (only on the provider's own word)
  * REJECTED    never sent
+ * WAITING  -> ACCEPTED | REJECTED      (the repeat guard: see below)
  * </pre>
  *
  * A SENDING row found at start-up is UNKNOWN: its request may or may not have reached the provider.
  * REFUSED is a row the provider answered with an error at creation, so no order exists: it is
  * reported as {@code failed} with the provider's message and no price.
+ *
+ * <p>WAITING is a row that repeats an order still in flight (README "Rejected rows"): it is not
+ * sent (the queue takes ACCEPTED rows only) until that order is final, then it becomes ACCEPTED
+ * when the earlier order failed, or REJECTED as a repeat when it succeeded ({@link RepeatWaits}).
  */
 public enum RowState {
-    ACCEPTED, REJECTED, SENDING, PENDING, SUCCESS, FAILED, REFUSED, UNKNOWN;
+    ACCEPTED, REJECTED, SENDING, PENDING, SUCCESS, FAILED, REFUSED, UNKNOWN, WAITING;
 
     /** True when nothing more will happen to the row. */
     public boolean isFinal() {

@@ -38,6 +38,11 @@ public final class DashboardActions {
         if (action.isEmpty()) {
             return answer(exchange, 404, false, "no such action: hold, resume or cancel");
         }
+        String type = in.getHeader(Exchange.CONTENT_TYPE, String.class);
+        if (type != null && !type.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+            // a button sends no body: a form (what another site's page can post) is not a button
+            return answer(exchange, 415, false, "a button takes no " + org.topupbatch.text.OneLine.of(type, 60) + " body");
+        }
         String query = in.getHeader(Exchange.HTTP_QUERY, String.class);
         boolean fromQuery = query != null && query.toLowerCase(java.util.Locale.ROOT).contains(CONFIRM.toLowerCase(java.util.Locale.ROOT));
         // a query parameter becomes a header too, and another site's page may send one without asking

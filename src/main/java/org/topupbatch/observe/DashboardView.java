@@ -75,7 +75,12 @@ public final class DashboardView {
         return template.replace(INITIAL, data);
     }
 
-    /** Where the page's template expects the initial view (a JSON value inside a script element). */
+    /** The page's Content-Security-Policy: its own script and style only (their hashes), no framing. */
+    public String contentSecurityPolicy() {
+        return PagePolicy.of(template);
+    }
+
+    /** Where the page's template expects the initial view (a JSON data block, never run). */
     static final String INITIAL = "/*INITIAL-VIEW*/null";
 
     private static String template() {

@@ -18,6 +18,7 @@ public class AccountLimitsRefresh {
     private final RateBudget budget;
     private final Clock clock;
     private final int configuredPerMinute;
+    private final long configuredPerDay;
 
     public AccountLimitsRefresh(CallLog journal, ProviderGateway gateway, RateBudget budget, Clock clock) {
         this(journal, gateway, budget, clock, 0);
@@ -29,7 +30,17 @@ public class AccountLimitsRefresh {
      */
     public AccountLimitsRefresh(CallLog journal, ProviderGateway gateway, RateBudget budget, Clock clock,
                                 int configuredPerMinute) {
+        this(journal, gateway, budget, clock, configuredPerMinute, 0);
+    }
+
+    /**
+     * {@code configuredPerDay}: the account's daily requests as the operator set them ({@code topup.daily-limit}),
+     * which win over what the provider says; 0 when not set. The minute's setting never changes the day's.
+     */
+    public AccountLimitsRefresh(CallLog journal, ProviderGateway gateway, RateBudget budget, Clock clock,
+                                int configuredPerMinute, long configuredPerDay) {
         this.configuredPerMinute = configuredPerMinute;
+        this.configuredPerDay = configuredPerDay;
         this.journal = journal;
         this.gateway = gateway;
         this.budget = budget;
@@ -42,27 +53,27 @@ public class AccountLimitsRefresh {
      */
     public void refreshLimits() {
         journal.pruneCalls(clock.instant().minus(Duration.ofDays(2)));
-        if (configuredPerMinute > 0) {
-            budget.setLimits(configuredPerMinute, UNKNOWN_DAILY_LIMIT, 0);
-            return;
-        }
         Profile profile;
         try {
             profile = gateway.profile();
         } catch (ProviderException e) {
-            if (e.stopsSubmission() || e.transientFailure()) {
+            boolean noProfileInDialect = HttpProviderClient.NOT_IN_DIALECT.equals(e.code()); // never sent
+            if (!noProfileInDialect && (e.stopsSubmission() || e.transientFailure())) {
                 throw e;
             }
             // A provider without a usable profile (or a dialect without one, e.g. Digiflazz's): the
             // tier from the balance record will do, the smallest one when it names none.
-            Tier tier = Tier.parse(gateway.checkBalance().tier()).orElse(Tier.BASIC);
-            budget.setLimits(tier.requestsPerMinute(), UNKNOWN_DAILY_LIMIT, 0);
+            int perMinute = configuredPerMinute > 0 ? configuredPerMinute
+                    : Tier.parse(gateway.checkBalance().tier()).orElse(Tier.BASIC).requestsPerMinute();
+            budget.setLimits(perMinute, configuredPerDay > 0 ? configuredPerDay : UNKNOWN_DAILY_LIMIT, 0);
             return;
         }
         ApiUsage usage = profile.apiUsage();
-        int perMinute = usage != null && usage.limitPerMinute() > 0 ? usage.limitPerMinute()
+        int perMinute = configuredPerMinute > 0 ? configuredPerMinute
+                : usage != null && usage.limitPerMinute() > 0 ? usage.limitPerMinute()
                 : Tier.parse(profile.tier()).orElse(Tier.BASIC).requestsPerMinute();
-        long perDay = usage != null && usage.limitPerDay() > 0 ? usage.limitPerDay() : UNKNOWN_DAILY_LIMIT;
+        long perDay = configuredPerDay > 0 ? configuredPerDay
+                : usage != null && usage.limitPerDay() > 0 ? usage.limitPerDay() : UNKNOWN_DAILY_LIMIT;
         budget.setLimits(perMinute, perDay, usage == null ? 0 : usage.today());
     }
 }

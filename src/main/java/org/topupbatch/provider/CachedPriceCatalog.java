@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 
 /**
@@ -26,6 +28,13 @@ import java.util.function.Supplier;
  * and the whole list is read again at the next {@link #refreshIfDue}, whatever its age, because
  * prices move together. Until that read has succeeded, {@link #changePending} says so, and the
  * guard sends nothing that the old list would price.
+ *
+ * <p>Each list read is {@linkplain PriceListKeeper#keep kept} (in the journal), and before its first
+ * read the catalog starts from the kept list when that is younger than {@code maxAge}, as of the
+ * instant it was read: a restart within the cache time asks the provider nothing, and one after it
+ * still has a list when the provider refuses (Digiflazz's rc 83 within its interval). After a failed
+ * read the next waits longer each time while a list serves ({@link ReadBackOff}: 30 s doubling up to
+ * the cache time), and 30 s while none does.
  */
 public final class CachedPriceCatalog implements PriceCatalog {
 
@@ -33,7 +42,14 @@ public final class CachedPriceCatalog implements PriceCatalog {
     public static final Duration DEFAULT_MAX_AGE = Duration.ofMinutes(30);
     public static final Duration DEFAULT_RETRY_AFTER_FAILURE = Duration.ofSeconds(30);
 
+    private static final Logger LOG = LoggerFactory.getLogger(CachedPriceCatalog.class);
+
     private final Supplier<List<Product>> loader;
+    private final PriceListKeeper keeper;
+    /** How logs name the list: "account dfz", or "the provider" for the single account. */
+    private final String shownAs;
+    private final ReadBackOff backOff;
+    private volatile boolean keptListRestored;
     private final Duration ttl;
     private final Duration maxAge;
     private final Duration retryAfterFailure;
@@ -55,12 +71,24 @@ public final class CachedPriceCatalog implements PriceCatalog {
         this(loader, DEFAULT_TTL, DEFAULT_MAX_AGE, DEFAULT_RETRY_AFTER_FAILURE, Clock.systemUTC());
     }
 
+    /** A run's catalog: each list read is kept by {@code keeper}, and the kept one serves after a restart. */
+    public CachedPriceCatalog(Supplier<List<Product>> loader, PriceListKeeper keeper, String shownAs) {
+        this(loader, DEFAULT_TTL, DEFAULT_MAX_AGE, DEFAULT_RETRY_AFTER_FAILURE, Clock.systemUTC(), keeper, shownAs);
+    }
+
+    public CachedPriceCatalog(Supplier<List<Product>> loader, Duration ttl, Duration maxAge,
+                              Duration retryAfterFailure, Clock clock) {
+        this(loader, ttl, maxAge, retryAfterFailure, clock, PriceListKeeper.NONE, "the provider");
+    }
+
     /**
      * @param ttl how long a fetched list is used before asking again: 5 to 10 minutes
      * @param maxAge how old a list may get when refreshing fails; at least {@code ttl}
+     * @param retryAfterFailure the first wait after a failed read; each further failure doubles it, up to {@code ttl}
+     * @param keeper where each list read is kept, and the list to start from is found
      */
     public CachedPriceCatalog(Supplier<List<Product>> loader, Duration ttl, Duration maxAge,
-                              Duration retryAfterFailure, Clock clock) {
+                              Duration retryAfterFailure, Clock clock, PriceListKeeper keeper, String shownAs) {
         if (ttl.compareTo(Duration.ofMinutes(5)) < 0 || ttl.compareTo(Duration.ofMinutes(10)) > 0) {
             throw new IllegalArgumentException("price list cache time must be 5 to 10 minutes, not " + ttl);
         }
@@ -72,6 +100,9 @@ public final class CachedPriceCatalog implements PriceCatalog {
         this.maxAge = maxAge;
         this.retryAfterFailure = retryAfterFailure;
         this.clock = clock;
+        this.keeper = keeper;
+        this.shownAs = shownAs;
+        this.backOff = new ReadBackOff(retryAfterFailure, ttl);
     }
 
     @Override
@@ -81,7 +112,7 @@ public final class CachedPriceCatalog implements PriceCatalog {
 
     /** The product as the list last known it (with observed prices), without asking the provider. */
     public Optional<Product> peek(String sku) {
-        Snapshot s = snapshot;
+        Snapshot s = snapshot();
         return s == null ? Optional.empty() : Optional.ofNullable(s.bySku().get(sku));
     }
 
@@ -109,7 +140,7 @@ public final class CachedPriceCatalog implements PriceCatalog {
 
     /** When the list in use was read, if it was. */
     public Optional<Instant> loadedAt() {
-        Snapshot s = snapshot;
+        Snapshot s = snapshot();
         return s == null ? Optional.empty() : Optional.of(s.loadedAt());
     }
 
@@ -126,7 +157,7 @@ public final class CachedPriceCatalog implements PriceCatalog {
      */
     public void refreshIfDue(Duration maxAgeWanted) {
         Duration wanted = maxAgeWanted.compareTo(ttl) < 0 ? maxAgeWanted : ttl;
-        Snapshot s = snapshot;
+        Snapshot s = snapshot();
         Instant now = clock.instant();
         if (s == null || changePending() || !now.isBefore(s.loadedAt().plus(wanted))) {
             refresh(now, wanted);
@@ -139,12 +170,54 @@ public final class CachedPriceCatalog implements PriceCatalog {
     }
 
     private Snapshot current() {
-        Snapshot s = snapshot;
+        Snapshot s = snapshot();
         Instant now = clock.instant();
         if (s != null && now.isBefore(s.loadedAt().plus(ttl))) {
             return s;
         }
         return refresh(now, ttl);
+    }
+
+    /** The list in use; before the first read, the kept one when it is young enough. */
+    private Snapshot snapshot() {
+        if (!keptListRestored) {
+            restoreKeptList();
+        }
+        return snapshot;
+    }
+
+    private synchronized void restoreKeptList() {
+        if (keptListRestored) {
+            return;
+        }
+        keptListRestored = true;
+        try {
+            Optional<PriceListKeeper.Kept> kept = keeper.kept();
+            if (kept.isEmpty() || snapshot != null) {
+                return;
+            }
+            Instant readAt = kept.get().readAt();
+            Duration age = Duration.between(readAt, clock.instant());
+            if (age.compareTo(maxAge) > 0) {
+                LOG.info("Price list of {}: the kept one, read at {}, is older than {}; reading it again", shownAs, readAt,
+                        maxAge);
+                return;
+            }
+            snapshot = new Snapshot(bySku(kept.get().products()), readAt);
+            LOG.info("Price list of {}: {} products kept from {} ({} s ago); {}", shownAs, kept.get().products().size(),
+                    readAt, Math.max(0, age.toSeconds()), age.compareTo(ttl) < 0
+                            ? "read again at " + readAt.plus(ttl) : "reading it again now, this one serves if that fails");
+        } catch (RuntimeException e) {
+            LOG.warn("Price list of {}: the kept one cannot be read ({}); asking the provider", shownAs, e.getMessage());
+        }
+    }
+
+    private static Map<String, Product> bySku(List<Product> products) {
+        Map<String, Product> bySku = new LinkedHashMap<>();
+        for (Product p : products) {
+            bySku.putIfAbsent(p.sku(), p);
+        }
+        return java.util.Collections.unmodifiableMap(bySku);
     }
 
     private synchronized Snapshot refresh(Instant now, Duration wantedAge) {
@@ -155,10 +228,8 @@ public final class CachedPriceCatalog implements PriceCatalog {
         }
         if (nextAttemptAfterFailure == null || !now.isBefore(nextAttemptAfterFailure)) {
             try {
-                Map<String, Product> bySku = new LinkedHashMap<>();
-                for (Product p : loader.get()) {
-                    bySku.putIfAbsent(p.sku(), p);
-                }
+                List<Product> read = loader.get();
+                Map<String, Product> bySku = new LinkedHashMap<>(bySku(read));
                 if (changesAtStart == changesLoaded) {
                     observed.clear(); // a regular read: the list is the word on prices again
                 } else {
@@ -171,13 +242,20 @@ public final class CachedPriceCatalog implements PriceCatalog {
                 snapshot = new Snapshot(java.util.Collections.unmodifiableMap(bySku), now);
                 nextAttemptAfterFailure = null;
                 lastFailure = null;
+                backOff.reset();
                 changesLoaded = changesAtStart;
+                keep(now, read);
                 return snapshot;
             } catch (RuntimeException e) {
                 lastFailure = e;
-                nextAttemptAfterFailure = now.plus(retryAfterFailure);
+                boolean serving = s != null && !now.isAfter(s.loadedAt().plus(maxAge));
+                Duration wait = backOff.after(e, serving);
+                nextAttemptAfterFailure = now.plus(wait);
                 // the observed prices stay; waiting for a list that cannot be read would stop every batch
                 changesLoaded = changesAtStart;
+                LOG.warn("Price list of {} could not be read ({}); {}; next read in {} s", shownAs, e.getMessage(),
+                        serving ? "the one read at " + s.loadedAt() + " stays in use" : "no list young enough to use",
+                        wait.toSeconds());
             }
         }
         if (s != null && !now.isAfter(s.loadedAt().plus(maxAge))) {
@@ -186,5 +264,14 @@ public final class CachedPriceCatalog implements PriceCatalog {
         throw new PriceListUnavailableException("the price list could not be fetched"
                 + (s == null ? "" : " and the last one, from " + s.loadedAt() + ", is older than " + maxAge)
                 + (lastFailure == null ? "" : ": " + lastFailure.getMessage()), lastFailure);
+    }
+
+    /** Keeps a list just read; a journal that cannot take it costs only the restart's head start. */
+    private void keep(Instant readAt, List<Product> products) {
+        try {
+            keeper.keep(readAt, products);
+        } catch (RuntimeException e) {
+            LOG.warn("Price list of {}: read, but it could not be kept in the journal ({})", shownAs, e.getMessage());
+        }
     }
 }

@@ -35,7 +35,8 @@ public final class ProviderAnswers {
             throw AnswerClassifier.unreadable(operation, answer, "no HTTP status", null);
         }
         Object typed = dialect.read(operation, refId, answer);
-        balances.answered(operation, typed);
+        Long leftNanos = exchange.getProperty(ProviderExchange.LEAVES_NANOS, Long.class);
+        balances.answered(operation, typed, leftNanos == null ? null : java.time.Duration.ofNanos(System.nanoTime() - leftNanos));
         exchange.getMessage().setBody(typed);
     }
 

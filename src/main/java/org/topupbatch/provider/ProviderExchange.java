@@ -24,6 +24,11 @@ public final class ProviderExchange {
      * dialect and rate budget. Absent with a single account.
      */
     public static final String ACCOUNT = "TopupAccount";
+    /**
+     * {@link System#nanoTime()} when the throttle let the request go: with the answer's time it brackets
+     * the moment a balance answer stands for (see {@link BalanceSeen}).
+     */
+    public static final String LEAVES_NANOS = "TopupProviderLeavesNanos";
 
     private ProviderExchange() {
     }

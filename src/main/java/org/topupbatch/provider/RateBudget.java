@@ -88,7 +88,12 @@ public final class RateBudget implements RequestGate {
     private volatile boolean paced = true;
     /** Callers other than create-order waiting for a slot: look-ups, balances, reports go first. */
     private int othersWaiting;
-    private boolean refusing;
+    /**
+     * Set without this budget's monitor: a worker may hold the monitor while it reads other nodes' calls
+     * from the journal, and on a cut link that read does not come back; a node stepping down must not
+     * wait for it (README "Two nodes"). Waiting workers see the flag within MAX_WAIT_MILLIS.
+     */
+    private volatile boolean refusing;
     /** Ids of the calls this process reserved or seeded: every other journaled call is another process's. */
     private final java.util.Set<Long> own = new java.util.HashSet<>();
     /** Other processes' calls journaled since this one started, already taken into the pace. */
@@ -310,13 +315,12 @@ public final class RateBudget implements RequestGate {
     }
 
     @Override
-    public synchronized void refuseWaiting() {
-        refusing = true;
-        notifyAll();
+    public void refuseWaiting() {
+        refusing = true; // never blocks: the waiters look again within MAX_WAIT_MILLIS
     }
 
     @Override
-    public synchronized void acceptAgain() {
+    public void acceptAgain() {
         refusing = false;
     }
 

@@ -44,6 +44,7 @@ public final class RateBudgetStep {
             throw new ProviderException(operation, ProviderError.INTERRUPTED, 0, false, "interrupted before sending", null, e);
         }
         exchange.setProperty(ProviderExchange.TICKET, ticket);
+        exchange.setProperty(ProviderExchange.LEAVES_NANOS, System.nanoTime());
     }
 
     /**

@@ -47,7 +47,8 @@ public record AccountReconciliation(String account, String dialect, Method metho
         if (method == Method.STATUS_CHECK) {
             return s.matched() + " of " + s.journalOrders() + " journal orders matched by status check"
                     + (notLookedUp == 0 ? "" : " (" + notLookedUp + " not looked up)") + ", " + exceptions
-                    + "; orders unknown to the journal cannot be listed, balance " + org.topupbatch.text.Rupiah.format(s.balanceNow());
+                    + "; orders unknown to the journal cannot be listed, balance " + org.topupbatch.text.Rupiah.format(s.balanceNow())
+                    + ", unexplained " + (s.unexplained() == null ? "unknown" : org.topupbatch.text.Rupiah.format(s.unexplained()));
         }
         return s.matched() + " of " + s.providerOrders() + " provider orders matched, " + exceptions + ", unexplained "
                 + (s.unexplained() == null ? "unknown" : org.topupbatch.text.Rupiah.format(s.unexplained()));

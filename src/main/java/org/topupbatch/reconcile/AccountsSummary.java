@@ -60,6 +60,11 @@ public record AccountsSummary(String day, String zone, List<AccountReconciliatio
         return sum;
     }
 
+    /** The day was not over when it was reconciled: its later orders are not in it. */
+    public boolean partial() {
+        return java.time.LocalDate.parse(day).plusDays(1).atStartOfDay(java.time.ZoneId.of(zone)).toInstant().isAfter(ranAt);
+    }
+
     public int requests() {
         return reconciled().stream().mapToInt(a -> a.result().summary().requests()).sum();
     }
@@ -76,6 +81,7 @@ public record AccountsSummary(String day, String zone, List<AccountReconciliatio
         n.put("day", day);
         n.put("zone", zone);
         n.put("complete", complete());
+        n.put("partial", partial());
         n.put("provider_orders", providerOrders());
         n.put("journal_orders", journalOrders());
         n.put("matched", matched());

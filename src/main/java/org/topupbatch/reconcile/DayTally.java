@@ -60,13 +60,14 @@ final class DayTally {
         }
     }
 
-    Reconciliation result(ReconcileDay day, long providerOrders, long journalOrders, Long balanceFirst, long balanceNow,
+    Reconciliation result(ReconcileDay day, long providerOrders, long journalOrders, FirstBalance first, long balanceNow,
                           Long unexplained, int inFlight, int requests, Instant ranAt) {
         List<ReconcileLine> sorted = new ArrayList<>(lines);
         sorted.sort(ReconcileLine.ORDER);
         ReconcileSummary summary = new ReconcileSummary(day.toString(), day.zone().getId(), providerOrders,
-                journalOrders, matched, ReconcileLine.countByKind(sorted), charged, refunded, foreignCharged, balanceFirst,
-                balanceNow, unexplained, corrected, settled, inFlight, requests, ranAt);
+                journalOrders, matched, ReconcileLine.countByKind(sorted), charged, refunded, foreignCharged,
+                first.balance(), balanceNow, unexplained, corrected, settled, inFlight, requests, ranAt, first,
+                day.end().isAfter(ranAt));
         return new Reconciliation(sorted, summary, batchesChanged);
     }
 }

@@ -115,6 +115,14 @@ public final class ReconcileFiles {
         n.put("balance_first", s.balanceFirst());
         n.put("balance_now", s.balanceNow());
         n.put("unexplained", s.unexplained());
+        n.put("balance_first_source", s.first().source());
+        if (s.first().readAt() != null) {
+            n.put("balance_first_read_at", s.first().readAt().toString());
+        }
+        if (!s.first().known()) {
+            n.put("balance_first_unknown", s.first().unknownWhy());
+        }
+        n.put("partial", s.partial());
         n.put("corrected", s.corrected());
         n.put("settled", s.settled());
         n.put("in_flight", s.inFlight());

@@ -25,7 +25,8 @@ import org.topupbatch.provider.ProviderGateway;
  * the provider's truth, loudly: an order whose final status differs takes the provider's (and is
  * listed), one the journal still had pending or unknown is settled (and listed). It never creates
  * an order: it reads the balance, the history and, for the balance before the day's first order,
- * that one order by check-order.
+ * that one order by check-order where the provider has it, else the day's first balance reading the
+ * product journaled ({@link BalanceFromReadings}).
  *
  * <p>The balance is read first and the history after it, so that every order the balance already
  * reflects is listed; orders the provider created after the balance was read are left out of the
@@ -43,6 +44,8 @@ public final class Reconciler {
     static final Duration HISTORY_LAG = Duration.ofSeconds(5);
     /** How far before the day an order of ours listed on the day may have been sent (just before midnight, say). */
     static final Duration SENT_BEFORE = Duration.ofDays(2);
+    /** The day's first readings looked at for one that can be placed among the orders. */
+    static final int MAX_READINGS = 1000;
 
     private final ProviderGateway gateway;
     private final ReconcileJournal journal;
@@ -92,18 +95,20 @@ public final class Reconciler {
             requests += whileRead.size();
             beforeBalanceRead.addAll(heldByBalance(whileRead, balanceNow));
         }
-        Long balanceFirst = null;
+        Long fromCheckOrder = null;
         if (!beforeBalanceRead.isEmpty() && gateway.checkOrderSupported()) {
             requests++;
-            balanceFirst = gateway.checkOrder(beforeBalanceRead.get(0).refId()).map(Order::balanceBefore).orElse(null);
+            fromCheckOrder = gateway.checkOrder(beforeBalanceRead.get(0).refId()).map(Order::balanceBefore).orElse(null);
         }
-        long chargedSinceFirst = beforeBalanceRead.stream().mapToLong(OrderComparison::charge).sum();
-        Long unexplained = balanceFirst == null ? null : balanceNow - balanceFirst + chargedSinceFirst;
-
-        // the orders: each of the day's, at the provider and in the journal
-        // the journal's orders of the day up to the balance read: later ones are the next reconciliation's
         Instant journalUntil = day.end().isBefore(balanceAskedAt) ? day.end() : balanceAskedAt;
         List<JournalOrder> sentThatDay = AccountOrders.at(account, journal.ordersSentBetween(day.start(), journalUntil));
+        FirstBalance first = fromCheckOrder != null ? FirstBalance.fromCheckOrder(fromCheckOrder)
+                : firstFromReadings(day, journalUntil, sentThatDay, beforeBalanceRead);
+        long chargedSinceFirst = beforeBalanceRead.stream().mapToLong(OrderComparison::charge).sum();
+        Long unexplained = first.known() ? balanceNow - first.balance() + chargedSinceFirst : null;
+
+        // the orders: each of the day's, at the provider and in the journal
+        // the journal's orders of the day up to the balance read (sentThatDay): later ones are the next reconciliation's
         Map<String, JournalOrder> ours = new LinkedHashMap<>();
         sentThatDay.forEach(o -> ours.put(o.row().orderRefId(), o));
         AccountOrders earlier = new AccountOrders(journal, account, day.start().minus(SENT_BEFORE), day.start());
@@ -135,8 +140,17 @@ public final class Reconciler {
             }
             tally.compared(mine, comparison.compare(day, mine, theirs, ranAt));
         }
-        return tally.result(day, providerDay.size(), sentThatDay.size(), balanceFirst, balanceNow, unexplained, inFlight,
+        return tally.result(day, providerDay.size(), sentThatDay.size(), first, balanceNow, unexplained, inFlight,
                 requests, ranAt);
+    }
+
+    /** Without check-order's answer: from the day's first balance reading the journal holds (docs/reconcile.md). */
+    private FirstBalance firstFromReadings(ReconcileDay day, Instant until, List<JournalOrder> sentThatDay,
+                                           List<OrderListEntry> heldByBalance) {
+        Map<String, RowRecord> ours = new HashMap<>();
+        sentThatDay.forEach(o -> ours.put(o.row().orderRefId(), o.row()));
+        List<ReconcileJournal.BalanceReading> readings = journal.balanceReadings(account, day.start(), until, MAX_READINGS);
+        return new BalanceFromReadings(ref -> Optional.ofNullable(ours.get(ref))).first(readings, heldByBalance);
     }
 
     private static boolean inFlight(RowRecord row, Instant balanceAskedAt) {

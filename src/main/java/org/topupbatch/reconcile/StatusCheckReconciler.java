@@ -24,9 +24,10 @@ import org.topupbatch.track.OrderRequests;
  * Reconciles one business day at an account without order history or check-order (Digiflazz,
  * docs/dialects.md): each of the journal's orders of the day at the account is looked up by its
  * documented status check, the same request sent again under the same ref_id, and compared as the
- * history's entries are. Orders the journal does not know cannot be found this way, and without the
- * balance before the day's first order the balance's movement cannot be explained: the balance is
- * read and shown, {@code balance_first} and {@code unexplained} stay unknown.
+ * history's entries are. Orders the journal does not know cannot be found this way. The balance before
+ * the day's first order comes from the day's first balance reading the product journaled
+ * ({@link BalanceFromReadings}, each order placed by the time its request left); {@code unexplained}
+ * then also holds what other clients' orders took, which no status check can list.
  *
  * <p>It never makes a call that could place an order. A re-send is a status check only for a
  * transaction the provider made; so only orders the provider answered as made (success, pending)
@@ -128,7 +129,33 @@ public final class StatusCheckReconciler {
             tally.compared(mine, comparison.compare(day, mine, theirs, ranAt));
         });
         long found = answers.size();
-        return new Checked(tally.result(day, found, sentThatDay.size(), null, balanceNow, null, 0, requestsMade, ranAt),
+        FirstBalance first = firstBalance(day, journalUntil, sentThatDay, answers);
+        Long unexplained = null;
+        if (first.known()) {
+            long charged = answers.values().stream().mapToLong(OrderComparison::charge).sum();
+            unexplained = balanceNow - first.balance() + charged;
+        }
+        return new Checked(tally.result(day, found, sentThatDay.size(), first, balanceNow, unexplained, 0, requestsMade, ranAt),
                 notLookedUp);
+    }
+
+    /**
+     * From the day's first balance reading; unknown while an order of the day could not be looked up
+     * and may still hold money (a failed one holds none).
+     */
+    private FirstBalance firstBalance(ReconcileDay day, Instant until, List<JournalOrder> sentThatDay,
+                                      Map<JournalOrder, OrderListEntry> answers) {
+        List<String> unsure = sentThatDay.stream().filter(o -> !answers.containsKey(o) && o.row().state() != RowState.FAILED)
+                .map(o -> o.row().orderRefId()).toList();
+        if (!unsure.isEmpty()) {
+            return FirstBalance.unknown(unsure.size() + " orders of the day could not be looked up (" + unsure.get(0)
+                    + (unsure.size() > 1 ? ", ..." : "") + "): what they took is not known");
+        }
+        Map<String, RowRecord> ours = new java.util.HashMap<>();
+        sentThatDay.forEach(o -> ours.put(o.row().orderRefId(), o.row()));
+        List<OrderListEntry> held = answers.values().stream()
+                .sorted(java.util.Comparator.comparing(OrderListEntry::createdAt)).toList();
+        return new BalanceFromReadings(ref -> java.util.Optional.ofNullable(ours.get(ref)))
+                .first(journal.balanceReadings(account, day.start(), until, Reconciler.MAX_READINGS), held);
     }
 }

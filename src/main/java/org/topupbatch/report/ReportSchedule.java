@@ -83,7 +83,8 @@ public class ReportSchedule {
             }
             return Optional.empty(); // still submitting
         }
-        long open = p.count(RowState.PENDING) + p.count(RowState.UNKNOWN);
+        // a row waiting for the outcome of an order it repeats is open like a pending order (not in a halted batch: never sent)
+        long open = p.count(RowState.PENDING) + p.count(RowState.UNKNOWN) + (halted ? 0 : p.count(RowState.WAITING));
         if (open == 0) {
             return Optional.of(new Due(p, true));
         }

@@ -148,7 +148,7 @@ public final class ReportWriter {
         Path summaryFile = target.summary();
         if (batch.error() != null) {
             ReportSummary summary = new ReportSummary(batch.fileName(), batch.id(), 0, 0, 0, 0, 0, 0, 0,
-                    balanceBefore, balanceAfter, batch.startedAt(), finishedAt, batch.provider(), batch.error());
+                    balanceBefore, balanceAfter, batch.startedAt(), finishedAt, batch.provider(), batch.error(), 0);
             writeAtomically(summaryFile, out -> writeSummary(summary, null, accountBalances, out));
             delivery.deliver(reportsDir);
             return new ReportFiles(null, summaryFile, summary);
@@ -172,7 +172,7 @@ public final class ReportWriter {
         ReportSummary summary = new ReportSummary(batch.fileName(), batch.id(), tally.rows,
                 tally.success + tally.failed + tally.pending, tally.success, tally.failed, tally.pending,
                 tally.rejected, tally.charged, balanceBefore, balanceAfter, batch.startedAt(),
-                finishedAt, batch.provider(), null);
+                finishedAt, batch.provider(), null, tally.queued);
         writeAtomically(summaryFile, out -> writeSummary(summary, accounts ? tally.accounts : null, accountBalances, out));
         delivery.deliver(reportsDir);
         return new ReportFiles(resultFile, summaryFile, summary);
@@ -213,10 +213,13 @@ public final class ReportWriter {
         long pending;
         long rejected;
         long charged;
+        /** Rows not sent yet: shown pending in the result file, counted apart in the summary. */
+        long queued;
 
         /** A row sent, or to be sent, at its account: counted there (rejected and unsent rows are not). */
         void countAt(RowRecord row, ReportedRow r) {
-            if (row.route() == null || row.sentAt() == null && row.state() == org.topupbatch.journal.RowState.ACCEPTED) {
+            if (row.route() == null || row.sentAt() == null && (row.state() == org.topupbatch.journal.RowState.ACCEPTED
+                    || row.state() == org.topupbatch.journal.RowState.WAITING)) {
                 return;
             }
             long[] n = accounts.computeIfAbsent(row.account(), k -> new long[4]);
@@ -231,8 +234,14 @@ public final class ReportWriter {
             }
         }
 
-        void count(ReportedRow r) {
+        void count(RowRecord row, ReportedRow r) {
             rows++;
+            // a row waiting for an earlier order's outcome (a repeat) is no more sent than a queued one
+            if ((row.state() == org.topupbatch.journal.RowState.ACCEPTED || row.state() == org.topupbatch.journal.RowState.WAITING)
+                    && r.status().equals(ReportedRow.PENDING)) {
+                queued++;
+                return;
+            }
             switch (r.status()) {
                 case ReportedRow.SUCCESS -> success++;
                 case ReportedRow.FAILED -> failed++;
@@ -264,7 +273,7 @@ public final class ReportWriter {
         try {
             rows.accept(row -> {
                 ReportedRow r = ReportedRow.of(row, batch.haltReason(), batch.held());
-                tally.count(r);
+                tally.count(row, r);
                 if (accounts) {
                     tally.countAt(row, r);
                 }
@@ -312,6 +321,7 @@ public final class ReportWriter {
         json.put("failed", s.failed());
         json.put("pending", s.pending());
         json.put("rejected", s.rejected());
+        json.put("queued", s.queued());
         json.put("charged", s.charged());
         json.put("balance_before", s.balanceBefore());
         json.put("balance_after", s.balanceAfter());

@@ -29,6 +29,10 @@ record ReportedRow(String status, Long price, String message) {
             case SENDING, UNKNOWN -> new ReportedRow(PENDING, row.price(), "outcome not yet confirmed by the provider"
                     + (message.isBlank() ? "" : " (" + message + ")"));
             case REJECTED -> new ReportedRow(REJECTED, null, message);
+            // repeats an order in flight: its message names the ref_id it waits for
+            case WAITING -> haltReason != null
+                    ? new ReportedRow(REJECTED, null, "not submitted: " + haltReason)
+                    : new ReportedRow(PENDING, null, message);
             case ACCEPTED -> haltReason != null
                     ? new ReportedRow(REJECTED, null, "not submitted: " + haltReason)
                     : new ReportedRow(PENDING, null, held ? "not yet submitted: the batch is held by the operator" : "not yet submitted");

@@ -1,12 +1,12 @@
 package org.topupbatch.run;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.topupbatch.notify.Notice;
+import org.topupbatch.observe.InboxFolder;
 
 /**
  * Looks at the local inbox folder every 5 s (routes/progress.yaml, route inbox-watch): a folder gone or
@@ -29,10 +29,10 @@ public final class InboxWatch {
     }
 
     public synchronized void look() {
-        boolean readable = Files.isDirectory(inbox) && Files.isReadable(inbox) && Files.isExecutable(inbox);
+        String why = InboxFolder.problem(inbox);
+        boolean readable = why == null;
         if (!readable && !unreadable) {
-            String why = Files.exists(inbox) ? "it cannot be read by this user" : "it does not exist";
-            LOG.warn("The inbox {} takes no file: {}", shown, why);
+            LOG.warn("The inbox {} takes no file: {} (set {})", shown, why, InboxFolder.SETTING);
             notices.accept(new Notice("inbox_unreadable", "topup-batch: the inbox cannot be read",
                     "The inbox " + shown + " takes no file: " + why + ". Batches dropped there wait until it can be read.",
                     Map.of("inbox", shown, "reason", why)));

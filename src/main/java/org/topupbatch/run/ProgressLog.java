@@ -111,7 +111,7 @@ public final class ProgressLog {
 
     private String batchLine(BatchRecord batch, BatchProgress p, BatchStatus status) {
         long orders = p.rows() - p.count(RowState.REJECTED);
-        long queued = p.count(RowState.ACCEPTED);
+        long queued = p.count(RowState.ACCEPTED) + p.count(RowState.WAITING);
         long sent = orders - queued;
         long done = sent - p.count(RowState.SENDING) - p.count(RowState.PENDING) - p.count(RowState.UNKNOWN);
         Instant now = clock.instant();

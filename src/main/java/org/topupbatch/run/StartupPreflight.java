@@ -1,5 +1,6 @@
 package org.topupbatch.run;
 
+import org.topupbatch.observe.InboxFolder;
 import org.topupbatch.settings.Settings;
 
 import java.io.IOException;
@@ -25,11 +26,29 @@ public final class StartupPreflight {
     /** @throws StartupRefusal naming the setting that stands in the way */
     public static void check(Settings settings) {
         reportsWritable(settings.reports());
+        if (settings.sftp().inbox() == null) {
+            // an SFTP inbox's local folder is the relay's to make (SftpWiring)
+            inboxReadable(settings.inbox(), settings.mode() == Settings.Mode.ONCE);
+        }
         if (settings.webhookEnabled()) {
             webhookPortFree(settings.webhookHost(), settings.webhookPort());
         }
         if (settings.managementEnabled()) {
             managementPortFree(settings.managementHost(), settings.managementPort());
+            managementCredentialed(settings);
+        }
+    }
+
+    /**
+     * Beyond loopback the management port's buttons and door would take anyone's request: without a
+     * credential configured, the start is refused (docs/security.md).
+     */
+    public static void managementCredentialed(Settings settings) {
+        if (!org.topupbatch.observe.ManagementAccess.loopback(settings.managementHost())
+                && !org.topupbatch.observe.ManagementAccess.credentialed(settings)) {
+            throw new StartupRefusal("topup.management.host " + settings.managementHost() + " opens the dashboard, its"
+                    + " buttons and the HTTP door beyond this machine, and no credential is set: set topup.intake.token"
+                    + " (TOPUP_INTAKE_TOKEN) or topup.management.user and topup.management.password, or listen on 127.0.0.1");
         }
     }
 
@@ -41,6 +60,28 @@ public final class StartupPreflight {
         } catch (IOException | SecurityException e) {
             throw new StartupRefusal("topup.reports " + reports.toAbsolutePath() + " cannot be written ("
                     + reason(e) + "; set TOPUP_REPORTS to a folder this user may write)");
+        }
+    }
+
+    /**
+     * The inbox is never made on the fly (a typo would make an empty folder, and a nightly once run
+     * would order nothing and report success), except the default relative {@code inbox} of a fresh
+     * checkout. A once run with no usable inbox refuses; a watch run starts not ready (InboxHealthCheck,
+     * and the inbox watch says it in one line) and takes files once the folder is there.
+     */
+    static void inboxReadable(Path inbox, boolean once) {
+        if (InboxFolder.problem(inbox) != null && InboxFolder.mayBeCreated(inbox)) {
+            try {
+                Files.createDirectories(inbox);
+            } catch (IOException | SecurityException e) {
+                throw new StartupRefusal("topup.inbox " + inbox.toAbsolutePath() + " cannot be made (" + reason(e)
+                        + "; set " + InboxFolder.SETTING + " to the folder the batches are dropped in)");
+            }
+        }
+        String problem = InboxFolder.problem(inbox);
+        if (problem != null && once) {
+            throw new StartupRefusal("the inbox " + inbox.toAbsolutePath() + " takes no file: " + problem
+                    + " (set " + InboxFolder.SETTING + " to the folder the batches are dropped in)");
         }
     }
 

@@ -60,12 +60,13 @@ public final class StoppableGate implements RequestGate {
         };
     }
 
-    /** Refuses new requests from now on and wakes the workers waiting for a slot; returns the requests on the wire. */
+    /** Refuses new requests from now on, also to the workers waiting for a slot; returns the requests on the wire. */
     public int stop() {
         synchronized (lock) {
             stopping = true;
         }
-        // wakes the waiting workers without a thread interrupt: one may be writing its reservation to the journal
+        // tells the waiting workers (they look again within a second) without a thread interrupt: one may be
+        // writing its reservation to the journal; never blocks, so a node stepping down is not held up
         budget.refuseWaiting();
         return inFlight.get();
     }

@@ -25,6 +25,8 @@ final class DigiflazzDesk {
     private final SandboxAccount account;
     private final SandboxOrders orders;
     private final Supplier<Instant> clock;
+    /** When the last full price list was answered (the price-list-interval knob counts from it). */
+    private Instant lastFullPriceList;
 
     DigiflazzDesk(ObjectMapper mapper, SandboxConfig config, SandboxCatalog catalog, SandboxAccount account,
                   SandboxOrders orders, Supplier<Instant> clock) {
@@ -59,6 +61,9 @@ final class DigiflazzDesk {
         String brand = text(body, "brand", false);
         String type = text(body, "type", false);
         ArrayNode list = mapper.createArrayNode();
+        if ("prepaid".equals(cmd) && (code == null || code.isEmpty())) {
+            limitFullPriceLists();
+        }
         if ("prepaid".equals(cmd)) {
             for (SandboxProduct p : catalog.all()) {
                 if (matches(code, p.sku()) && matches(category, DigiflazzJson.category(p)) && matches(brand, p.brand())
@@ -70,6 +75,20 @@ final class DigiflazzDesk {
             throw DigiflazzRefusal.payload("cmd must be prepaid or pasca");
         }
         return DigiflazzJson.wrap(mapper, list);
+    }
+
+    /**
+     * Digiflazz answers a list of every product at most once per interval and refuses the others with
+     * rc 83 (the price-list-interval knob; 0 answers every one). A refused request does not move the interval.
+     */
+    private synchronized void limitFullPriceLists() {
+        java.time.Duration interval = config.priceListInterval();
+        Instant now = clock.get();
+        if (!interval.isZero() && lastFullPriceList != null && now.isBefore(lastFullPriceList.plus(interval))) {
+            throw new DigiflazzRefusal(DigiflazzRc.PRICE_LIST_LIMITED, "full price list answered at " + lastFullPriceList
+                    + "; the next one from " + lastFullPriceList.plus(interval));
+        }
+        lastFullPriceList = now;
     }
 
     private static boolean matches(String filter, String value) {

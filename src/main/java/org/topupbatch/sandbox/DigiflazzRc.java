@@ -22,6 +22,12 @@ enum DigiflazzRc {
     DESTINATION_WRONG("54", "Nomor Tujuan Salah", DigiflazzRc.GAGAL),
     /** Unverified number (see the class comment); the reason itself is on https://developer.digiflazz.com/alasan-gagal. */
     PRICE_ABOVE_MAX("69", "Harga seller lebih besar dari ketentuan harga Buyer", DigiflazzRc.GAGAL),
+    /**
+     * Unverified number (see the class comment); copies of the page's table in public client libraries give
+     * it, with the note that a price list of every product may be asked at most once every 5 minutes.
+     */
+    PRICE_LIST_LIMITED("83", "Anda telah mencapai limitasi pengecekan pricelist, silahkan coba beberapa saat lagi",
+            DigiflazzRc.GAGAL),
     /** Unverified number (see the class comment). */
     RATE_LIMITED("85", "Limitasi transaksi, coba beberapa saat lagi", DigiflazzRc.GAGAL);
 

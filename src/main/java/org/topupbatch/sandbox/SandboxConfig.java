@@ -34,7 +34,8 @@ public final class SandboxConfig {
             "lost-answer-rate", "lost-answer-mode", "settle-delay", "fail-rate", "webhook-duplicate-rate",
             "webhook-late-rate", "webhook-late-delay", "webhook-secret", "webhook-retry-schedule", "check-order",
             "ip-whitelist-enforced", "ip-whitelist", "seed", "rate-limit-storm", "outage", "price-change", "unavailable",
-            "gateway-limit", "gateway-answer", "state-file", "dialect", "username", "ref-id-reuse-after");
+            "gateway-limit", "gateway-answer", "state-file", "dialect", "username", "ref-id-reuse-after",
+            "price-list-interval");
 
     /** The demo account's Digiflazz username (the {@code username} of every Digiflazz request). */
     public static final String DEMO_USERNAME = "demouser7Xk";
@@ -74,6 +75,7 @@ public final class SandboxConfig {
     private volatile SandboxDialect dialect = SandboxDialect.TOPUP;
     private volatile String username = DEMO_USERNAME;
     private volatile Duration refIdReuseAfter = DIGIFLAZZ_REF_ID_WINDOW;
+    private volatile Duration priceListInterval = Duration.ZERO;
     // fault windows (System.nanoTime deadlines): a 429 storm, an outage; 0 = none
     private volatile long stormUntil;
     private volatile long outageUntil;
@@ -145,6 +147,7 @@ public final class SandboxConfig {
                 case "dialect": return setDialect(SandboxDialect.parse(v));
                 case "username": return setUsername(requireText(v));
                 case "ref-id-reuse-after": return setRefIdReuseAfter(parseLongDuration(v));
+                case "price-list-interval": return setPriceListInterval(v.equals("0") ? Duration.ZERO : parseLongDuration(v));
                 default: throw new IllegalStateException("knob without a parser: " + name);
             }
         } catch (IllegalArgumentException e) {
@@ -192,6 +195,7 @@ public final class SandboxConfig {
         out.put("dialect", dialect.wireName());
         out.put("username", username);
         out.put("ref-id-reuse-after", refIdReuseAfter.toMillis() + "ms");
+        out.put("price-list-interval", priceListInterval.toMillis() + "ms");
         return out;
     }
 
@@ -428,6 +432,17 @@ public final class SandboxConfig {
             throw new IllegalArgumentException("ref-id-reuse-after must be above 0");
         }
         this.refIdReuseAfter = window;
+        return this;
+    }
+
+    /**
+     * Digiflazz dialect: a full price list (no {@code code}) asked again within this time of the last one
+     * answered is refused with rc 83, as Digiflazz limits it (once every 5 minutes: set {@code 5m}); 0, the
+     * default, answers every one.
+     */
+    public Duration priceListInterval() { return priceListInterval; }
+    public SandboxConfig setPriceListInterval(Duration interval) {
+        this.priceListInterval = interval.isNegative() ? Duration.ZERO : interval;
         return this;
     }
 

@@ -49,7 +49,12 @@ public record Settings(
         String dialect, int rateLimit,
         // topup.product-map (null: none) and the named accounts of topup.providers (empty: the one account
         // above); README "Several accounts"
-        Path productMap, java.util.List<ProviderAccount> accounts) {
+        Path productMap, java.util.List<ProviderAccount> accounts,
+        // the management port's login, allowed host names and open metrics (docs/security.md)
+        ManagementLogin managementLogin,
+        // topup.daily-limit: the account's requests per day when the provider cannot say (0: from its
+        // profile, else 10,000); topup.rate-limit sets the minute's limit only
+        long dailyLimit) {
 
     /** The provider dialects there are (topup.dialect). */
     public static final java.util.List<String> DIALECTS = java.util.List.of("topup", "digiflazz");
@@ -172,7 +177,9 @@ public record Settings(
                 r.dialect(provider),
                 r.integer("topup.rate-limit", 0, 0, 100_000),
                 r.productMap(accounts),
-                accounts);
+                accounts,
+                ManagementLogin.load(r::optional),
+                r.integer("topup.daily-limit", 0, 0, Integer.MAX_VALUE));
     }
 
     /** Whether named accounts (topup.providers) are set instead of the one account of topup.base-url. */

@@ -127,6 +127,10 @@ final class AccountsLedgerAudit {
             ordersByAccount.putIfAbsent(e.getKey(), 0);
             byAccount.put(e.getKey(), refs);
         }
+        // a repeat is ordered only when the rows it repeats were not delivered (at any account): judged on the ledgers
+        batches = batches.stream().map(b -> b.judged(ref -> candidateRefs(ref).stream()
+                .flatMap(r -> byAccount.values().stream().map(m -> m.get(r))).filter(java.util.Objects::nonNull)
+                .map(LedgerEntry::status).filter("success"::equals).findFirst().orElse(null))).toList();
         Map<String, List<InputRow>> inputs = new LinkedHashMap<>();
         for (CampaignBatch batch : batches) {
             List<InputRow> rows = inputRows(batch);

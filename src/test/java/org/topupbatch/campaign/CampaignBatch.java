@@ -11,8 +11,30 @@ import java.util.Random;
  * provider (customer numbers ending 0000), and rows the product must reject before spending money,
  * among them repeats of an earlier row of the file (the repeat guard is on). Every other row is for
  * a customer of its own ({@code ####}: four digits counted up), so no row repeats an earlier order.
+ *
+ * <p>A repeat waits for the outcome of the rows it repeats (README "Rejected rows"): it is to be
+ * ordered only if none of them was delivered. {@code acceptedByRef} says false for it until
+ * {@link #judged} knows those outcomes; {@code earlierOfRepeat} names, for each repeat, the earlier
+ * rows of the file with the same product and customer, in file order. A crash while a repeat waits is
+ * so part of every campaign.
  */
-record CampaignBatch(String fileName, String content, Map<String, Boolean> acceptedByRef, int rows) {
+record CampaignBatch(String fileName, String content, Map<String, Boolean> acceptedByRef, int rows,
+                     Map<String, List<String>> earlierOfRepeat) {
+
+    CampaignBatch(String fileName, String content, Map<String, Boolean> acceptedByRef, int rows) {
+        this(fileName, content, acceptedByRef, rows, Map.of());
+    }
+
+    /**
+     * The same batch with each repeat judged on the outcomes the provider gave ({@code statusByRef}:
+     * a ref_id's order status, absent when never ordered): ordered unless a row it repeats was delivered.
+     */
+    CampaignBatch judged(java.util.function.Function<String, String> statusByRef) {
+        Map<String, Boolean> judged = new LinkedHashMap<>(acceptedByRef);
+        earlierOfRepeat.forEach((ref, earlier) -> judged.put(ref,
+                earlier.stream().noneMatch(e -> "success".equals(statusByRef.apply(e)))));
+        return new CampaignBatch(fileName, content, judged, rows, earlierOfRepeat);
+    }
 
     private static final String[][] ACCEPTED = {
         {"FF100", "1234####", ""}, {"ML86", "12345####", "2345"}, {"TSEL10", "08123456####", ""},
@@ -36,9 +58,13 @@ record CampaignBatch(String fileName, String content, Map<String, Boolean> accep
         StringBuilder sb = new StringBuilder("ref_id,product_sku,customer_no,customer_no_zone,erp_id\n");
         Map<String, Boolean> accepted = new LinkedHashMap<>();
         List<String[]> earlier = new ArrayList<>();
+        Map<String, List<String>> refsOfCustomer = new java.util.HashMap<>();
+        Map<String, List<String>> earlierOfRepeat = new LinkedHashMap<>();
         for (int i = 1; i <= rows; i++) {
-            boolean reject = random.nextInt(8) == 0;
-            boolean repeat = !reject && !earlier.isEmpty() && random.nextInt(10) == 0;
+            // every file of some rows has a repeat at least, so that crashes meet rows waiting for the row they repeat
+            boolean forceRepeat = i == rows && rows >= 3 && earlierOfRepeat.isEmpty() && !earlier.isEmpty();
+            boolean reject = !forceRepeat && random.nextInt(8) == 0;
+            boolean repeat = forceRepeat || !reject && !earlier.isEmpty() && random.nextInt(10) == 0;
             String[] p;
             if (repeat) {
                 p = earlier.get(random.nextInt(earlier.size()));
@@ -54,10 +80,17 @@ record CampaignBatch(String fileName, String content, Map<String, Boolean> accep
             }
             String ref = refPrefix + String.format("%04d", i);
             accepted.put(ref, !reject && !repeat);
+            if (!reject) {
+                List<String> same = refsOfCustomer.computeIfAbsent(String.join("|", p), k -> new ArrayList<>());
+                if (repeat) {
+                    earlierOfRepeat.put(ref, List.copyOf(same));
+                }
+                same.add(ref);
+            }
             sb.append(ref).append(',').append(p[0]).append(',').append(p[1]).append(',').append(p[2])
                     .append(",ERP-").append(i).append('\n');
         }
-        return new CampaignBatch(fileName, sb.toString(), accepted, rows);
+        return new CampaignBatch(fileName, sb.toString(), accepted, rows, earlierOfRepeat);
     }
 
     String baseName() {

@@ -144,7 +144,10 @@ final class CommandRaceCampaign {
         if (url == null) {
             Path data = product.home.resolve("data");
             Files.createDirectories(data.resolve("journal"));
-            return Flyway.configure().dataSource(JournalDataSource.url(data, null), "sa", "")
+            // made like a journal of before passwords; the first process that holds its lock gives it one
+            Path passwordFile = data.resolve("journal").resolve("journal.password");
+            String password = Files.exists(passwordFile) ? Files.readString(passwordFile).strip() : "";
+            return Flyway.configure().dataSource(JournalDataSource.url(data, null), "SA", password)
                     .locations("classpath:db/migration");
         }
         return Flyway.configure().dataSource(url, settings.get("TOPUP_DB_USER"), settings.get("TOPUP_DB_PASSWORD"))

@@ -154,13 +154,13 @@ class FailoverE2ETest {
     }
 
     /** How many of the batch's rows the provider has an order for. */
-    private static long ordered(SandboxProvider sandbox, CampaignBatch batch) {
+    static long ordered(SandboxProvider sandbox, CampaignBatch batch) {
         java.util.Set<String> refs = new java.util.HashSet<>(batch.refs());
         return sandbox.ledger().stream().filter(order -> refs.contains(order.refId())).count();
     }
 
     /** Reported with every row final: no row left pending (a held batch's report shows its queued rows pending). */
-    private static boolean finished(Path reports, CampaignBatch batch) {
+    static boolean finished(Path reports, CampaignBatch batch) {
         Path summary = reports.resolve(batch.baseName() + ".summary.json");
         try {
             return Files.exists(summary) && new com.fasterxml.jackson.databind.ObjectMapper().readTree(summary.toFile())

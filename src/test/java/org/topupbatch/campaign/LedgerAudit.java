@@ -55,6 +55,18 @@ final class LedgerAudit {
                 anomalies.add("ref_id " + e.refId() + " ordered twice");
             }
         }
+        // a repeat is ordered only when the rows it repeats were not delivered: judged on the ledger
+        Collection<CampaignBatch> judged = batches.stream()
+                .map(b -> b.judged(ref -> ledger.containsKey(ref) ? ledger.get(ref).status() : null)).toList();
+        long repeats = judged.stream().mapToLong(b -> b.earlierOfRepeat().size()).sum();
+        long repeatsOrdered = judged.stream().mapToLong(b -> b.earlierOfRepeat().keySet().stream()
+                .filter(b.acceptedByRef()::get).count()).sum();
+        System.out.println("repeats in the files: " + repeats + ", of which " + repeatsOrdered
+                + " to be ordered (the rows they repeat not delivered), the others rejected");
+        run(judged, ledger);
+    }
+
+    private void run(Collection<CampaignBatch> batches, Map<String, LedgerEntry> ledger) {
         Set<String> acceptedRefs = new HashSet<>();
         batches.forEach(b -> b.acceptedByRef().forEach((ref, ok) -> {
             if (ok) {

@@ -29,6 +29,8 @@ final class ProductProcess {
     final Path archive;
     final int webhookPort;
     final Map<String, String> env = new LinkedHashMap<>();
+    /** Put before {@code java} when a run starts (e.g. {@code ip netns exec NS}: the run on a test host of its own). */
+    final List<String> launcher = new ArrayList<>();
     private Process process;
     private Path log;
     private int runs;
@@ -76,7 +78,7 @@ final class ProductProcess {
 
     /** Starts one run; {@code crashAt} ({@code point:n}) arms the product's test-only crash hook, null for none. */
     Process start(String crashAt) throws IOException {
-        List<String> cmd = new ArrayList<>();
+        List<String> cmd = new ArrayList<>(launcher);
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xmx256m");
         cmd.add("-XX:TieredStopAtLevel=1"); // short runs: start-up matters more than peak speed

@@ -49,6 +49,29 @@ class RetryFailedCommandTest {
         assertThat(j.err()).contains("is already in the inbox");
     }
 
+    /** Issue 37: run again after the intake took the retry file, it says so and where, and writes nothing. */
+    @Test
+    void run_twice_the_second_says_the_retry_file_exists_and_where() throws Exception {
+        OperatorJournal j = new OperatorJournal(dir);
+        long id;
+        try (JdbcJournal journal = j.open()) {
+            id = OperatorJournal.fiveRowBatch(journal, "daily.csv", "D-");
+        }
+        assertThat(retry(j, "daily.csv")).as(j.err()).isZero();
+        Path written = dir.resolve("inbox").resolve("daily.retry-" + id + ".csv");
+        // the service takes it: out of the inbox, into the journal as a batch of its own
+        Files.delete(written);
+        long retryBatch;
+        try (JdbcJournal journal = j.open()) {
+            retryBatch = OperatorJournal.fiveRowBatch(journal, written.getFileName().toString(), "D-R-");
+        }
+        assertThat(retry(j, "daily.csv")).isEqualTo(1);
+        assertThat(j.err()).isEqualTo("topup-batch: the retry file of batch " + id + " exists already: daily.retry-" + id
+                + ".csv was taken as batch " + retryBatch + " (kept as archive/daily.retry-" + id + ".csv); its rows are"
+                + " ordered there ('status " + retryBatch + "'); nothing written" + System.lineSeparator());
+        assertThat(dir.resolve("inbox")).as("nothing written again").isEmptyDirectory();
+    }
+
     @Test
     void a_batch_without_failed_rows_or_unknown_is_refused_with_one_line() throws Exception {
         OperatorJournal j = new OperatorJournal(dir);

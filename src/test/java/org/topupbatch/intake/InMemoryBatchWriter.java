@@ -36,8 +36,8 @@ final class InMemoryBatchWriter implements BatchWriter {
 
     @Override
     public org.topupbatch.journal.EarlierOrder earlierOrder(String repeatKey, long windowStart) {
-        return rows.stream().filter(r -> r.state() == RowState.ACCEPTED && repeatKey.equals(r.repeatKey()))
-                .map(r -> org.topupbatch.journal.EarlierOrder.inThisFile(r.refId(), r.line())).findFirst()
+        return rows.stream().filter(r -> r.state() != RowState.REJECTED && repeatKey.equals(r.repeatKey()))
+                .map(r -> org.topupbatch.journal.EarlierOrder.inThisFile(r.refId(), r.line(), r.waitsFor())).findFirst()
                 .orElse(journalRepeats.get(repeatKey));
     }
 

@@ -7,9 +7,13 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.h2.tools.Server;
+import org.h2.tools.Shell;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,6 +49,23 @@ class H2JournalSharingTest {
 
         try (JdbcJournal reader = JdbcJournal.openForReading(data, null, null, null)) {
             assertThat(reader.findOrder("S-1")).get().extracting(RowRecord::state).isEqualTo(RowState.ACCEPTED);
+        }
+        // another local user knows the port but not the password: H2's admin with no password is refused
+        Path folder = data.toAbsolutePath().resolve("journal");
+        String served = H2JournalServer.publishedUrl(folder, folder.resolve("journal")).orElseThrow();
+        assertThatThrownBy(() -> Shell.main("-url", served, "-user", "sa", "-password", "",
+                "-sql", "CREATE ALIAS PWN FOR \"java.lang.System.getProperty\""))
+                .isInstanceOf(SQLException.class)
+                .hasMessageContaining("Wrong user name or password");
+        assertThatThrownBy(() -> DriverManager.getConnection(served, "SA", "").close())
+                .isInstanceOf(SQLException.class)
+                .hasMessageContaining("Wrong user name or password");
+        // nor may it stop the server: H2's management password is its own random one
+        assertThatThrownBy(() -> Server.shutdownTcpServer(
+                served.substring("jdbc:h2:".length(), served.indexOf("/file:")), "", false, false))
+                .isInstanceOf(SQLException.class);
+        try (JdbcJournal reader = JdbcJournal.openForReading(data, null, null, null)) {
+            assertThat(reader.findOrder("S-1")).as("the server still serves after the attempts").isPresent();
         }
         assertThatThrownBy(() -> JdbcJournal.open(data, null, null, null))
                 .isInstanceOf(JournalInUseException.class)

@@ -243,10 +243,11 @@ abstract class JournalContractTest {
         java.util.Map<String, EarlierOrder> found = journal.repeatsAmong(keys, windowStart);
         assertThat(found.keySet()).containsExactlyInAnyOrder("K-SENT", "K-ACC", "K-OK");
         assertThat(found.get("K-SENT")).as("the latest of two").isEqualTo(
-                new EarlierOrder("K-SENT-2", b1, "b.csv", 3, now - 1_800_000, true, false));
+                new EarlierOrder("K-SENT-2", b1, "b.csv", 3, now - 1_800_000, true, false, RowState.SENDING, "K-SENT-2"));
         assertThat(found.get("K-ACC").sent()).isFalse();
         assertThat(found.get("K-ACC").refId()).isEqualTo("K-ACC-1");
         assertThat(found.get("K-OK").at()).isEqualTo(now - 7_200_000);
+        assertThat(found.get("K-OK").succeeded()).isTrue();
         assertThat(journal.repeatsAmong(keys, now - 2_000_000)).as("a shorter window")
                 .containsOnlyKeys("K-SENT", "K-ACC");
 

@@ -76,6 +76,35 @@ class JournalLockTest {
     }
 
     @Test
+    void a_node_ends_its_own_lost_session_from_a_new_one_and_takes_the_lock_again() throws Exception {
+        String url = newDatabase();
+        try (JournalLock old = JournalLock.session(url, "postgres", null, "node-a");
+             JournalLock fresh = JournalLock.session(url, "postgres", null, "node-a")) {
+            assertThat(old.tryHold()).isTrue();
+            // the node lost "old" through a cut link; the server still keeps it, and its lock
+            assertThat(fresh.tryHold()).as("behind its own old session").isFalse();
+            assertThat(fresh.end(fresh.id())).as("a session never ends itself").isFalse();
+            assertThat(fresh.end(new JournalLock.SessionId(old.id().pid(), "1999-01-01 00:00:00+00")))
+                    .as("a pid now used by another backend (another start) is left alone").isFalse();
+            assertThat(old.stillHeld()).isTrue();
+            assertThat(fresh.end(old.id())).isTrue();
+            assertThat(takenWithin(fresh, 10)).as("the old session's lock is free once it is ended").isTrue();
+            assertThat(old.stillHeld()).isFalse();
+        }
+    }
+
+    @Test
+    void a_lock_session_asks_the_server_to_end_it_once_its_node_is_silent_5_s() throws Exception {
+        String url = newDatabase();
+        try (JournalLock lock = JournalLock.session(url, "postgres", null, "node-a")) {
+            assertThat(JournalLock.SERVER_SIDE_BOUND).contains("tcp_user_timeout=5000", "tcp_keepalives_idle=1",
+                    "tcp_keepalives_interval=1", "tcp_keepalives_count=5");
+            assertThat(lock.serverSetting("tcp_user_timeout")).isEqualTo("5000");
+            assertThat(lock.serverSetting("tcp_keepalives_idle")).isEqualTo("1");
+        }
+    }
+
+    @Test
     void journals_in_other_databases_of_the_same_server_do_not_block_each_other() throws Exception {
         try (JdbcJournal a = JdbcJournal.open(data, newDatabase(), "postgres", null);
              JdbcJournal b = JdbcJournal.open(data, newDatabase(), "postgres", null)) {

@@ -169,4 +169,67 @@ class CachedPriceCatalogTest {
         assertThat(c.peek("A")).isEmpty();
         assertThat(calls).hasValue(0);
     }
+
+    // ---- the kept list (README "Price list")
+
+    /** A keeper in memory, as the journal's behaves: what was kept last, with its read instant. */
+    static final class KeptInMemory implements PriceListKeeper {
+        volatile PriceListKeeper.Kept kept;
+
+        @Override
+        public java.util.Optional<Kept> kept() {
+            return java.util.Optional.ofNullable(kept);
+        }
+
+        @Override
+        public void keep(Instant readAt, List<Product> products) {
+            kept = new Kept(readAt, products);
+        }
+    }
+
+    CachedPriceCatalog catalog(PriceListKeeper keeper) {
+        return new CachedPriceCatalog(loader, Duration.ofMinutes(5), Duration.ofMinutes(30), Duration.ofSeconds(30), clock,
+                keeper, "account dfz");
+    }
+
+    @Test
+    void eachReadIsKeptAndAKeptListOlderThanTheMaxAgeIsNotUsed() {
+        KeptInMemory keeper = new KeptInMemory();
+        catalog(keeper).find("A");
+        assertThat(keeper.kept.readAt()).isEqualTo(clock.now);
+        assertThat(keeper.kept.products()).extracting(Product::price).containsExactly(1000L);
+
+        clock.advance(Duration.ofMinutes(31));
+        failing = true;
+        assertThatThrownBy(() -> catalog(keeper).find("A")).isInstanceOf(PriceListUnavailableException.class);
+    }
+
+    @Test
+    void aReadThatFailsWithNoListBehindItIsTriedAgainAfterTheFirstWaitEachTime() {
+        failing = true;
+        CachedPriceCatalog c = catalog(new KeptInMemory());
+        for (int i = 0; i < 4; i++) {
+            assertThatThrownBy(() -> c.refreshIfDue(Duration.ofMinutes(5))).isInstanceOf(PriceListUnavailableException.class);
+            clock.advance(Duration.ofSeconds(30));
+        }
+        assertThat(calls).as("rows wait for a list: no longer pause than 30 s").hasValue(4);
+    }
+
+    @Test
+    void aWaitTheProviderNamedIsKeptWhenItIsLongerThanTheBackOff() {
+        KeptInMemory keeper = new KeptInMemory();
+        keeper.keep(clock.now.minus(Duration.ofMinutes(6)), List.of(new Product("A", "A", "B", "c", 900, 0, true, "")));
+        CachedPriceCatalog c = new CachedPriceCatalog(() -> {
+            calls.incrementAndGet();
+            throw new ProviderException("price-list", ProviderError.RATE_LIMIT_EXCEEDED, 429, false, "slow down", 200L, null);
+        }, Duration.ofMinutes(5), Duration.ofMinutes(30), Duration.ofSeconds(30), clock, keeper, "account dfz");
+        c.refreshIfDue(Duration.ofMinutes(5));
+        assertThat(c.peek("A").orElseThrow().price()).isEqualTo(900);
+        clock.advance(Duration.ofSeconds(199));
+        c.refreshIfDue(Duration.ofMinutes(5));
+        assertThat(calls).hasValue(1);
+        clock.advance(Duration.ofSeconds(1));
+        c.refreshIfDue(Duration.ofMinutes(5));
+        assertThat(calls).hasValue(2);
+    }
 }

@@ -118,7 +118,7 @@ class StatusCheckReconcilerTest {
         int ordersBefore = sandbox.ledger().size();
         clock.advance(Duration.ofSeconds(5));
 
-        StatusCheckReconciler.Checked checked = reconcile(LocalDate.now(clock.withZone(JAKARTA)));
+        StatusCheckReconciler.Checked checked = reconcile(LocalDate.ofInstant(clock.instant(), JAKARTA));
 
         ReconcileSummary s = checked.result().summary();
         assertThat(s.journalOrders()).isEqualTo(4);

@@ -172,4 +172,29 @@ class ReportScheduleTest {
         journal.recordOutcome(row("H-2"), RowState.SUCCESS, "SN", 20_000L, "ok");
         assertThat(due(id)).hasValueSatisfying(d -> assertThat(d.complete()).isTrue());
     }
+
+    @Test
+    void a_row_waiting_for_the_order_it_repeats_is_open_like_a_pending_order_until_the_timeout_then_reported_pending() {
+        long first = batch("R-1");
+        long second;
+        try (BatchWriter writer = journal.openBatch("again.csv", ',', List.of(), "archive/again.csv")) {
+            writer.add(new NewRow(0, 2L, "R-2", "ML86", "12345678", "1234", null, List.of(), RowState.WAITING, 20_000L,
+                    "waits for ref_id R-1 of batch " + first + " (b.csv): ...", "ML86|12345678|1234", null, "R-1"));
+            second = writer.commit();
+        }
+        journal.markSending(row("R-1"), clock.instant());
+        journal.recordOutcome(row("R-1"), RowState.PENDING, null, 20_000L, null);
+        assertThat(due(second)).as("not a queued row: no sending to wait for, only its outcome").isEmpty();
+        clock.advance(TIMEOUT);
+        ReportSchedule.Due due = due(second).orElseThrow();
+        assertThat(due.complete()).isFalse();
+        written(second, due);
+        java.util.List<org.topupbatch.journal.RowRecord> rows = new java.util.ArrayList<>();
+        journal.forEachRow(second, rows::add);
+        ReportedRow reported = ReportedRow.of(rows.get(0), null);
+        assertThat(reported.status()).isEqualTo(ReportedRow.PENDING);
+        assertThat(reported.message()).startsWith("waits for ref_id R-1");
+        assertThat(ReportedRow.of(rows.get(0), "INVALID_SIGNATURE").status()).as("its batch halted: never sent")
+                .isEqualTo(ReportedRow.REJECTED);
+    }
 }

@@ -282,6 +282,27 @@ class SandboxDigiflazzConformanceTest {
         assertThat(ledgerCount("DF-9")).isEqualTo(2);
     }
 
+    /**
+     * Digiflazz limits the full price list (rc 83, once every 5 minutes, README "Price list"): with the
+     * price-list-interval knob set, a full list within it is refused and a list for one code is not.
+     */
+    @Test
+    void aFullPriceListWithinTheIntervalIsRefusedWith83() {
+        sandbox.config().set("price-list-interval", "5m");
+        MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+        sandbox.setClock(clock);
+        assertThat(data(client.priceList()).isArray()).isTrue();
+        clock.advance(Duration.ofMinutes(4).plusSeconds(59));
+        JsonNode refused = data(client.priceList());
+        assertThat(refused.get("rc").textValue()).isEqualTo("83");
+        assertThat(refused.get("message").textValue()).contains("limitasi pengecekan pricelist");
+        assertThat(data(client.post("/v1/price-list", client.priceListBody("prepaid").put("code", "FF100")))).hasSize(1);
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(data(client.priceList()).isArray()).as("the refusal did not move the interval").isTrue();
+        sandbox.config().set("price-list-interval", "0");
+        assertThat(data(client.priceList()).isArray()).isTrue();
+    }
+
     @Test
     void theSeedDialectsPathsAreNotServedAndItsInspectionStillIs() {
         assertThat(client.post("/v1/check-balance", client.cekSaldoBody()).status()).isEqualTo(404);

@@ -33,8 +33,28 @@ public final class MutableClock extends Clock {
         return ZoneOffset.UTC;
     }
 
+    /**
+     * The same moving instant seen in {@code zone}: returning {@code this} made
+     * {@code LocalDate.now(clock.withZone(JAKARTA))} the UTC day, one day off from 17:00 UTC on.
+     */
     @Override
     public Clock withZone(ZoneId zone) {
-        return this;
+        MutableClock source = this;
+        return new Clock() {
+            @Override
+            public Instant instant() {
+                return source.instant();
+            }
+
+            @Override
+            public ZoneId getZone() {
+                return zone;
+            }
+
+            @Override
+            public Clock withZone(ZoneId other) {
+                return source.withZone(other);
+            }
+        };
     }
 }
