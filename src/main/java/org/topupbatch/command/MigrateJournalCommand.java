@@ -20,13 +20,15 @@ import org.topupbatch.settings.PostgresUrlHint;
 /**
  * {@code migrate-journal --to JDBC_URL [--user U] [--password-env VAR] [--data DIR]}: moves the
  * embedded H2 journal of a data folder into an empty PostgreSQL database (see README, "Moving an
- * H2 journal to PostgreSQL"). The password comes from an environment variable, never from the
+ * H2 journal to PostgreSQL"). Without {@code --to}: brings the configured journal's schema up to
+ * date in place, which the other commands never do. The password comes from an environment variable, never from the
  * command line, where other users of the machine could read it.
  */
 public final class MigrateJournalCommand implements Command {
 
     static final String USAGE = "usage: java -jar topup-batch.jar migrate-journal --to jdbc:postgresql://HOST:5432/DB"
-            + " [--user USER] [--password-env VAR (default: topup.db.password)] [--data DIR (default topup.data)]";
+            + " [--user USER] [--password-env VAR (default: topup.db.password)] [--data DIR (default topup.data)];"
+            + " without --to it brings the configured journal's schema up to date in place";
 
     private final Function<String, String> settings;
     private final Map<String, String> env;
@@ -52,6 +54,9 @@ public final class MigrateJournalCommand implements Command {
             out.println("topup-batch migrate-journal: " + e.getMessage() + "\n" + USAGE);
             return ExitCode.FAILED.code();
         }
+        if (options.to() == null) {
+            return bringUpToDate(options);
+        }
         Path h2File = options.data().toAbsolutePath().normalize().resolve("journal").resolve("journal.mv.db");
         if (!Files.isRegularFile(h2File)) {
             out.println("topup-batch migrate-journal: no H2 journal at " + h2File
@@ -71,6 +76,31 @@ public final class MigrateJournalCommand implements Command {
         } catch (JournalException e) {
             out.println("topup-batch migrate-journal: " + e.getMessage()
                     + (e.getMessage().contains("already in use") ? " (stop topup-batch before moving its journal)" : ""));
+            return ExitCode.FAILED.code();
+        }
+    }
+
+    /**
+     * Without {@code --to}: applies this jar's schema migrations to the journal the settings name, in
+     * place (what the product does at its start; the commands beside it only check, and refuse an
+     * older journal naming this command). On H2 the product must be stopped.
+     */
+    private int bringUpToDate(Options options) {
+        String dbUrl = settings.apply("topup.db.url");
+        Path h2File = options.data().toAbsolutePath().normalize().resolve("journal").resolve("journal.mv.db");
+        if ((dbUrl == null || dbUrl.isBlank()) && !Files.isRegularFile(h2File)) {
+            out.println("topup-batch migrate-journal: no H2 journal at " + h2File + " to bring up to date"
+                    + " (set --data or topup.data to the data folder the product used; --to moves it to PostgreSQL)");
+            return ExitCode.FAILED.code();
+        }
+        try (HikariDataSource journal = JournalDataSource.open(options.data(), dbUrl, options.user(), options.password())) {
+            out.println("topup-batch migrate-journal: the journal " + JournalDataSource.redact(JournalDataSource.url(options.data(), dbUrl))
+                    + " is up to date with this topup-batch");
+            return ExitCode.OK.code();
+        } catch (JournalException e) {
+            out.println("topup-batch migrate-journal: " + e.getMessage()
+                    + (e.getMessage().contains("already in use") || e.getMessage().contains("another topup-batch instance")
+                    ? " (stop topup-batch first, or let it bring the journal up to date at its start)" : ""));
             return ExitCode.FAILED.code();
         }
     }
@@ -97,7 +127,8 @@ public final class MigrateJournalCommand implements Command {
                 }
             }
             if (to == null) {
-                throw new IllegalArgumentException("--to is missing");
+                return new Options(dataFolder(data), null, user, passwordEnv == null ? settings.apply("topup.db.password")
+                        : env.get(passwordEnv));
             }
             PostgresUrlHint.forUrl("--to", to).ifPresent(hint -> {
                 throw new IllegalArgumentException(hint);
@@ -114,8 +145,12 @@ public final class MigrateJournalCommand implements Command {
                     throw new IllegalArgumentException("--password-env: the environment variable " + passwordEnv + " is not set");
                 }
             }
+            return new Options(dataFolder(data), to.trim(), user, password);
+        }
+
+        private static Path dataFolder(String data) {
             try {
-                return new Options(Path.of(data == null || data.isBlank() ? "data" : data.trim()), to.trim(), user, password);
+                return Path.of(data == null || data.isBlank() ? "data" : data.trim());
             } catch (InvalidPathException e) {
                 throw new IllegalArgumentException("--data: '" + data + "' is not a usable folder name");
             }

@@ -13,8 +13,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import org.topupbatch.journal.BatchRecord;
-import org.topupbatch.journal.JdbcJournal;
-import org.topupbatch.journal.Journal;
 import org.topupbatch.journal.JournalException;
 import org.topupbatch.journal.ReportingJournal;
 import org.topupbatch.report.ReportFiles;
@@ -52,19 +50,21 @@ public final class ReportCommand implements Command {
         if (settings == null) {
             return ExitCode.FAILED.code();
         }
-        try (Journal journal = JdbcJournal.openForReading(settings.data(), settings.dbUrl(), settings.dbUser(), settings.dbPassword())) {
-            Optional<BatchRecord> batch = BatchArgument.one(journal, wanted, err);
-            if (batch.isEmpty()) {
-                return ExitCode.FAILED.code();
-            }
-            return write(journal, batch.get(), settings);
+        try {
+            return JournalStep.run(settings, out, err, (journal, attemptOut, attemptErr) -> {
+                Optional<BatchRecord> batch = BatchArgument.one(journal, wanted, attemptErr);
+                if (batch.isEmpty()) {
+                    return ExitCode.FAILED.code();
+                }
+                return write(journal, batch.get(), settings, attemptOut, attemptErr);
+            });
         } catch (JournalException e) {
             err.println("topup-batch: " + e.getMessage());
             return ExitCode.FAILED.code();
         }
     }
 
-    private int write(ReportingJournal journal, BatchRecord batch, Settings settings) {
+    private int write(ReportingJournal journal, BatchRecord batch, Settings settings, PrintStream out, PrintStream err) {
         Long balanceAfter = batch.balanceAfter() != null ? batch.balanceAfter() : journal.latestBalance().orElse(null);
         Instant finishedAt = batch.reportedAt() != null ? batch.reportedAt() : clock.instant();
         try {
@@ -74,6 +74,8 @@ public final class ReportCommand implements Command {
             out.println("Report of batch " + batch.id() + " (" + OneLine.of(batch.fileName()) + ") written: "
                     + (files.resultCsv() == null ? "" : files.resultCsv() + ", ") + files.summaryJson());
             return ExitCode.OK.code();
+        } catch (JournalException e) {
+            throw e; // the journal, not the reports folder: JournalStep reads again or says so
         } catch (IOException | RuntimeException e) {
             err.println("topup-batch: cannot write the report of batch " + batch.id() + " into " + settings.reports()
                     + ": " + e.getMessage());

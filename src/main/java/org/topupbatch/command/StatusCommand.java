@@ -21,7 +21,6 @@ import org.topupbatch.cluster.NodeSessions;
 import org.topupbatch.cluster.TwoNodes;
 import org.topupbatch.journal.BatchProgress;
 import org.topupbatch.journal.BatchRecord;
-import org.topupbatch.journal.JdbcJournal;
 import org.topupbatch.journal.Journal;
 import org.topupbatch.journal.ProductOutages;
 import org.topupbatch.journal.JournalException;
@@ -65,37 +64,42 @@ public final class StatusCommand implements Command {
         if (settings == null) {
             return ExitCode.FAILED.code();
         }
-        outageWait = settings.outageWait();
-        severalAccounts = settings.severalAccounts();
-        try (Journal journal = JdbcJournal.openForReading(settings.data(), settings.dbUrl(), settings.dbUser(),
-                settings.dbPassword())) {
-            if (args.isEmpty()) {
-                if (TwoNodes.sharedJournal(settings.dbUrl())) {
-                    out.println(nodes(NodeSessions.read(settings.dbUrl(), settings.dbUser(), settings.dbPassword())));
-                    if (settings.severalAccounts()) {
-                        out.println(accountLeaders(NodeSessions.accountLeaders(settings.dbUrl(), settings.dbUser(),
-                                settings.dbPassword(), settings.accounts().stream()
-                                        .map(org.topupbatch.settings.ProviderAccount::name).toList())));
-                    }
-                }
-                return listBatches(journal);
-            }
-            String wanted = args.get(0).trim();
-            List<BatchRecord> matches = BatchArgument.some(journal, wanted, err);
-            if (matches.isEmpty()) {
-                return ExitCode.FAILED.code();
-            }
-            if (matches.size() > 1) {
-                out.println("'" + OneLine.of(wanted) + "' names " + matches.size() + " batches; the latest first:");
-            }
-            for (int i = matches.size() - 1; i >= 0; i--) {
-                showBatch(journal, matches.get(i));
-            }
-            return ExitCode.OK.code();
+        try {
+            return JournalStep.run(settings, out, err, (journal, attemptOut, attemptErr) ->
+                    new StatusCommand(lookup, attemptOut, attemptErr, clock).show(settings, journal, args));
         } catch (JournalException e) {
-            err.println("topup-batch: " + e.getMessage());
+            err.println("topup-batch: " + OneLine.of(e.getMessage(), 500));
             return ExitCode.FAILED.code();
         }
+    }
+
+    /** What {@code status} prints from an open journal. */
+    private int show(Settings settings, Journal journal, List<String> args) {
+        outageWait = settings.outageWait();
+        severalAccounts = settings.severalAccounts();
+        if (args.isEmpty()) {
+            if (TwoNodes.sharedJournal(settings.dbUrl())) {
+                out.println(nodes(NodeSessions.read(settings.dbUrl(), settings.dbUser(), settings.dbPassword())));
+                if (settings.severalAccounts()) {
+                    out.println(accountLeaders(NodeSessions.accountLeaders(settings.dbUrl(), settings.dbUser(),
+                            settings.dbPassword(), settings.accounts().stream()
+                                    .map(org.topupbatch.settings.ProviderAccount::name).toList())));
+                }
+            }
+            return listBatches(journal);
+        }
+        String wanted = args.get(0).trim();
+        List<BatchRecord> matches = BatchArgument.some(journal, wanted, err);
+        if (matches.isEmpty()) {
+            return ExitCode.FAILED.code();
+        }
+        if (matches.size() > 1) {
+            out.println("'" + OneLine.of(wanted) + "' names " + matches.size() + " batches; the latest first:");
+        }
+        for (int i = matches.size() - 1; i >= 0; i--) {
+            showBatch(journal, matches.get(i));
+        }
+        return ExitCode.OK.code();
     }
 
     private int listBatches(Journal journal) {

@@ -35,6 +35,7 @@ public final class TopupBatchMain {
             "  reconcile [DAY]                 match a day's orders and balance with the provider's (default yesterday)",
             "  retry-failed BATCH              write the failed rows of a batch into the inbox under new ref_ids",
             "  migrate-journal --to JDBC_URL   move the H2 journal to PostgreSQL",
+            "  migrate-journal                 bring the journal's schema up to date for this jar (H2: the product stopped)",
             "  compact-journal                 give back the disk space a stopped product's H2 journal no longer uses",
             "  sandbox [--port N] [--host H]   serve the sandbox provider alone",
             "  help                            this text",
@@ -78,7 +79,9 @@ public final class TopupBatchMain {
             // before the first logger exists: logback.xml reads both when it configures itself
             System.setProperty("topup.log.target", "System.err");
             System.setProperty("topup.log.level", "WARN");
-            System.exit(command.get().run(rest));
+            // the pool's and Flyway's own warnings come with stack traces; a command says what failed in its one line
+            System.setProperty("topup.log.libraries", "OFF");
+            System.exit(runCommand(name, command.get(), rest));
         } else if (HELP.contains(name)) {
             System.out.println(USAGE);
             System.exit(ExitCode.OK.code());
@@ -88,6 +91,20 @@ public final class TopupBatchMain {
             System.err.println("topup-batch: unknown argument '" + name + "'");
             System.err.println(USAGE);
             System.exit(ExitCode.FAILED.code());
+        }
+    }
+
+    /**
+     * Runs one command; whatever escapes it still ends as one line on stderr and exit 1, never a
+     * stack trace (the commands catch what they expect; this is for what nobody foresaw).
+     */
+    static int runCommand(String name, Command command, List<String> args) {
+        try {
+            return command.run(args);
+        } catch (RuntimeException e) {
+            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            System.err.println("topup-batch: " + name + " failed: " + org.topupbatch.text.OneLine.of(why, 500));
+            return ExitCode.FAILED.code();
         }
     }
 

@@ -50,28 +50,16 @@ final class H2JournalServer implements AutoCloseable {
     }
 
     /**
-     * The URL a reader uses to reach the journal through the running product, waiting a little for
-     * a product that holds the journal but is still starting.
+     * The URL a reader uses to reach the journal through the running product, or empty while the
+     * product has not published its server (still starting, or stopping: {@link JournalReaderAccess}
+     * tries again).
      */
-    static String readerUrl(Path journalFolder, Path databaseFile, String shownUrl) {
-        Path portFile = journalFolder.resolve(PORT_FILE);
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (true) {
-            try {
-                int port = Integer.parseInt(Files.readString(portFile, StandardCharsets.US_ASCII).trim());
-                return "jdbc:h2:tcp://127.0.0.1:" + port + "/file:" + databaseFile;
-            } catch (IOException | NumberFormatException e) {
-                if (System.nanoTime() > deadline) {
-                    throw new JournalException("cannot read the journal " + shownUrl + ": the running topup-batch"
-                            + " instance has not published " + portFile + " (is it still starting?)", e);
-                }
-            }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new JournalException("interrupted while waiting for the journal " + shownUrl, e);
-            }
+    static java.util.Optional<String> publishedUrl(Path journalFolder, Path databaseFile) {
+        try {
+            int port = Integer.parseInt(Files.readString(journalFolder.resolve(PORT_FILE), StandardCharsets.US_ASCII).trim());
+            return java.util.Optional.of("jdbc:h2:tcp://127.0.0.1:" + port + "/file:" + databaseFile + ";IFEXISTS=TRUE");
+        } catch (IOException | NumberFormatException e) {
+            return java.util.Optional.empty();
         }
     }
 

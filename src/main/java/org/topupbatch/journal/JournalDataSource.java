@@ -4,7 +4,6 @@ import org.topupbatch.settings.PostgresUrlHint;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import org.flywaydb.core.Flyway;
 
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
@@ -36,8 +35,9 @@ import java.util.Set;
  * nodes may open it at once: which one is active is decided by the journal's {@link JournalLock},
  * taken by the node's leadership service (org.topupbatch.cluster), not here.
  *
- * <p>{@link #openForReading} is for commands that only read ({@code status}, {@code report}): no
- * instance lock and no advisory lock, so they work beside a running service.
+ * <p>{@link #openForReading} is for the commands ({@code status}, {@code hold}, ...): no instance
+ * lock and no advisory lock, so they work beside a running service, and no migration: they only
+ * check the schema ({@link JournalReaderAccess}).
  */
 public final class JournalDataSource {
 
@@ -89,16 +89,45 @@ public final class JournalDataSource {
         if (embedded) {
             createFolder(dataDir.toAbsolutePath().normalize().resolve("journal"), url);
         }
+        if (!instance) {
+            return JournalReaderAccess.open(dataDir, url, embedded, () -> config(url, user, password, embedded));
+        }
+        HikariConfig config = config(url, user, password, embedded);
+        // before the pool and the migration: a refused second instance touches nothing
+        AutoCloseable lock = lock(dataDir, url, user, password, embedded, instance);
+        Path folder = dataDir.toAbsolutePath().normalize().resolve("journal");
+        if (embedded) {
+            embeddedPassword(config, folder, url, lock);
+        }
+        LockedDataSource dataSource = pool(config, lock, url, embedded);
+        try {
+            JournalSchema.migrate(dataSource);
+        } catch (RuntimeException e) {
+            dataSource.close();
+            throw new JournalException("cannot migrate the journal database " + redact(url) + ": " + rootMessage(e), e);
+        }
+        if (embedded) {
+            try {
+                stateIsNotSelective(dataSource);
+                dataSource.server = H2JournalServer.start(folder, url.replace(H2_OPTIONS, ""));
+            } catch (RuntimeException e) {
+                dataSource.close();
+                throw e;
+            }
+        }
+        return dataSource;
+    }
+
+    private static HikariConfig config(String url, String user, String password, boolean embedded) {
         HikariConfig config = new HikariConfig();
         config.setPoolName("journal");
         config.setJdbcUrl(url);
-        boolean ownPassword = password != null && !password.isEmpty();
         if (user != null && !user.isBlank()) {
             config.setUsername(user);
         } else if (embedded) {
             config.setUsername(H2JournalPassword.USER);
         }
-        if (ownPassword) {
+        if (password != null && !password.isEmpty()) {
             config.setPassword(password);
         }
         config.setMaximumPoolSize(10);
@@ -110,25 +139,30 @@ public final class JournalDataSource {
             // turns a JDBC batch of inserts into multi-row INSERTs: intake of big files is several times faster
             config.addDataSourceProperty("reWriteBatchedInserts", "true");
         }
-        // before the pool and the migration: a refused second instance touches nothing
-        AutoCloseable lock = lock(dataDir, url, user, password, embedded, instance);
-        Path folder = dataDir.toAbsolutePath().normalize().resolve("journal");
-        if (embedded && !instance && lock == null) {
-            // a product holds the file: read through the server it runs
-            config.setJdbcUrl(H2JournalServer.readerUrl(folder, folder.resolve("journal"), url.replace(H2_OPTIONS, "")));
+        return config;
+    }
+
+    /**
+     * The embedded journal's password, unless the settings give one ({@link H2JournalPassword}): with
+     * the lock held the file is ours alone, so a new or old journal may get its password; without it
+     * (a reader beside the running product) the password is read from its file.
+     */
+    static void embeddedPassword(HikariConfig config, Path folder, String url, AutoCloseable lock) {
+        if (config.getPassword() != null) {
+            return;
         }
-        if (embedded && !ownPassword) {
-            try {
-                // with the lock held, the file is ours alone: a new or old journal may get its password
-                config.setPassword(lock == null ? H2JournalPassword.forReader(folder) : H2JournalPassword.prepare(folder, url));
-            } catch (RuntimeException e) {
-                closeQuietly(lock);
-                throw e;
-            }
-        }
-        LockedDataSource dataSource;
         try {
-            dataSource = new LockedDataSource(config, lock);
+            config.setPassword(lock == null ? H2JournalPassword.forReader(folder) : H2JournalPassword.prepare(folder, url));
+        } catch (RuntimeException e) {
+            closeQuietly(lock);
+            throw e;
+        }
+    }
+
+    /** The pool on {@code config}, which frees {@code lock} when it closes (or when it cannot be opened). */
+    static LockedDataSource pool(HikariConfig config, AutoCloseable lock, String url, boolean embedded) {
+        try {
+            return new LockedDataSource(config, lock);
         } catch (RuntimeException e) {
             closeQuietly(lock);
             if (embedded && heldByAnotherProcess(e)) {
@@ -136,26 +170,6 @@ public final class JournalDataSource {
             }
             throw new JournalException("cannot open the journal database " + redact(url) + ": " + rootMessage(e), e);
         }
-        try {
-            Flyway.configure()
-                    .dataSource(dataSource)
-                    .locations("classpath:db/migration")
-                    .load()
-                    .migrate();
-        } catch (RuntimeException e) {
-            dataSource.close();
-            throw new JournalException("cannot migrate the journal database " + redact(url) + ": " + rootMessage(e), e);
-        }
-        if (embedded && instance) {
-            try {
-                stateIsNotSelective(dataSource);
-                dataSource.server = H2JournalServer.start(folder, url.replace(H2_OPTIONS, ""));
-            } catch (RuntimeException e) {
-                dataSource.close();
-                throw e;
-            }
-        }
-        return dataSource;
     }
 
     /**
@@ -183,7 +197,7 @@ public final class JournalDataSource {
         return null; // PostgreSQL: the leadership service holds the JournalLock (README, "Two nodes")
     }
 
-    private static void closeQuietly(AutoCloseable lock) {
+    static void closeQuietly(AutoCloseable lock) {
         if (lock == null) {
             return;
         }
@@ -195,7 +209,7 @@ public final class JournalDataSource {
     }
 
     /** A pool that frees the journal's lock when it closes. */
-    private static final class LockedDataSource extends HikariDataSource {
+    static final class LockedDataSource extends HikariDataSource {
         private final transient AutoCloseable lock;
         /** Readers' way in to an embedded journal; stopped before the database closes. */
         private transient H2JournalServer server;
@@ -219,7 +233,7 @@ public final class JournalDataSource {
     }
 
     /** H2 reports a file another process has open as error 90020 ("Database may be already in use"). */
-    private static boolean heldByAnotherProcess(Throwable e) {
+    static boolean heldByAnotherProcess(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof java.sql.SQLException sql && sql.getErrorCode() == 90020) {
                 return true;
@@ -260,7 +274,7 @@ public final class JournalDataSource {
     }
 
     /** The innermost message is the one that says what is wrong (refused, locked, bad login). */
-    private static String rootMessage(Throwable e) {
+    static String rootMessage(Throwable e) {
         Throwable t = e;
         while (t.getCause() != null && t.getCause() != t) {
             t = t.getCause();

@@ -40,11 +40,14 @@ public class ReportSchedule {
     private final Duration pendingTimeout;
     /** What the last report at the timeout showed, so that a timed-out report is rewritten only when something settled. */
     private final Map<Long, BatchProgress> shownAtTimeout = new ConcurrentHashMap<>();
+    /** When this run began: a batch held before it is not waited for (the operator held it for a later run). */
+    private final Instant runStarted;
 
     public ReportSchedule(ReportingJournal journal, Clock clock, Duration pendingTimeout) {
         this.journal = journal;
         this.clock = clock;
         this.pendingTimeout = pendingTimeout;
+        this.runStarted = clock.instant();
     }
 
     /**
@@ -116,19 +119,26 @@ public class ReportSchedule {
     }
 
     /**
-     * A batch whose report was written not complete and may stay so for this run: held by the
-     * operator, or its pending timeout is over. A batch reported while held and resumed since is
-     * not: its orders are being sent and its report will be written again.
+     * A batch whose report was written not complete and may stay so for this run: its pending
+     * timeout is over. A batch the operator held during this run is waited for as pending orders
+     * are, for the pending timeout from the hold (or from its last order, when that came later): a
+     * {@code resume} within it lets a once run finish the batch instead of ending on it. One held
+     * before this run began is left at once: the operator held it for a later run. A batch reported
+     * while held and resumed since is not left: its orders are being sent and its report will be
+     * written again.
      */
     private boolean leftAsItStands(BatchRecord batch) {
         if (!batch.reportedAtTimeout()) {
             return false;
         }
-        if (batch.held()) {
+        if (batch.held() && batch.heldAt().isBefore(runStarted)) {
             return true;
         }
         Instant since = journal.lastSubmission(batch.id())
                 .orElse(batch.submitStartedAt() != null ? batch.submitStartedAt() : batch.startedAt());
+        if (batch.held() && batch.heldAt().isAfter(since)) {
+            since = batch.heldAt();
+        }
         return Duration.between(since, clock.instant()).compareTo(pendingTimeout) >= 0;
     }
 }

@@ -13,7 +13,9 @@ import org.topupbatch.report.BatchReporter;
 /**
  * Ends a run in once mode (README, "Running": exit codes): when the batches present at start are taken,
  * nothing is left to submit, and every report is written: exit 0 when every order is final,
- * 3 when some were still pending at the pending timeout, 2 when a file was set aside because its
+ * 3 when some were still pending at the pending timeout (or a batch held by the operator during the
+ * run was not resumed within the pending timeout of its hold: until then the run waits for it, as for
+ * pending orders, and a resume lets it finish the batch; one held before the run is not waited for), 2 when a file was set aside because its
  * intake failed again and again (before 3: that file was not processed at all), 1 when the provider
  * refused the credentials.
  */
@@ -70,10 +72,10 @@ public class RunMonitor {
             case ONLY_TIMED_OUT -> {
                 if (aside > 0) {
                     end(ExitCode.ATTENTION, setAsideWhy(aside) + "; every other batch is processed, some orders were still pending at the pending timeout"
-                            + " or held by the operator");
+                            + " or held by the operator for as long");
                 } else {
                     end(ExitCode.PENDING_AT_TIMEOUT, "every batch is processed; some orders were still pending at the pending"
-                            + " timeout, or rows of a batch held by the operator wait for resume");
+                            + " timeout, or a batch held by the operator was not resumed within it (its rows stay queued for a later run)");
                 }
             }
             default -> { }

@@ -129,6 +129,38 @@ final class ProductProcess {
         return out;
     }
 
+    /** What one command printed, stdout and stderr apart, and how it exited. */
+    record CommandOutcome(List<String> args, int exit, String out, String err) {
+    }
+
+    /**
+     * Runs an operator command as {@link #command} does, whatever its exit code, keeping stderr apart
+     * from stdout (the command race campaign judges each); a command that does not end within
+     * {@code limit} is killed and reported with exit -1.
+     */
+    CommandOutcome commandOutcome(Duration limit, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", "-jar", BuiltJar.path().toAbsolutePath().toString()));
+        cmd.addAll(List.of(args));
+        Path out = Files.createTempFile(home, "command-", ".out");
+        Path err = Files.createTempFile(home, "command-", ".err");
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(home.toFile()).redirectOutput(out.toFile())
+                .redirectError(err.toFile());
+        pb.environment().keySet().removeIf(k -> k.startsWith("TOPUP_"));
+        pb.environment().putAll(env);
+        pb.environment().remove("TOPUP_MODE");
+        Process p = pb.start();
+        boolean ended = p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS);
+        if (!ended) {
+            p.destroyForcibly().waitFor();
+        }
+        CommandOutcome outcome = new CommandOutcome(List.of(args), ended ? p.exitValue() : -1,
+                Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+        Files.delete(out);
+        Files.delete(err);
+        return outcome;
+    }
+
     /** Waits for the run to end by itself; kills it and fails when it overruns. */
     int await(Duration limit) throws InterruptedException {
         if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {

@@ -196,8 +196,10 @@ class MigrateJournalCommandTest {
     void a_missing_password_variable_and_unknown_options_are_named() {
         assertThat(migrateJournal("--to", target.url(), "--password-env", "NOT_SET_ANYWHERE")).isEqualTo(1);
         assertThat(migrateJournal("--to", target.url(), "--pasword", "x")).isEqualTo(1);
-        assertThat(migrateJournal()).isEqualTo(1);
-        assertThat(output()).contains("NOT_SET_ANYWHERE is not set", "unknown option '--pasword'", "--to is missing",
-                MigrateJournalCommand.USAGE);
+        assertThat(migrateJournal("--to")).isEqualTo(1);
+        assertThat(migrateJournal()).as("in place, but no journal there").isEqualTo(1);
+        assertThat(output()).contains("NOT_SET_ANYWHERE is not set", "unknown option '--pasword'", "--to needs a value",
+                "no H2 journal at", MigrateJournalCommand.USAGE);
+        assertThat(data.resolve("journal").resolve("journal.mv.db")).as("nothing created").doesNotExist();
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -22,7 +23,9 @@ import org.topupbatch.testing.PostgresServer;
 /**
  * The operator's hand on a running service, on both journals: {@code hold}, {@code resume} and
  * {@code cancel} from another process stop and restart the sending within 2 s, {@code status} shows
- * it, and a cancelled batch is reported at once with its unsent rows rejected as cancelled.
+ * it, and a cancelled batch is reported at once with its unsent rows rejected as cancelled. In a
+ * once run (issue 37) a batch held after about 10 orders and resumed 15 s later is waited for as
+ * pending orders are, and finished in that run: exit 0, every row reported, no order twice.
  */
 class OperatorHandE2ETest {
 
@@ -31,6 +34,8 @@ class OperatorHandE2ETest {
 
     static final Duration TAKES_EFFECT = Duration.ofSeconds(2);
     static final int ROWS = 60;
+    static final int NIGHTLY_ROWS = 60;
+    static final Duration HELD_FOR = Duration.ofSeconds(15);
 
     @TempDir
     Path home;
@@ -129,5 +134,51 @@ class OperatorHandE2ETest {
         assertThat(command("cancel", "never-seen.csv")).isEqualTo(1);
         assertThat(command.output()).contains("no batch 'never-seen.csv' in the journal");
         assertThat(run.output()).contains("was cancelled by the operator").doesNotContain("Exception");
+    }
+
+    @ParameterizedTest
+    @EnumSource(JournalDatabase.class)
+    void in_a_once_run_a_batch_held_and_resumed_15_s_later_is_finished_in_that_run(JournalDatabase journal) throws Exception {
+        // two orders a second: after the hold the batch has some 25 s of orders left, so that a loaded
+        // machine's slow command JVM still holds it mid-flight
+        sandbox.config().setLatency(DurationRange.of(Duration.ofMillis(400), Duration.ofMillis(600)));
+        run.env.put("TOPUP_MODE", "once");
+        // long enough for the operator's 15 s, short enough that a forgotten hold ends a night's run
+        run.env.put("TOPUP_PENDING_TIMEOUT", "90s");
+        run.journalOn(journal, POSTGRES);
+        int rows = NIGHTLY_ROWS;
+        run.drop("nightly.csv", batch(rows));
+        Process product = run.start();
+        Poll.until("about 10 orders placed", Duration.ofSeconds(90), () -> sandbox.ledger().size() >= 10 || !product.isAlive());
+        assertThat(product.isAlive()).as("the run is still sending: " + run.output()).isTrue();
+
+        assertThat(command("hold", "nightly.csv")).as(command.output()).isZero();
+        assertThat(command.output()).contains("is held");
+        Instant held = Instant.now();
+        int sentAtHold = sandbox.ledger().size();
+        // the operator's 15 s: the run must not end on the held batch meanwhile
+        Instant resumeAt = held.plus(HELD_FOR);
+        while (Instant.now().isBefore(resumeAt)) {
+            assertThat(product.isAlive()).as("the once run waits for the held batch instead of ending on it (exit %s):\n%s",
+                    product.isAlive() ? "-" : product.exitValue(), run.output()).isTrue();
+            product.waitFor(250, TimeUnit.MILLISECONDS);
+        }
+        int sentWhileHeld = sandbox.ledger().size();
+        assertThat(sentWhileHeld).as("the held batch stopped short of its end").isLessThan(rows);
+
+        assertThat(command("resume", "nightly.csv")).as(command.output()).isZero();
+        assertThat(command.output()).contains("goes on");
+        assertThat(product.waitFor(2, TimeUnit.MINUTES)).as("the run ends after the resume").isTrue();
+        assertThat(product.exitValue()).as("every order final in this run:\n" + run.output()).isZero();
+        assertThat(sandbox.ledger()).as("the rest of the batch sent after the resume").hasSize(rows)
+                .hasSizeGreaterThan(sentWhileHeld);
+        assertThat(sentAtHold).isGreaterThanOrEqualTo(10);
+
+        Report report = Report.read(run.reports, "nightly", ',');
+        assertThat(report.rows()).hasSize(rows).allSatisfy(r -> assertThat(r.get("status")).isEqualTo("success"));
+        LedgerCheck.assertConsistent(sandbox, List.of(report));
+        if (journal == JournalDatabase.POSTGRESQL) {
+            assertThat(run.rowsJournaledFor("nightly.csv")).isEqualTo(rows);
+        }
     }
 }

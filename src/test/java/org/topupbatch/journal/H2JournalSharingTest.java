@@ -52,7 +52,7 @@ class H2JournalSharingTest {
         }
         // another local user knows the port but not the password: H2's admin with no password is refused
         Path folder = data.toAbsolutePath().resolve("journal");
-        String served = H2JournalServer.readerUrl(folder, folder.resolve("journal"), "journal");
+        String served = H2JournalServer.publishedUrl(folder, folder.resolve("journal")).orElseThrow();
         assertThatThrownBy(() -> Shell.main("-url", served, "-user", "sa", "-password", "",
                 "-sql", "CREATE ALIAS PWN FOR \"java.lang.System.getProperty\""))
                 .isInstanceOf(SQLException.class)

@@ -132,6 +132,16 @@ class ReportScheduleTest {
     }
 
     @Test
+    void a_batch_held_before_the_run_began_is_left_as_it_stands_at_once() {
+        long id = batch("E-1", "E-2");
+        sent("E-1", RowState.SUCCESS);
+        journal.holdBatch(id, clock.instant().minusSeconds(1)); // held before this run's schedule began
+        written(id, due(id).orElseThrow());
+        assertThat(schedule.outstanding()).as("held for a later run: a once run ends on it (exit 3)")
+                .isEqualTo(ReportSchedule.Outstanding.ONLY_TIMED_OUT);
+    }
+
+    @Test
     void the_backstop_looks_every_30_s_or_every_pending_timeout_when_shorter() {
         assertThat(ReportSchedule.backstopPeriod(Duration.ofMinutes(30))).isEqualTo(Duration.ofSeconds(30));
         assertThat(ReportSchedule.backstopPeriod(Duration.ofSeconds(5))).isEqualTo(Duration.ofSeconds(5));
@@ -139,7 +149,7 @@ class ReportScheduleTest {
     }
 
     @Test
-    void a_held_batch_is_reported_as_it_stands_and_a_resumed_one_is_waited_for_again() {
+    void a_held_batch_is_reported_as_it_stands_waited_for_a_pending_timeout_from_the_hold_and_a_resumed_one_is_waited_for_again() {
         long id = batch("H-1", "H-2");
         sent("H-1", RowState.SUCCESS);
         assertThat(due(id)).isEmpty();
@@ -148,7 +158,13 @@ class ReportScheduleTest {
         assertThat(held.complete()).isFalse();
         written(id, held);
         assertThat(due(id)).as("nothing changed since").isEmpty();
-        assertThat(schedule.outstanding()).as("a once run may end on it").isEqualTo(ReportSchedule.Outstanding.ONLY_TIMED_OUT);
+        assertThat(schedule.outstanding()).as("held just now: a once run waits for a resume, as for pending orders")
+                .isEqualTo(ReportSchedule.Outstanding.WAITING);
+        clock.advance(TIMEOUT.minusSeconds(1));
+        assertThat(schedule.outstanding()).as("within the pending timeout of the hold").isEqualTo(ReportSchedule.Outstanding.WAITING);
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(schedule.outstanding()).as("held for the pending timeout: a once run may end on it")
+                .isEqualTo(ReportSchedule.Outstanding.ONLY_TIMED_OUT);
         journal.resumeBatch(id);
         journal.markSending(row("H-2"), clock.instant());
         journal.recordOutcome(row("H-2"), RowState.PENDING, null, 20_000L, "pending");
