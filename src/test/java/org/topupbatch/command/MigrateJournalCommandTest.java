@@ -79,6 +79,11 @@ class MigrateJournalCommandTest {
                     w.add(row(i, refs[i], i == 1 ? RowState.REJECTED : RowState.ACCEPTED));
                 }
                 w.add(row(8, "M-SUCCESS", RowState.REJECTED)); // a repeated ref_id, rejected
+                // a repeat of the pending order, waiting for its outcome (docs/money-guards.md)
+                NewRow plain = row(9, "M-WAITING", RowState.WAITING);
+                w.add(new NewRow(plain.seq(), plain.line(), plain.refId(), plain.productSku(), plain.customerNo(),
+                        plain.customerNoZone(), plain.maxPrice(), plain.extras(), plain.state(), plain.price(),
+                        "waits for ref_id M-PENDING", null, null, "M-PENDING"));
                 shop = w.commit();
             }
             h2.recordSubmitStart(shop, 1_000_000L, T);
@@ -132,7 +137,7 @@ class MigrateJournalCommandTest {
         int exit = migrateJournal("--to", target.url(), "--user", target.user(), "--password-env", "PG_PASS");
 
         assertThat(exit).as(output()).isZero();
-        assertThat(output()).contains("batch: 3 rows", "batch_row: 10 rows", "provider_call: 3 rows", "verified")
+        assertThat(output()).contains("batch: 3 rows", "batch_row: 11 rows", "provider_call: 3 rows", "verified")
                 .doesNotContain(PASSWORD);
         try (JdbcJournal pg = JdbcJournal.open(data, target.url(), target.user(), target.password())) {
             assertThat(everything(pg)).isEqualTo(before);
@@ -143,7 +148,7 @@ class MigrateJournalCommandTest {
             // the same file dropped again: its order ref_ids are known, so nothing is ordered twice
             long again;
             try (BatchWriter w = pg.openBatch("shop.csv", ';', List.of(), "archive/shop-2.csv")) {
-                for (String ref : List.of("M-ACCEPTED", "M-SENDING", "M-PENDING", "M-SUCCESS", "M-FAILED", "M-UNKNOWN", "H-1")) {
+                for (String ref : List.of("M-ACCEPTED", "M-SENDING", "M-PENDING", "M-SUCCESS", "M-FAILED", "M-UNKNOWN", "M-WAITING", "H-1")) {
                     assertThat(w.refIdTaken(ref)).as(ref).isTrue();
                 }
                 assertThat(w.refIdTaken("M-REJECTED")).isFalse();
@@ -151,7 +156,7 @@ class MigrateJournalCommandTest {
                 again = w.commit();
             }
             assertThat(again).isEqualTo(4);
-            assertThat(pg.findOrder("NEW-1").orElseThrow().id()).isEqualTo(11);
+            assertThat(pg.findOrder("NEW-1").orElseThrow().id()).isEqualTo(12);
             pg.completeCall(pg.reserveCall(T.plusSeconds(1), "order"), T.plusSeconds(2), 200);
             assertThat(pg.callsSince(Instant.EPOCH)).hasSize(4);
         }
