@@ -228,8 +228,9 @@ public final class StatusCommand implements Command {
         BatchProgress p = journal.progress(batch.id());
         return String.format("%-6d %-28s %7d %7d %6d %7d %6d %8d %16s  %-10s %s", batch.id(), OneLine.of(batch.fileName(), 60), p.rows(),
                 p.count(RowState.SUCCESS), p.count(RowState.FAILED) + p.count(RowState.REFUSED),
-                p.count(RowState.PENDING) + p.count(RowState.UNKNOWN) + p.count(RowState.SENDING) + p.count(RowState.WAITING),
-                p.count(RowState.ACCEPTED), p.count(RowState.REJECTED), Rupiah.format(journal.charged(batch.id())),
+                p.count(RowState.PENDING) + p.count(RowState.UNKNOWN) + p.count(RowState.SENDING),
+                // a row waiting for the order it repeats is not sent yet: queued, as summary.json counts it
+                p.count(RowState.ACCEPTED) + p.count(RowState.WAITING), p.count(RowState.REJECTED), Rupiah.format(journal.charged(batch.id())),
                 BatchStatus.of(batch, p).word(), TIME.format(batch.startedAt().atZone(ZoneId.systemDefault())));
     }
 

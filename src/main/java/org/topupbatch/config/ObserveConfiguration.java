@@ -96,9 +96,11 @@ public final class ObserveConfiguration extends AreaConfiguration {
             camelContext.addComponent(ManagementHttp.COMPONENT, ManagementHttp.onPort(settings.managementPort()));
             // the door's largest file, plus room for a multipart request's envelope
             ManagementHttp.limitManagementBodies(camelContext, settings.intakeMaxBytes() + 65_536);
-            if (settings.webhookEnabled()) {
-                camelContext.addComponent("platform-http", ManagementHttp.onPort(settings.webhookPort()));
-            }
+        }
+        if (settings.webhookEnabled()) {
+            // the webhook's header hygiene and security headers hold with the management port off too
+            // (topup.management.port=0): Camel's stock platform-http would echo query values as answer headers
+            camelContext.addComponent("platform-http", ManagementHttp.onPort(settings.webhookPort()));
         }
         observability().registerHealthChecks(camelContext, journal.journal());
         if (settings.sftp().inbox() == null) {

@@ -38,6 +38,18 @@ final class JdbcRepeatWaits implements RepeatWaits {
     private static final String WAIT_FOR_RELEASED = "UPDATE batch_row SET waits_for = ?, message = ?, updated_at = ?"
             + " WHERE waits_for = ? AND state = 'WAITING'";
     private static final String REFID_OF = "SELECT ref_id FROM batch_row WHERE id = ?";
+    /**
+     * Another order of the same product and customer that a row waiting for a failed order would
+     * repeat: in flight (a queued row of a batch not halted, sending, pending, unknown), or delivered
+     * since that row was taken in. A waiting row committed by an intake that read the order's earlier
+     * waiting rows before they were decided still names the failed order, while one of those rows was
+     * ordered in its place meanwhile: released too, it would order the customer's repeat a second time.
+     */
+    private static final String ORDERED_IN_PLACE = "SELECT r.order_ref_id FROM batch_row w JOIN batch_row r"
+            + " ON r.repeat_key = w.repeat_key AND r.id <> w.id JOIN batch b ON b.id = r.batch_id"
+            + " WHERE w.id = ? AND r.order_ref_id IS NOT NULL AND (r.state IN ('SENDING', 'PENDING', 'UNKNOWN')"
+            + " OR (r.state = 'ACCEPTED' AND b.halt_reason IS NULL) OR (r.state = 'SUCCESS' AND r.sent_at >= w.created_at))"
+            + " ORDER BY r.id DESC FETCH FIRST 1 ROWS ONLY";
     private static final String REJECT = "UPDATE batch_row SET state = 'REJECTED', order_ref_id = NULL, repeat_key = NULL,"
             + " price = NULL, message = ?, updated_at = ? WHERE waits_for = ? AND state = 'WAITING' AND batch_id ";
 
@@ -87,6 +99,13 @@ final class JdbcRepeatWaits implements RepeatWaits {
         try (Connection c = jdbc.connection()) {
             c.setAutoCommit(false);
             try {
+                String inPlace = orderedInPlace(c, order.firstWaiting());
+                if (inPlace != null) {
+                    // the rows wait for that order instead (decided like any other: delivered, they are rejected)
+                    int moved = moveWaits(c, order.refId(), inPlace, now);
+                    c.commit();
+                    return moved;
+                }
                 int released;
                 try (PreparedStatement ps = c.prepareStatement(RELEASE)) {
                     ps.setLong(1, now);
@@ -96,16 +115,7 @@ final class JdbcRepeatWaits implements RepeatWaits {
                 }
                 int moved = 0;
                 if (released == 1) {
-                    String next = refIdOf(c, order.firstWaiting());
-                    try (PreparedStatement ps = c.prepareStatement(WAIT_FOR_RELEASED)) {
-                        ps.setString(1, next);
-                        ps.setString(2, "waits for ref_id " + next + ", ordered in place of ref_id " + order.refId()
-                                + " that did not go through: the same product and customer, still in flight;"
-                                + " ordered if that order fails, rejected if it succeeds");
-                        ps.setLong(3, now);
-                        ps.setString(4, order.refId());
-                        moved = ps.executeUpdate();
-                    }
+                    moved = moveWaits(c, order.refId(), refIdOf(c, order.firstWaiting()), now);
                 }
                 c.commit();
                 return released + moved;
@@ -115,6 +125,29 @@ final class JdbcRepeatWaits implements RepeatWaits {
             }
         } catch (SQLException e) {
             throw JdbcSupport.failure("cannot order the row waiting for ref_id " + order.refId(), e);
+        }
+    }
+
+    /** The rows still waiting for {@code failed} wait for {@code next}, ordered in its place, from now on. */
+    private static int moveWaits(Connection c, String failed, String next, long now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(WAIT_FOR_RELEASED)) {
+            ps.setString(1, next);
+            ps.setString(2, "waits for ref_id " + next + ", ordered in place of ref_id " + failed
+                    + " that did not go through: the same product and customer, still in flight;"
+                    + " ordered if that order fails, rejected if it succeeds");
+            ps.setLong(3, now);
+            ps.setString(4, failed);
+            return ps.executeUpdate();
+        }
+    }
+
+    /** The ref_id of an order the row {@code rowId} would repeat other than the one it waits for, or null. */
+    private static String orderedInPlace(Connection c, long rowId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(ORDERED_IN_PLACE)) {
+            ps.setLong(1, rowId);
+            try (var rs = ps.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
         }
     }
 

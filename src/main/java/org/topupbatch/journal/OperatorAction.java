@@ -67,6 +67,8 @@ public enum OperatorAction {
     }
 
     private static long queued(Journal journal, BatchRecord batch) {
-        return journal.progress(batch.id()).count(RowState.ACCEPTED);
+        // a row waiting for the outcome of the order it repeats may be sent yet: it is queued too
+        BatchProgress p = journal.progress(batch.id());
+        return p.count(RowState.ACCEPTED) + p.count(RowState.WAITING);
     }
 }

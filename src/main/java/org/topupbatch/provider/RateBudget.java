@@ -297,6 +297,10 @@ public final class RateBudget implements RequestGate {
             forgetOld(now);
             rollDay(now);
             readOthers(now);
+            if (refusing) {
+                // a step-down while the journal was read (on a cut link that read can take long): no slot after it
+                throw new InterruptedException("the rate budget refuses new requests: the run is stopping");
+            }
             long waitMs = Math.max(waitMillis(now), paced ? paceMillis(now) : 0);
             if (waitMs <= 0 && order && othersWaiting > 0) {
                 waitMs = 5; // the slot is another caller's: it takes it at its next look

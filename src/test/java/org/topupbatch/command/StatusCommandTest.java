@@ -93,6 +93,29 @@ class StatusCommandTest {
         assertThat(j.out()).as("one process serves an H2 journal: no nodes to name").doesNotContain("Nodes:");
     }
 
+    /** A row waiting for the order it repeats was never sent: queued in status as in summary.json, not pending. */
+    @Test
+    void a_row_waiting_for_the_order_it_repeats_counts_as_queued_as_in_the_summary() throws Exception {
+        OperatorJournal j = new OperatorJournal(dir);
+        long id;
+        try (JdbcJournal journal = j.open()) {
+            String key = "TSEL10\u001F081234567890\u001F";
+            try (org.topupbatch.journal.BatchWriter w = journal.openBatch("a.csv", ',', List.of(), "archive/a.csv")) {
+                w.add(new org.topupbatch.journal.NewRow(0, 2, "A-1", "TSEL10", "081234567890", null, null, List.of(),
+                        org.topupbatch.journal.RowState.ACCEPTED, 10_450L, null, key, null, null));
+                w.commit();
+            }
+            try (org.topupbatch.journal.BatchWriter w = journal.openBatch("b.csv", ',', List.of(), "archive/b.csv")) {
+                w.add(new org.topupbatch.journal.NewRow(0, 2, "B-1", "TSEL10", "081234567890", null, null, List.of(),
+                        org.topupbatch.journal.RowState.WAITING, 10_450L, "waits for ref_id A-1", key, null, "A-1"));
+                id = w.commit();
+            }
+        }
+        assertThat(status(j)).as(j.err()).isZero();
+        // id, file, rows, success, failed, pending, queued, rejected
+        assertThat(j.out()).containsPattern("(?m)^" + id + "\\s+b\\.csv\\s+1\\s+0\\s+0\\s+0\\s+1\\s+0\\s");
+    }
+
     @Test
     void an_unknown_batch_is_refused_with_one_line() throws Exception {
         OperatorJournal j = new OperatorJournal(dir);

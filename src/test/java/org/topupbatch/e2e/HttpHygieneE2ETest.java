@@ -133,6 +133,19 @@ class HttpHygieneE2ETest {
     }
 
     @Test
+    void the_webhook_port_keeps_its_header_hygiene_with_the_management_port_off() throws Exception {
+        run.env.put("TOPUP_MANAGEMENT_PORT", "0");
+        startAndAwaitReady();
+        HttpResponse<String> webhook = send(HttpRequest.newBuilder(
+                URI.create(webhook("/webhook?Access-Control-Allow-Origin=*&Set-Cookie=pwn%3D1")))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("Set-Cookie=pwn%3D2&Access-Control-Allow-Origin=*")));
+        assertThat(webhook.statusCode()).as(webhook.body()).isEqualTo(200);
+        assertNotReflected(webhook.headers());
+        assertSecurityHeaders(webhook.headers(), true);
+    }
+
+    @Test
     void bad_input_answers_4xx_and_leaves_one_escaped_line_and_no_trace_in_the_log() throws Exception {
         startAndAwaitReady();
         String crlf = "%0d%0a" + FORGED.replace(" ", "%20");

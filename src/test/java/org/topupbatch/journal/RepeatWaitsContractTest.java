@@ -37,14 +37,25 @@ abstract class RepeatWaitsContractTest {
         journal.close();
     }
 
+    /** Another customer's key: its orders are no repeats of those of {@link #KEY}. */
+    static final String OTHER_KEY = "TSEL10\u001F081299999999\u001F";
+
     static NewRow order(int seq, String refId) {
+        return order(seq, refId, KEY);
+    }
+
+    static NewRow order(int seq, String refId, String key) {
         return new NewRow(seq, seq + 2L, refId, "TSEL10", "081234567890", null, null, List.of(), RowState.ACCEPTED,
-                10_450L, null, KEY, null, null);
+                10_450L, null, key, null, null);
     }
 
     static NewRow waiting(int seq, String refId, String waitsFor) {
+        return waiting(seq, refId, waitsFor, KEY);
+    }
+
+    static NewRow waiting(int seq, String refId, String waitsFor, String key) {
         return new NewRow(seq, seq + 2L, refId, "TSEL10", "081234567890", null, null, List.of(), RowState.WAITING,
-                10_450L, "waits for ref_id " + waitsFor, KEY, null, waitsFor);
+                10_450L, "waits for ref_id " + waitsFor, key, null, waitsFor);
     }
 
     long batch(String file, NewRow... rows) {
@@ -117,9 +128,10 @@ abstract class RepeatWaitsContractTest {
 
     @Test
     void aRefusedOrNeverSentOrderIsNoRepeatEitherAndACancelRejectsTheWaitingRows() {
-        long a = batch("a.csv", order(0, "A-1"), order(1, "A-2"));
-        batch("b.csv", waiting(0, "B-1", "A-1"), waiting(1, "B-2", "A-2"));
-        long c = batch("c.csv", waiting(0, "C-1", "A-2"));
+        // two customers: one order in flight per customer (A-2's customer is not A-1's)
+        long a = batch("a.csv", order(0, "A-1"), order(1, "A-2", OTHER_KEY));
+        batch("b.csv", waiting(0, "B-1", "A-1"), waiting(1, "B-2", "A-2", OTHER_KEY));
+        long c = batch("c.csv", waiting(0, "C-1", "A-2", OTHER_KEY));
         settle("A-1", RowState.REFUSED);
         journal.haltBatch(a, "INVALID_SIGNATURE"); // A-2 is never sent
         assertThat(journal.cancelBatch(c, Instant.now(), "cancelled by the operator")).isEqualTo(1);
@@ -127,6 +139,52 @@ abstract class RepeatWaitsContractTest {
         assertThat(journal.repeatWaits().decide()).isEqualTo(2);
         assertThat(row("B-1").state()).isEqualTo(RowState.ACCEPTED);
         assertThat(row("B-2").state()).isEqualTo(RowState.ACCEPTED);
+    }
+
+    /**
+     * An intake reads B-1 waiting for A-1 and writes C-1 waiting for A-1 too; before it commits, A-1
+     * fails and B-1 is ordered in its place. C-1, committed then, still names A-1: it must wait for
+     * B-1 (and be rejected when B-1 succeeds), not be ordered beside it.
+     */
+    @Test
+    void aWaitingRowCommittedAfterTheDecisionWaitsForTheRowOrderedInPlaceOfTheFailedOrder() {
+        batch("a.csv", order(0, "A-1"));
+        batch("b.csv", waiting(0, "B-1", "A-1"));
+        try (BatchWriter late = journal.openBatch("c.csv", ',', List.of(), "archive/c.csv")) {
+            late.add(waiting(0, "C-1", "A-1"));
+            settle("A-1", RowState.FAILED);
+            assertThat(journal.repeatWaits().decide()).isEqualTo(1);
+            assertThat(row("B-1").state()).isEqualTo(RowState.ACCEPTED);
+            late.commit();
+        }
+        journal.repeatWaits().decide();
+        assertThat(row("C-1").state()).as("B-1 is in flight for the same customer").isEqualTo(RowState.WAITING);
+        assertThat(row("C-1").message()).startsWith("waits for ref_id B-1");
+        assertThat(journal.nextToSubmit(10)).extracting(RowRecord::refId).containsExactly("B-1");
+        settle("B-1", RowState.SUCCESS);
+        journal.repeatWaits().decide();
+        assertThat(row("C-1").state()).isEqualTo(RowState.REJECTED);
+        assertThat(row("C-1").message()).startsWith("repeats ref_id B-1 of batch");
+    }
+
+    /** As above, with B-1 delivered before C-1 is committed: C-1 repeats a delivered order. */
+    @Test
+    void aWaitingRowCommittedAfterTheRowOrderedInPlaceSucceededIsRejected() {
+        batch("a.csv", order(0, "A-1"));
+        batch("b.csv", waiting(0, "B-1", "A-1"));
+        try (BatchWriter late = journal.openBatch("c.csv", ',', List.of(), "archive/c.csv")) {
+            late.add(waiting(0, "C-1", "A-1"));
+            settle("A-1", RowState.FAILED);
+            journal.repeatWaits().decide();
+            settle("B-1", RowState.SUCCESS);
+            late.commit();
+        }
+        for (int round = 0; round < 3; round++) {
+            journal.repeatWaits().decide();
+        }
+        assertThat(row("C-1").state()).as("never ordered beside the delivered B-1").isEqualTo(RowState.REJECTED);
+        assertThat(row("C-1").message()).startsWith("repeats ref_id B-1 of batch");
+        assertThat(journal.nextToSubmit(10)).isEmpty();
     }
 
     @Test

@@ -27,6 +27,58 @@ class RateBudgetTest {
     private final InMemoryCallLog log = new InMemoryCallLog();
     private final RateBudget budget = new RateBudget(clock, log, LONGEST_CALL, waiter, 5, 1000).withoutPacing();
 
+    /**
+     * refuseWaiting no longer waits for the budget's monitor (a step-down must not hang on a journal
+     * read over a cut link): a refusal that comes while a worker reads the other nodes' calls must
+     * still keep that worker from taking a slot once the read returns.
+     */
+    @Test
+    void a_refusal_during_the_read_of_other_calls_gives_no_slot() {
+        RateBudget[] stepping = new RateBudget[1];
+        CallLog readDuringStepDown = new CallLog() {
+            @Override
+            public long reserveCall(Instant reservedAt, String operation) {
+                return log.reserveCall(reservedAt, operation);
+            }
+
+            @Override
+            public void completeCall(long callId, Instant answeredAt, int httpStatus) {
+                log.completeCall(callId, answeredAt, httpStatus);
+            }
+
+            @Override
+            public List<ProviderCall> callsSince(Instant since) {
+                stepping[0].refuseWaiting(); // the node steps down while this read is under way
+                return log.callsSince(since);
+            }
+
+            @Override
+            public long countCallsSince(Instant since) {
+                return log.countCallsSince(since);
+            }
+
+            @Override
+            public void pruneCalls(Instant before) {
+                log.pruneCalls(before);
+            }
+
+            @Override
+            public void rememberLimits(AccountLimits limits) {
+                log.rememberLimits(limits);
+            }
+
+            @Override
+            public java.util.Optional<AccountLimits> rememberedLimits() {
+                return log.rememberedLimits();
+            }
+        };
+        stepping[0] = new RateBudget(clock, readDuringStepDown, LONGEST_CALL, waiter, 5, 1000).withoutPacing();
+        InterruptedException refused = catchThrowableOfType(InterruptedException.class,
+                () -> stepping[0].enter("create-order"));
+        assertThat(refused).as("a slot taken after the step-down").isNotNull();
+        assertThat(log.calls()).isEmpty();
+    }
+
     @Test
     void lets_the_limit_through_then_waits_for_the_window_to_roll() throws Exception {
         for (int i = 0; i < 5; i++) {

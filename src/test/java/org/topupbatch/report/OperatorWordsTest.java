@@ -90,6 +90,30 @@ class OperatorWordsTest {
                 .endsWith("is not held: nothing to resume.");
     }
 
+    /** A batch whose only unsent row waits for the order it repeats has a row to hold: if that order fails, it is sent. */
+    @Test
+    void hold_of_a_batch_whose_row_waits_for_the_order_it_repeats_holds_it() {
+        String key = "ML86\u001F12345670\u001F1234";
+        try (BatchWriter writer = journal.openBatch("first.csv", ',', List.of(), "archive/first.csv")) {
+            writer.add(new NewRow(0, 2L, "A-1", "ML86", "12345670", "1234", null, List.of(), RowState.ACCEPTED, 20_000L,
+                    null, key, null, null));
+            writer.commit();
+        }
+        long id;
+        try (BatchWriter writer = journal.openBatch("again.csv", ',', List.of(), "archive/again.csv")) {
+            writer.add(new NewRow(0, 2L, "B-1", "ML86", "12345670", "1234", null, List.of(), RowState.WAITING, 20_000L,
+                    "waits for ref_id A-1", key, null, "A-1"));
+            id = writer.commit();
+        }
+        OperatorAction.Outcome hold = OperatorAction.HOLD.apply(journal, record(id), clock.instant());
+        assertThat(hold.changed()).as(hold.message()).isTrue();
+        assertThat(record(id).held()).isTrue();
+        sent("A-1", RowState.FAILED);
+        journal.repeatWaits().decide();
+        long waiting = journal.findOrder("B-1").orElseThrow().id();
+        assertThat(journal.markSending(waiting, clock.instant())).as("held: not sent").isFalse();
+    }
+
     @Test
     void hold_of_a_reported_batch_says_there_is_nothing_to_hold_and_holds_nothing() {
         long id = batch("done.csv", 2);
