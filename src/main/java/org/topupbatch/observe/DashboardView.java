@@ -241,7 +241,8 @@ public final class DashboardView {
                 : b.cancelled() ? "cancelled by the operator at " + b.cancelledAt() : b.held() ? "held by the operator since " + b.heldAt() : null);
         // the buttons that mean something now (the journal decides again when one is pressed)
         List<String> actions = new ArrayList<>();
-        boolean queued = p.count(RowState.ACCEPTED) > 0 && b.error() == null && b.haltReason() == null && !b.cancelled();
+        // a row waiting for the order it repeats is unsent as well: hold and cancel still apply to it
+        boolean queued = p.count(RowState.ACCEPTED) + p.count(RowState.WAITING) > 0 && b.error() == null && b.haltReason() == null && !b.cancelled();
         if (queued && !b.held()) {
             actions.add("hold");
         }
