@@ -35,7 +35,7 @@ public class AccountLimitsRefresh {
 
     /**
      * {@code configuredPerDay}: the account's daily requests as the operator set them ({@code topup.daily-limit}),
-     * which win over what the provider says; 0 when not set. The minute's setting never changes the day's.
+     * which lower what the provider says (never raise it); 0 when not set. The minute's setting never changes the day's.
      */
     public AccountLimitsRefresh(CallLog journal, ProviderGateway gateway, RateBudget budget, Clock clock,
                                 int configuredPerMinute, long configuredPerDay) {
@@ -69,11 +69,17 @@ public class AccountLimitsRefresh {
             return;
         }
         ApiUsage usage = profile.apiUsage();
-        int perMinute = configuredPerMinute > 0 ? configuredPerMinute
-                : usage != null && usage.limitPerMinute() > 0 ? usage.limitPerMinute()
+        int providersPerMinute = usage != null && usage.limitPerMinute() > 0 ? usage.limitPerMinute() : 0;
+        long providersPerDay = usage != null && usage.limitPerDay() > 0 ? usage.limitPerDay() : 0;
+        // A setting may lower what the provider allows (an account shared with another system), never
+        // raise it: the provider's own figure is the limit the rate promise is about.
+        int perMinute = configuredPerMinute > 0
+                ? (providersPerMinute > 0 ? Math.min(configuredPerMinute, providersPerMinute) : configuredPerMinute)
+                : providersPerMinute > 0 ? providersPerMinute
                 : Tier.parse(profile.tier()).orElse(Tier.BASIC).requestsPerMinute();
-        long perDay = configuredPerDay > 0 ? configuredPerDay
-                : usage != null && usage.limitPerDay() > 0 ? usage.limitPerDay() : UNKNOWN_DAILY_LIMIT;
+        long perDay = configuredPerDay > 0
+                ? (providersPerDay > 0 ? Math.min(configuredPerDay, providersPerDay) : configuredPerDay)
+                : providersPerDay > 0 ? providersPerDay : UNKNOWN_DAILY_LIMIT;
         budget.setLimits(perMinute, perDay, usage == null ? 0 : usage.today());
     }
 }

@@ -83,6 +83,13 @@ class RateLimitSettingTest {
     }
 
     @Test
+    void a_setting_above_the_providers_figure_does_not_raise_it() {
+        new AccountLimitsRefresh(calls, gateway, budget, Clock.systemUTC(), 1_000, 900_000).refreshLimits();
+        assertThat(budget.limits().perMinute()).as("the gold account's minute, from its profile").isEqualTo(300);
+        assertThat(budget.limits().perDay()).as("the gold account's day, from its profile").isEqualTo(200_000);
+    }
+
+    @Test
     void the_daily_setting_sets_the_day() {
         new AccountLimitsRefresh(calls, gateway, budget, Clock.systemUTC(), 60, 50_000).refreshLimits();
         assertThat(budget.limits().perMinute()).isEqualTo(60);
