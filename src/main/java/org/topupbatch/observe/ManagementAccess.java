@@ -73,7 +73,16 @@ public final class ManagementAccess {
      * @param header a real request header by name (case-insensitive), null when absent
      */
     public Optional<Refusal> check(String method, String path, Function<String, String> header) {
-        if (path.equals(HEALTH) || path.startsWith(HEALTH + "/")) {
+        return check(method, path, null, header);
+    }
+
+    /**
+     * As {@link #check(String, String, Function)}, with the request's query string: health is open to a
+     * probe's plain request only. Camel's health answers {@code ?exposureLevel=full} with every check's
+     * details (the node, the inbox folder, route ids), which are the management port's, not a probe's.
+     */
+    public Optional<Refusal> check(String method, String path, String query, Function<String, String> header) {
+        if ((path.equals(HEALTH) || path.startsWith(HEALTH + "/")) && (query == null || query.isEmpty())) {
             return Optional.empty();
         }
         String host = header.apply("Host");

@@ -101,7 +101,7 @@ public final class ManagementGuard implements AuthenticationHandler {
     @Override
     public void handle(RoutingContext context) {
         HttpServerRequest request = context.request();
-        Optional<ManagementAccess.Refusal> refusal = access.check(request.method().name(), context.normalizedPath(),
+        Optional<ManagementAccess.Refusal> refusal = access.check(request.method().name(), context.normalizedPath(), request.query(),
                 name -> name.equalsIgnoreCase("Host") ? host(request) : request.headers().get(name));
         if (refusal.isEmpty()) {
             context.next();

@@ -94,6 +94,12 @@ class ManagementAccessTest {
         assertThat(status(guarded, "GET", "/dashboard.json", "Host", host, "Authorization", "Basic %%%")).contains(401);
         assertThat(status(guarded, "GET", "/observe/metrics", "Host", host)).as("metrics closed by default").contains(401);
         assertThat(status(guarded, "GET", "/observe/health", "Host", host)).isEmpty();
+        // a probe's plain request is open; the details Camel shows on request are the operator's
+        assertThat(guarded.check("GET", "/observe/health", "exposureLevel=full",
+                name -> name.equalsIgnoreCase("Host") ? host : null)).map(ManagementAccess.Refusal::status).contains(401);
+        assertThat(guarded.check("GET", "/observe/health", "exposureLevel=full",
+                name -> name.equalsIgnoreCase("Host") ? host : name.equalsIgnoreCase("Authorization") ? "Bearer tok-1" : null))
+                .isEmpty();
         // the token is a header no page can make a browser send: it confirms by itself; a cached login does not
         assertThat(status(guarded, "POST", "/batches", "Host", host, "Authorization", "Bearer tok-1")).isEmpty();
         assertThat(status(guarded, "POST", "/batches", "Host", host, "Authorization", basic("op", "pw"))).contains(403);
