@@ -163,8 +163,12 @@ class FailoverE2ETest {
     static boolean finished(Path reports, CampaignBatch batch) {
         Path summary = reports.resolve(batch.baseName() + ".summary.json");
         try {
-            return Files.exists(summary) && new com.fasterxml.jackson.databind.ObjectMapper().readTree(summary.toFile())
-                    .path("pending").asLong(-1) == 0;
+            if (!Files.exists(summary)) {
+                return false;
+            }
+            com.fasterxml.jackson.databind.JsonNode s = new com.fasterxml.jackson.databind.ObjectMapper().readTree(summary.toFile());
+            // a held batch's unsent rows are queued (not pending) in its summary: finished is neither
+            return s.path("pending").asLong(-1) == 0 && s.path("queued").asLong(0) == 0;
         } catch (IOException halfWritten) {
             return false;
         }
