@@ -73,6 +73,18 @@ class DashboardLoginE2ETest {
                 return 0;
             }
         }, status -> status == 401, run::output);
+        // the guard answers from the moment the port listens, the dashboard's routes a moment later: a
+        // browser opening the page before them would keep a 404 page (it does not refresh)
+        String login = "Basic " + java.util.Base64.getEncoder().encodeToString(
+                (USER + ":" + PASSWORD).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        Poll.until("the dashboard's page served", Duration.ofSeconds(120), () -> {
+            try {
+                return http.send(HttpRequest.newBuilder(URI.create(page)).header("Authorization", login).build(),
+                        HttpResponse.BodyHandlers.discarding()).statusCode();
+            } catch (java.io.IOException notYet) {
+                return 0;
+            }
+        }, status -> status == 200, run::output);
 
         // without the login the browser is shown no dashboard
         browser.get(page);
