@@ -221,7 +221,8 @@ class SftpPoliteEmbeddedE2ETest {
             HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
                     + watch.env.get("TOPUP_MANAGEMENT_PORT") + "/observe/health?exposureLevel=full")).build(),
                     HttpResponse.BodyHandlers.ofString());
-            return r.body();
+            // Camel 4.18's health JSON writes '/' as the (equal) JSON escape '\/': compared as the text it stands for
+            return r.body().replace("\\/", "/");
         } catch (Exception e) {
             return "";
         }
