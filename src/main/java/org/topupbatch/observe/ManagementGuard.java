@@ -25,7 +25,7 @@ import org.apache.camel.support.LifecycleStrategySupport;
  * added, so no request is ever served without the guard, not even in the moment of start-up.
  * Why not Camel's own {@code camel.management.authentication*} mechanisms behind that slot: the basic
  * login reads users from a properties file, and none takes the project's opaque bearer token
- * ({@code topup.intake.token}, CONTRACT.md section 12); they cover the whole server,
+ * ({@code topup.intake.token}, docs/security.md); they cover the whole server,
  * {@code /observe/health} included; and they know nothing of Host and Origin, which the
  * request-forgery checks need anyway (docs/security.md).
  */

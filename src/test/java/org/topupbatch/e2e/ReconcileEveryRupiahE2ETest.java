@@ -26,7 +26,7 @@ import org.topupbatch.testing.Poll;
  * the balance the product itself read before the day's first batch (journaled with its moment) and
  * the orders after it. A day with another client's order before the batch, and a Rp 500.000 deposit
  * made while the batch is sent: {@code unexplained} is the deposit exactly, on the default dialect
- * with check-order turned off (the five operations of provider-interface.md) and on Digiflazz's
+ * with check-order turned off (the five operations of docs/provider.md) and on Digiflazz's
  * (no history, no check-order). Today is reconciled, so the summary and the console say it is partial.
  */
 class ReconcileEveryRupiahE2ETest {
