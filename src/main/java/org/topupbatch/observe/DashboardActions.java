@@ -43,10 +43,8 @@ public final class DashboardActions {
             // a button sends no body: a form (what another site's page can post) is not a button
             return answer(exchange, 415, false, "a button takes no " + org.topupbatch.text.OneLine.of(type, 60) + " body");
         }
-        String query = in.getHeader(Exchange.HTTP_QUERY, String.class);
-        boolean fromQuery = query != null && query.toLowerCase(java.util.Locale.ROOT).contains(CONFIRM.toLowerCase(java.util.Locale.ROOT));
-        // a query parameter becomes a header too, and another site's page may send one without asking
-        if (fromQuery || !action.get().word().equalsIgnoreCase(String.valueOf(in.getHeader(CONFIRM, String.class)))) {
+        // only a real request header reaches here as one (the component's header filter, ManagementHttp)
+        if (!action.get().word().equalsIgnoreCase(String.valueOf(in.getHeader(CONFIRM, String.class)))) {
             return answer(exchange, 403, false, "not confirmed: the request must carry " + CONFIRM + ": " + action.get().word());
         }
         Optional<BatchRecord> batch = id != null && id.matches("\\d{1,18}") ? journal.batch(Long.parseLong(id)) : Optional.empty();
