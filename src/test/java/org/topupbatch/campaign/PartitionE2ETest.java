@@ -58,6 +58,7 @@ class PartitionE2ETest {
     private static final Duration AFTER_HEAL_LIMIT = Duration.ofSeconds(30);
     /** At the tier's 120 a minute, a batch still sends when the cut comes and through the failover. */
     private static final int ROWS = 100;
+    private static final Pattern ROUTES_STOPPED = Pattern.compile("the active node's routes stopped, (\\d+) ms after its step-down");
     private static final Pattern STEPPED_DOWN = Pattern.compile("stepping down (\\d+) ms after its lock session last answered");
 
     @TempDir
@@ -73,8 +74,8 @@ class PartitionE2ETest {
         @Override
         public String toString() {
             return what + ": failover " + failoverMillis + " ms after the cut (the cut node stepped down " + steppedDownMillis
-                    + " ms after the cut, " + stepDownAfterAnswerMillis + " ms after its lock session last answered; it stood by"
-                    + " again " + standbyAgainMillis + " ms after the heal)";
+                    + " ms after the cut, " + stepDownAfterAnswerMillis + " ms after its lock session last answered"
+                    + (standbyAgainMillis < 0 ? "" : "; it stood by again " + standbyAgainMillis + " ms after the heal") + ")";
         }
     }
 
@@ -133,6 +134,10 @@ class PartitionE2ETest {
                                 + " busiest window %d of %d, %d answers 429", seed, failovers, audit.ordersChecked(),
                         audit.anomalies().size(), stats.busiestWindow(), config.tier().limitPerMinute(), stats.rateLimited());
                 System.out.println(figures);
+                // how long the cut nodes' leader routes took to stop (they stop beside the lock's checks, not before them)
+                System.out.println("  routes stopped after the step-downs: node a " + ROUTES_STOPPED.matcher(a.output()).results()
+                        .map(r -> r.group(1) + " ms").toList() + ", node b " + ROUTES_STOPPED.matcher(b.output()).results()
+                        .map(r -> r.group(1) + " ms").toList());
                 assertThat(audit.anomalies()).as(figures).isEmpty();
                 assertThat(audit.ordersChecked()).as(figures).isPositive();
                 assertThat(failovers).as(figures).allSatisfy(f -> assertThat(f.failoverMillis()).isLessThan(FAILOVER_LIMIT.toMillis()));
