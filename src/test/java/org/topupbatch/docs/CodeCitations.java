@@ -67,7 +67,7 @@ final class CodeCitations {
             }
             try (Stream<Path> walk = Files.walk(start)) {
                 walk.filter(Files::isRegularFile)
-                        .filter(p -> p.toString().matches(".*\\.(java|ya?ml|properties|sql|html|xml|txt|js|css)$"))
+                        .filter(p -> p.toString().matches(".*\\.(java|ya?ml|properties|sql|html|xml|txt|js|css|sh|service|md)$"))
                         .sorted().forEach(files::add);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The documentation's links hold (issue 36): every relative link and {@code #anchor} of README.md and
- * docs/*.md leads somewhere, and so does every page the code cites (comments, messages, routes).
+ * docs/*.md leads somewhere, and so does every page the code cites (comments, messages, routes, deploy files).
  * A {@code README "Heading"} citation of before the docs tree is accepted while readme-headings.tsv
  * says where that section went; /work/briefs/docs-citations.py rewrites them as docs/PAGE.md#anchor
  * (Flyway migrations keep theirs: editing an applied migration changes its checksum). Fast, no network.
@@ -35,9 +35,9 @@ class DocsLinksTest {
         DocsTree tree = new DocsTree(REPOSITORY);
         CodeCitations citations = new CodeCitations(tree, CodeCitations.readmeHeadings());
         List<String> problems = new ArrayList<>(citations.mappingProblems());
-        CodeCitations.sources(REPOSITORY, "src/main/java", "src/main/resources", "routes")
+        CodeCitations.sources(REPOSITORY, "src/main/java", "src/main/resources", "routes", "deploy", "BENCHMARKS.md")
                 .forEach(file -> problems.addAll(citations.problems(file)));
-        assertThat(problems).as("citations in src/main and routes").isEmpty();
+        assertThat(problems).as("citations in src/main, routes, deploy and BENCHMARKS.md").isEmpty();
     }
 
     @Test

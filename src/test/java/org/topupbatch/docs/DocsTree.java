@@ -117,14 +117,16 @@ final class DocsTree {
         return root.resolve(relative);
     }
 
-    /** README.md and every docs/*.md. */
+    /** README.md, the other pages beside it (BENCHMARKS.md, SECURITY.md) and every docs/*.md. */
     List<Path> pages() {
         List<Path> pages = new ArrayList<>();
         pages.add(root.resolve("README.md"));
-        try (var docs = Files.list(root.resolve("docs"))) {
-            docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        for (Path folder : List.of(root, root.resolve("docs"))) {
+            try (var found = Files.list(folder)) {
+                found.filter(p -> p.toString().endsWith(".md") && !p.equals(root.resolve("README.md"))).sorted().forEach(pages::add);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
         return pages;
     }
