@@ -5,13 +5,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.topupbatch.journal.OperatorAction;
 import org.topupbatch.intake.UnreadableBatchException;
 import org.topupbatch.journal.JournalException;
 import org.topupbatch.journal.JournalInUseException;
@@ -83,6 +88,31 @@ class CommandFrameTest {
 
         assertThat(code).isEqualTo(1);
         assertThat(err().strip().lines()).containsExactly("topup-batch: no batch 'a\\ntopup-batch: forged' in the journal");
+    }
+
+    /**
+     * The operator's own argument, with a line break, echoed by the real commands as they fail: one
+     * line still (before the frame each command printed it raw, and a second "topup-batch:" line could be forged).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"status", "report", "retry-failed", "hold"})
+    void a_batch_argument_with_a_line_break_is_named_on_one_line(String command, @TempDir Path data) {
+        CommandContext here = new CommandContext(Map.of("topup.data", data.toString())::get, context.out(), context.err(),
+                Clock.systemUTC());
+        List<String> args = List.of("nightly\ntopup-batch: forged");
+        Command run = switch (command) {
+            case "status" -> new StatusCommand(here);
+            case "report" -> new ReportCommand(here);
+            case "retry-failed" -> new RetryFailedCommand(here);
+            default -> new BatchControlCommand(OperatorAction.HOLD, here);
+        };
+
+        int code = run.run(args);
+
+        assertThat(code).isEqualTo(1);
+        assertThat(err().strip().lines()).singleElement().asString()
+                .startsWith("topup-batch: no batch 'nightly\\ntopup-batch: forged' in the journal");
+        assertThat(out()).isEmpty();
     }
 
     @Test
