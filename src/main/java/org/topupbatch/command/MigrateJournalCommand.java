@@ -2,7 +2,6 @@ package org.topupbatch.command;
 
 import org.topupbatch.run.ExitCode;
 
-import org.topupbatch.settings.SettingsLookup;
 
 import com.zaxxer.hikari.HikariDataSource;
 import java.io.PrintStream;
