@@ -61,7 +61,7 @@ public final class ObserveConfiguration extends AreaConfiguration {
                         () -> new org.topupbatch.intake.BatchCheck(provider.prices(), IntakeConfiguration.customerRules(settings),
                                 settings.balancePolicy(), settings.inputCharset(), settings.repeatWindow(), clock)
                                 .routedBy(provider.severalAccounts() ? provider.rowRouter() : null),
-                        () -> provider.gateway().checkBalance().balance(), () -> provider.gateway().requestsPerMinute(),
+                        () -> provider.gateways().checkBalance().balance(), () -> provider.gateways().requestsPerMinute(),
                         settings.data().resolve("http-intake")));
     }
 

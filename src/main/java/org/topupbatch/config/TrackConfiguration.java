@@ -51,12 +51,12 @@ public final class TrackConfiguration extends AreaConfiguration {
     /** With several accounts, the same bean for both names: each order is followed at its own account. */
     @BindToRegistry("unknownOrderReconciliation")
     public Object unknownOrderReconciliation() {
-        return provider.severalAccounts() ? accountsTracking() : unknownAt(provider.gateway(), historySearch());
+        return provider.severalAccounts() ? accountsTracking() : unknownAt(provider.gateway(null), historySearch());
     }
 
     @BindToRegistry("pendingOrderPolling")
     public Object pendingOrderPolling() {
-        return provider.severalAccounts() ? accountsTracking() : pendingAt(provider.gateway(), historySearch());
+        return provider.severalAccounts() ? accountsTracking() : pendingAt(provider.gateway(null), historySearch());
     }
 
     private UnknownOrderReconciliation unknownAt(org.topupbatch.provider.ProviderGateway gateway, OrderHistorySearch history) {
@@ -145,7 +145,7 @@ public final class TrackConfiguration extends AreaConfiguration {
 
     private synchronized OrderHistorySearch historySearch() {
         if (historySearch == null) {
-            historySearch = new OrderHistorySearch(provider.gateway(), trackedOrders(), clock);
+            historySearch = new OrderHistorySearch(provider.gateway(null), trackedOrders(), clock);
         }
         return historySearch;
     }
