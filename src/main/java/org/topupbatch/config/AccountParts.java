@@ -56,9 +56,9 @@ final class AccountParts {
      * price list, balances and rows are journaled as they always were; its limits as topup.rate-limit and
      * topup.daily-limit set them, and remembered in the journal.
      */
-    static AccountParts unnamed(Settings settings, String baseUrl, Journal journal, Clock clock) {
+    static AccountParts unnamed(Settings settings, String baseUrl, String webhookSecret, Journal journal, Clock clock) {
         ProviderAccount account = new ProviderAccount(null, settings.dialect(), baseUrl, settings.apiKey(),
-                settings.apiSecret(), settings.rateLimit(), null);
+                settings.apiSecret(), settings.rateLimit(), webhookSecret);
         return new AccountParts(settings, account, journal, clock, Tier.BASIC.requestsPerMinute(), settings.rateLimit(),
                 settings.dailyLimit());
     }

@@ -77,7 +77,7 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
             }
             if (accounts.isEmpty()) {
                 String baseUrl = settings.embeddedSandbox() ? sandbox().baseUrl() : settings.baseUrl();
-                accounts.put(null, AccountParts.unnamed(settings, baseUrl, journal.journal(), clock));
+                accounts.put(null, AccountParts.unnamed(settings, baseUrl, webhookSecret(), journal.journal(), clock));
             }
         }
         return accounts;
