@@ -83,6 +83,13 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
         return accounts;
     }
 
+    /** The accounts of topup.providers, by name (none with the one account of topup.base-url, which has no name). */
+    java.util.Map<String, AccountParts> namedAccounts() {
+        java.util.Map<String, AccountParts> named = new java.util.LinkedHashMap<>(accounts());
+        named.remove(null);
+        return named;
+    }
+
     /** An account by name; for null, the first (the one of topup.base-url, or the first of topup.providers). */
     private AccountParts accountParts(String name) {
         AccountParts parts = name == null ? firstAccount() : accounts().get(name);
