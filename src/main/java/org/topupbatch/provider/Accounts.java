@@ -56,7 +56,7 @@ public final class Accounts {
     }
 
     /** One unnamed account on its own, its limits kept as they are (tests, and callers with one gateway). */
-    public static Accounts of(ProviderGateway gateway) {
+    public static Accounts lone(ProviderGateway gateway) {
         return new Accounts(List.of(Account.unnamed(gateway, null)));
     }
 
@@ -89,13 +89,14 @@ public final class Accounts {
      * or no account reached at all, are thrown. One account's total is its own balance record.
      */
     public Balance checkBalance() {
-        boolean everyLeftOut = accounts.stream().noneMatch(a -> reachable(a.name()));
+        // a lone account is always asked: there is no other account to go on with meanwhile
+        boolean leaveOutUnreachable = accounts.size() > 1;
         long total = 0;
         Balance only = null;
         int reached = 0;
         ProviderException unreachable = null;
         for (Account account : accounts) {
-            if (!everyLeftOut && !reachable(account.name())) {
+            if (leaveOutUnreachable && !reachable(account.name())) {
                 continue; // each try waits out the client's retries: not again for a while
             }
             try {
