@@ -96,7 +96,7 @@ final class JdbcOrderQueue implements OrderQueue {
             return jdbc.rows(NEXT_TO_SUBMIT, ps -> ps.setInt(1, limit));
         }
         int share = Math.max(1, (limit + Math.max(1, active.size()) - 1) / Math.max(1, active.size()));
-        String ofBatch = NEXT_OF_BATCH.replace("\nORDER BY", where + "\nORDER BY");
+        String ofBatch = NEXT_OF_BATCH.replace(" ORDER BY", where + " ORDER BY");
         List<List<RowRecord>> queues = new java.util.ArrayList<>();
         for (long batchId : active) {
             queues.add(jdbc.rows(ofBatch, ps -> {

@@ -42,7 +42,7 @@ final class JdbcTrackingJournal implements TrackingJournal {
         if (scope.isEmpty()) {
             return List.of();
         }
-        return jdbc.rows(DUE_FOR_CHECK.replace("\nORDER BY", scope.where() + "\nORDER BY"), ps -> {
+        return jdbc.rows(DUE_FOR_CHECK.replace(" ORDER BY", scope.where() + " ORDER BY"), ps -> {
             ps.setLong(1, now.toEpochMilli());
             ps.setInt(scope.bind(ps, 2), limit);
         });
