@@ -540,6 +540,25 @@ abstract class JournalContractTest {
     }
 
     @Test
+    void anAccountScopeNarrowsWhatIsDueAndWhatIsSent() {
+        batchOf(accepted(0, "S-0"), accepted(1, "S-1"), accepted(2, "S-2"));
+        batchOf(accepted(0, "S-3"));
+        journal.markSending(order("S-0").id(), T0);
+        journal.recordOutcome(order("S-0").id(), RowState.PENDING, null, null, null);
+        journal.markSending(order("S-1").id(), T0);
+        journal.recordOutcome(order("S-1").id(), RowState.UNKNOWN, null, null, null);
+        // rows at no account: the active node's ("others"), never a node's that leads only "main"
+        AccountScope others = new AccountScope(List.of(), true, List.of("main"));
+        AccountScope mainOnly = new AccountScope(List.of("main"), false, List.of("main"));
+
+        assertThat(journal.dueForCheckAt(T0.plusSeconds(1000), 10, others)).extracting(RowRecord::refId)
+                .containsExactly("S-0", "S-1");
+        assertThat(journal.dueForCheckAt(T0.plusSeconds(1000), 10, mainOnly)).isEmpty();
+        assertThat(journal.nextToSubmitAt(10, others)).extracting(RowRecord::refId).containsExactlyInAnyOrder("S-2", "S-3");
+        assertThat(journal.nextToSubmitAt(10, mainOnly)).isEmpty();
+    }
+
+    @Test
     void findOrderFindsOrderRowsOnly() {
         batchOf(accepted(0, "F-1"), rejected(1, "F-2", "bad"));
         assertThat(journal.findOrder("F-1")).get().extracting(RowRecord::state).isEqualTo(RowState.ACCEPTED);
