@@ -78,8 +78,17 @@ class RateBudgetOtherProcessesTest {
             throws Exception {
         CountDownLatch reading = new CountDownLatch(1);
         CountDownLatch linkBack = new CountDownLatch(1);
-        CallLog cutLink = new SlowReads(log, reading, linkBack);
-        RateBudget budget = new RateBudget(Clock.systemUTC(), cutLink, LONGEST_CALL, RateBudget.Waiter.REAL, 60, 10_000);
+        log.beforeRead = () -> { // a link that went quiet: the read hangs until the test lets it come back
+            reading.countDown();
+            try {
+                if (!linkBack.await(30, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("the test never let the read come back");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
+        RateBudget budget = new RateBudget(Clock.systemUTC(), log, LONGEST_CALL, RateBudget.Waiter.REAL, 60, 10_000);
         CompletableFuture<RequestGate.Ticket> first = CompletableFuture.supplyAsync(() -> enter(budget, "check-balance"));
         try {
             assertThat(reading.await(10, TimeUnit.SECONDS)).as("the first caller reads the journal").isTrue();
@@ -108,52 +117,6 @@ class RateBudgetOtherProcessesTest {
             return budget.enter(operation);
         } catch (InterruptedException e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    /** The call log over a link that went quiet: a read hangs until the test lets it come back. */
-    private record SlowReads(InMemoryCallLog log, CountDownLatch reading, CountDownLatch linkBack) implements CallLog {
-        @Override
-        public long reserveCall(Instant reservedAt, String operation) {
-            return log.reserveCall(reservedAt, operation);
-        }
-
-        @Override
-        public void completeCall(long callId, Instant answeredAt, int httpStatus) {
-            log.completeCall(callId, answeredAt, httpStatus);
-        }
-
-        @Override
-        public List<ProviderCall> callsSince(Instant since) {
-            reading.countDown();
-            try {
-                if (!linkBack.await(30, TimeUnit.SECONDS)) {
-                    throw new IllegalStateException("the test never let the read come back");
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return log.callsSince(since);
-        }
-
-        @Override
-        public long countCallsSince(Instant since) {
-            return log.countCallsSince(since);
-        }
-
-        @Override
-        public void pruneCalls(Instant before) {
-            log.pruneCalls(before);
-        }
-
-        @Override
-        public void rememberLimits(AccountLimits limits) {
-            log.rememberLimits(limits);
-        }
-
-        @Override
-        public java.util.Optional<AccountLimits> rememberedLimits() {
-            return log.rememberedLimits();
         }
     }
 }
