@@ -10,6 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.journal.BatchWriter;
 import org.topupbatch.journal.JdbcJournal;
@@ -17,18 +18,14 @@ import org.topupbatch.journal.NewRow;
 import org.topupbatch.journal.RowRecord;
 import org.topupbatch.journal.RowState;
 import org.topupbatch.provider.HttpProviderClient;
-import org.topupbatch.provider.InMemoryCallLog;
-import org.topupbatch.provider.ProviderEndpoint;
 import org.topupbatch.provider.ProviderGateway;
-import org.topupbatch.provider.RateBudget;
-import org.topupbatch.provider.Signer;
-import org.topupbatch.provider.Dialect;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.LedgerEntry;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxDialect;
 import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.testing.MutableClock;
+import org.topupbatch.testing.SandboxClient;
 import org.topupbatch.testing.Poll;
 
 /**
@@ -37,13 +34,17 @@ import org.topupbatch.testing.Poll;
  */
 class DigiflazzTrackingTest {
 
+    @RegisterExtension
+    final SandboxClient provider = SandboxClient.on(() -> SandboxConfig.defaults().setDialect(SandboxDialect.DIGIFLAZZ)
+            .setSettleDelay(DurationRange.of(Duration.ofMillis(300), Duration.ofMillis(300))));
+
     @TempDir
     Path dir;
 
     MutableClock clock;
-    SandboxProvider sandbox;
-    HttpProviderClient client;
-    ProviderGateway gateway;
+    final SandboxProvider sandbox = provider.sandbox();
+    final HttpProviderClient client = provider.client();
+    final ProviderGateway gateway = provider.gateway();
     JdbcJournal journal;
     TrackedOrders tracked;
 
@@ -51,13 +52,6 @@ class DigiflazzTrackingTest {
     void start() {
         // the journal's clock near the real one: the 89 days are counted from the row's sent_at
         clock = new MutableClock(Instant.now());
-        sandbox = SandboxProvider.start(SandboxConfig.defaults().setDialect(SandboxDialect.DIGIFLAZZ)
-                .setSettleDelay(DurationRange.of(Duration.ofMillis(300), Duration.ofMillis(300))), 0);
-        RateBudget budget = new RateBudget(java.time.Clock.systemUTC(), new InMemoryCallLog(), Duration.ofSeconds(40),
-                RateBudget.Waiter.REAL, 600, 100_000);
-        client = HttpProviderClient.standalone(ProviderEndpoint.of(sandbox.baseUrl(),
-                new Signer(sandbox.config().username(), sandbox.config().apiKey())).withDialect(Dialect.DIGIFLAZZ), budget);
-        gateway = new ProviderGateway(client, budget, d -> { });
         journal = JdbcJournal.open(dir, "", null, null, clock);
         tracked = new TrackedOrders(journal, clock, false);
     }
@@ -65,8 +59,6 @@ class DigiflazzTrackingTest {
     @AfterEach
     void stop() {
         journal.close();
-        client.close();
-        sandbox.close();
     }
 
     void batch(NewRow... rows) {

@@ -11,6 +11,7 @@ import org.apache.camel.impl.DefaultCamelContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.journal.BatchWriter;
 import org.topupbatch.journal.JdbcJournal;
@@ -18,17 +19,14 @@ import org.topupbatch.journal.NewRow;
 import org.topupbatch.journal.RowRecord;
 import org.topupbatch.journal.RowState;
 import org.topupbatch.provider.HttpProviderClient;
-import org.topupbatch.provider.InMemoryCallLog;
 import org.topupbatch.provider.OrderRequest;
-import org.topupbatch.provider.ProviderEndpoint;
 import org.topupbatch.provider.ProviderGateway;
-import org.topupbatch.provider.RateBudget;
-import org.topupbatch.provider.Signer;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.LedgerEntry;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.testing.MutableClock;
+import org.topupbatch.testing.SandboxClient;
 
 /**
  * The track decisions: which orders are due and how they are grouped, what reconciling an unknown
@@ -39,37 +37,31 @@ class TrackingDecisionsTest {
 
     static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
 
+    @RegisterExtension
+    final SandboxClient provider = SandboxClient.on(() -> SandboxConfig.defaults()
+            .setSettleDelay(DurationRange.of(Duration.ofMinutes(10), Duration.ofMinutes(10))));
+
     @TempDir
     Path dir;
 
     final MutableClock clock = new MutableClock(T0);
-    SandboxProvider sandbox;
+    final SandboxProvider sandbox = provider.sandbox();
     CamelContext camel;
-    HttpProviderClient client;
-    ProviderGateway gateway;
+    final HttpProviderClient client = provider.client();
+    final ProviderGateway gateway = provider.gateway();
     JdbcJournal journal;
 
     @BeforeEach
     void start() {
-        sandbox = SandboxProvider.start(SandboxConfig.defaults()
-                .setSettleDelay(DurationRange.of(Duration.ofMinutes(10), Duration.ofMinutes(10))), 0);
         camel = new DefaultCamelContext();
         camel.start();
-        // the rate budget on the real clock: the sandbox counts real time
-        RateBudget budget = new RateBudget(java.time.Clock.systemUTC(), new InMemoryCallLog(), Duration.ofSeconds(40),
-                RateBudget.Waiter.REAL, 600, 100_000);
-        client = HttpProviderClient.standalone(ProviderEndpoint.of(sandbox.baseUrl(),
-                new Signer(sandbox.config().apiKey(), sandbox.config().apiSecret())), budget);
-        gateway = new ProviderGateway(client, budget, d -> { });
         journal = JdbcJournal.open(dir, "", null, null, clock);
     }
 
     @AfterEach
     void stop() {
         journal.close();
-        client.close();
         camel.stop();
-        sandbox.close();
     }
 
     void batch(NewRow... rows) {
