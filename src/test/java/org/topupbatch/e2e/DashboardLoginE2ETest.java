@@ -9,9 +9,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
@@ -30,30 +29,18 @@ class DashboardLoginE2ETest {
     private static final String USER = "operator";
     private static final String PASSWORD = "pw-4b7c-secret";
 
-    @TempDir
-    Path home;
-
-    private JarRun run;
-    private ChromeDriver browser;
-
-    @AfterEach
-    void stop() throws Exception {
-        if (browser != null) {
-            browser.quit();
-        }
-        if (run != null) {
-            run.kill();
-        }
-    }
+    // the product's own sandbox, slow enough that the batch is still running when its Hold button is pressed
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.withoutSandbox().env("TOPUP_SANDBOX_LATENCY", "400ms")
+            .env("TOPUP_SANDBOX_SETTLE_DELAY", "30s").env("TOPUP_SUBMIT_CONCURRENCY", "1");
+    @RegisterExtension
+    final HeadlessChromium chromium = new HeadlessChromium();
+    final Path home = product.home();
+    private final JarRun run = product.run();
+    private final ChromeDriver browser = chromium.start();
 
     @Test
     void logged_in_the_dashboard_shows_a_button_holds_and_an_upload_orders() throws Exception {
-        browser = DashboardE2ETest.headlessChromium();
-        run = new JarRun(home);
-        // slow enough that the batch is still running when its Hold button is pressed
-        run.env.put("TOPUP_SANDBOX_LATENCY", "400ms");
-        run.env.put("TOPUP_SANDBOX_SETTLE_DELAY", "30s");
-        run.env.put("TOPUP_SUBMIT_CONCURRENCY", "1");
         run.env.put("TOPUP_INTAKE_TOKEN", TOKEN);
         run.env.put("TOPUP_MANAGEMENT_USER", USER);
         run.env.put("TOPUP_MANAGEMENT_PASSWORD", PASSWORD);

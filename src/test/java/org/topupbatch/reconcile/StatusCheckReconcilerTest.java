@@ -19,7 +19,6 @@ import org.topupbatch.journal.JdbcJournal;
 import org.topupbatch.journal.NewRow;
 import org.topupbatch.journal.RowRecord;
 import org.topupbatch.journal.RowState;
-import org.topupbatch.provider.HttpProviderClient;
 import org.topupbatch.provider.Order;
 import org.topupbatch.provider.ProviderGateway;
 import org.topupbatch.sandbox.LedgerEntry;
@@ -46,7 +45,6 @@ class StatusCheckReconcilerTest {
     Path dir;
     MutableClock clock;
     final SandboxProvider sandbox = provider.sandbox();
-    final HttpProviderClient client = provider.client();
     final ProviderGateway gateway = provider.gateway();
     JdbcJournal journal;
     final OrderRequests requests = new OrderRequests(new BigDecimal("10"));
