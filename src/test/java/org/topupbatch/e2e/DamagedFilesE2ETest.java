@@ -85,14 +85,10 @@ class DamagedFilesE2ETest {
             assertThat(bad).as("a raw control character in the log: %s", visible(line)).isNegative();
         }
 
-        JarRun status = new JarRun(Files.createDirectories(home.resolve("status")));
-        status.env.clear();
-        status.env.putAll(run.env);
-        Process p = status.start("status");
-        assertThat(p.waitFor(2, java.util.concurrent.TimeUnit.MINUTES)).as("status ends").isTrue();
-        assertThat(p.exitValue()).as(status.output()).isZero();
-        assertThat(status.output()).as(status.output()).contains("esc-\\u001B[31mred.csv").contains("line\\nbreak.csv");
-        for (String line : status.output().split("\n")) {
+        assertThat(product.command("status")).as(product.commandOutput()).isZero();
+        String status = product.commandOutput();
+        assertThat(status).as(status).contains("esc-\\u001B[31mred.csv").contains("line\\nbreak.csv");
+        for (String line : status.split("\n")) {
             assertThat(rawControl(line)).as("a raw control character in status: %s", visible(line)).isNegative();
         }
 

@@ -34,15 +34,21 @@ class DashboardE2ETest {
     private static final int ROWS = 200;
     private static final String INTAKE_BALANCE = "Rp 10.000.000";
 
-    // the product's own sandbox, slow enough that the batch is still running while the page is looked at
     @RegisterExtension
-    final ProductFixture product = ProductFixture.withoutSandbox().env("TOPUP_SANDBOX_LATENCY", "400ms")
-            .env("TOPUP_SANDBOX_SETTLE_DELAY", "30s").env("TOPUP_SUBMIT_CONCURRENCY", "1");
+    final ProductFixture product = busyProduct();
     @RegisterExtension
     final HeadlessChromium chromium = new HeadlessChromium();
-    final Path home = product.home();
     private final JarRun run = product.run();
     private final ChromeDriver browser = chromium.start();
+
+    /**
+     * The product on its own (embedded) sandbox, slow enough that a batch of 200 is still running while the
+     * page is looked at and its buttons are pressed.
+     */
+    static ProductFixture busyProduct() {
+        return ProductFixture.withoutSandbox().env("TOPUP_SANDBOX_LATENCY", "400ms").env("TOPUP_SANDBOX_SETTLE_DELAY", "30s")
+                .env("TOPUP_SUBMIT_CONCURRENCY", "1");
+    }
 
     @Test
     void a_running_batch_shows_its_name_progress_and_the_balance() throws Exception {
@@ -122,7 +128,7 @@ class DashboardE2ETest {
      * as another site's page would send it, orders nothing.
      */
     private void uploadWithPreview(WebDriverWait wait, String page) throws Exception {
-        Path file = home.resolve("upload-evening.csv");
+        Path file = product.home().resolve("upload-evening.csv");
         Files.writeString(file, "ref_id,product_sku,customer_no\nUP-1,FF100,31234567\nUP-2,FF100,31234568\n"
                 + "UP-3,NOPE1,31234569\n");
         HttpResponse<String> forged = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(page

@@ -29,13 +29,11 @@ class DashboardLoginE2ETest {
     private static final String USER = "operator";
     private static final String PASSWORD = "pw-4b7c-secret";
 
-    // the product's own sandbox, slow enough that the batch is still running when its Hold button is pressed
+    // slow enough that the batch is still running when its Hold button is pressed
     @RegisterExtension
-    final ProductFixture product = ProductFixture.withoutSandbox().env("TOPUP_SANDBOX_LATENCY", "400ms")
-            .env("TOPUP_SANDBOX_SETTLE_DELAY", "30s").env("TOPUP_SUBMIT_CONCURRENCY", "1");
+    final ProductFixture product = DashboardE2ETest.busyProduct();
     @RegisterExtension
     final HeadlessChromium chromium = new HeadlessChromium();
-    final Path home = product.home();
     private final JarRun run = product.run();
     private final ChromeDriver browser = chromium.start();
 
@@ -103,7 +101,7 @@ class DashboardLoginE2ETest {
                 .stream().anyMatch(td -> td.getText().equals("held")));
 
         // an upload: previewed, then ordered by its button
-        Path file = home.resolve("upload-login.csv");
+        Path file = product.home().resolve("upload-login.csv");
         Files.writeString(file, "ref_id,product_sku,customer_no\nUL-1,FF100,31234567\nUL-2,FF100,31234568\n");
         browser.findElement(By.id("upload-file")).sendKeys(file.toAbsolutePath().toString());
         wait.withMessage(() -> "no preview: " + browser.findElement(By.id("preview")).getText())

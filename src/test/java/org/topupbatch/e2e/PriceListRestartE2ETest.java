@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.assertj.core.api.SoftAssertions;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.topupbatch.sandbox.DurationRange;
@@ -57,13 +56,6 @@ class PriceListRestartE2ETest {
     final JarRun run = product.run();
     JarRun single;
 
-    @AfterEach
-    void stop() throws Exception {
-        if (single != null) {
-            single.kill();
-        }
-    }
-
     @Test
     void a_restart_within_digiflazzs_interval_orders_there_within_seconds_and_moves_no_row() throws Exception {
         firstRun();
@@ -77,7 +69,7 @@ class PriceListRestartE2ETest {
         assertThat(out).as(out).contains("Price list of account dfz:").contains("kept from");
 
         // a single account's restart, for comparison: the same jar, one provider, a journal of its own
-        single = new JarRun(home.resolve("single")).provider(main.baseUrl());
+        single = product.node("single").provider(main.baseUrl());
         single.env.put("TOPUP_WEBHOOK_PORT", "0");
         single.drop("warm.csv", AccountsRunE2ETest.telkomselBatch("S1-", 3));
         assertThat(single.runOnce(RUN_LIMIT)).as(single.output()).isZero();
