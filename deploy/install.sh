@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs topup-batch as a systemd service (README.md, "Running as a service"):
+# Installs topup-batch as a systemd service (docs/running-as-a-service.md):
 #   the user and group topup (systemd-sysusers, from deploy/topup-batch.sysusers),
 #   /var/lib/topup-batch with data/, inbox/, reports/ (topup:topup, 0750; the unit's working folder),
 #   /etc/topup-batch/topup-batch.env (root, 0600; a template, never overwritten once it exists),
@@ -78,7 +78,7 @@ if [ -e "$env" ]; then
   echo "kept     $env"
 else
   (umask 077; cat > "$env" <<'ENV'
-# topup-batch settings (README.md, "Settings"), read by systemd for topup-batch.service.
+# topup-batch settings (docs/settings.md), read by systemd for topup-batch.service.
 # Keep this file mode 0600, owner root. All three empty: the embedded sandbox (no real order).
 TOPUP_BASE_URL=
 TOPUP_API_KEY=

@@ -35,29 +35,39 @@ final class BatchArgument {
         return byName;
     }
 
-    /** The batches the argument names; none after one line on {@code err} saying so. */
-    static List<BatchRecord> some(ReportingJournal journal, String wanted, PrintStream err) {
+    /**
+     * The batches the argument names, at least one.
+     *
+     * @throws CommandFailure saying that the journal has no such batch
+     */
+    static List<BatchRecord> some(ReportingJournal journal, String wanted) {
         List<BatchRecord> matches = find(journal, wanted);
         if (matches.isEmpty()) {
-            err.println("topup-batch: no batch '" + wanted + "' in the journal; give a batch id (first column of"
+            throw new CommandFailure("no batch '" + wanted + "' in the journal; give a batch id (first column of"
                     + " 'status', \"batch\" in summary.json) or the name of a file that was taken");
         }
         return matches;
     }
 
-    /** The one batch the argument names; empty after one line on {@code err} saying why. */
-    static Optional<BatchRecord> one(ReportingJournal journal, String wanted, PrintStream err) {
-        List<BatchRecord> matches = some(journal, wanted, err);
+    /**
+     * The one batch the argument names.
+     *
+     * @throws CommandFailure saying that there is no such batch, or that several have that name (with their ids)
+     */
+    static BatchRecord one(ReportingJournal journal, String wanted) {
+        List<BatchRecord> matches = some(journal, wanted);
         if (matches.size() > 1) {
-            err.println("topup-batch: '" + wanted + "' names " + matches.size() + " batches; give one of their ids: "
+            throw new CommandFailure("'" + wanted + "' names " + matches.size() + " batches; give one of their ids: "
                     + matches.stream().map(b -> b.id() + " (started " + b.startedAt() + ")")
                     .collect(Collectors.joining(", ")));
-            return Optional.empty();
         }
-        return matches.stream().findFirst();
+        return matches.get(0);
     }
 
-    /** The settings the commands share with the service; empty after one line on {@code err} naming the bad one. */
+    /**
+     * The settings the commands share with the service; empty after one line on {@code err} naming the
+     * bad one. For {@code plan} and {@code reconcile}, until they take theirs from {@link CommandContext#settings()}.
+     */
     static Optional<Settings> settings(java.util.function.Function<String, String> lookup, PrintStream err) {
         try {
             return Optional.of(Settings.load(lookup));

@@ -1,16 +1,11 @@
 package org.topupbatch.command;
 
-import java.io.PrintStream;
-import java.time.Clock;
 import java.util.List;
-import java.util.Optional;
-import java.util.function.Function;
 import org.topupbatch.journal.JournalException;
 import org.topupbatch.journal.JournalReaderAccess;
 import org.topupbatch.journal.OperatorAction;
 import org.topupbatch.journal.BatchRecord;
 import org.topupbatch.run.ExitCode;
-import org.topupbatch.settings.Settings;
 import org.topupbatch.text.OneLine;
 
 /**
@@ -24,45 +19,34 @@ import org.topupbatch.text.OneLine;
 final class BatchControlCommand implements Command {
 
     private final OperatorAction action;
-    private final Function<String, String> lookup;
-    private final PrintStream out;
-    private final PrintStream err;
-    private final Clock clock;
+    private final CommandContext context;
 
-    BatchControlCommand(OperatorAction action, Function<String, String> lookup, PrintStream out, PrintStream err, Clock clock) {
+    BatchControlCommand(OperatorAction action, CommandContext context) {
         this.action = action;
-        this.lookup = lookup;
-        this.out = out;
-        this.err = err;
-        this.clock = clock;
+        this.context = context;
     }
 
     @Override
     public int run(List<String> args) {
+        return CommandFrame.run(action.word(), context, () -> control(args));
+    }
+
+    private int control(List<String> args) {
         if (args.size() != 1) {
-            err.println("topup-batch: usage: java -jar topup-batch.jar " + action.word() + " BATCH (a batch id, or an input file name)");
-            return ExitCode.FAILED.code();
-        }
-        Settings settings = BatchArgument.settings(lookup, err).orElse(null);
-        if (settings == null) {
-            return ExitCode.FAILED.code();
+            throw new CommandFailure.Usage(action.word() + " BATCH (a batch id, or an input file name)");
         }
         String wanted = args.get(0).trim();
         try {
-            return JournalStep.run(settings, out, err, (journal, attemptOut, attemptErr) -> {
-                Optional<BatchRecord> found = BatchArgument.one(journal, wanted, attemptErr);
-                if (found.isEmpty()) {
-                    return ExitCode.FAILED.code();
-                }
-                attemptOut.println(action.apply(journal, found.get(), clock.instant()).message());
+            return context.onJournal((journal, attemptOut, attemptErr) -> {
+                BatchRecord batch = BatchArgument.one(journal, wanted);
+                attemptOut.println(action.apply(journal, batch, context.clock().instant()).message());
                 return ExitCode.OK.code();
             });
         } catch (JournalException e) {
             // cut while the product kept starting or stopping, the statement may have gone through: say so
             String notDone = JournalReaderAccess.productChanging(e) ? " not confirmed ('status " + OneLine.of(wanted)
                     + "' shows whether it took effect): " : " not done: ";
-            err.println("topup-batch: " + action.word() + " " + OneLine.of(wanted) + notDone + OneLine.of(e.getMessage(), 500));
-            return ExitCode.FAILED.code();
+            throw new CommandFailure(action.word() + " " + OneLine.of(wanted) + notDone + OneLine.of(e.getMessage(), 500), e);
         }
     }
 }

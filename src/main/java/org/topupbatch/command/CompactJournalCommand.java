@@ -4,12 +4,9 @@ import org.topupbatch.run.ExitCode;
 
 import org.topupbatch.settings.Settings;
 
-import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.Function;
 import org.topupbatch.journal.H2JournalCompaction;
-import org.topupbatch.journal.JournalException;
 import org.topupbatch.journal.JournalInUseException;
 
 /**
@@ -20,42 +17,34 @@ import org.topupbatch.journal.JournalInUseException;
  */
 public final class CompactJournalCommand implements Command {
 
-    private final Function<String, String> lookup;
-    private final PrintStream out;
-    private final PrintStream err;
+    private final CommandContext context;
 
-    public CompactJournalCommand(Function<String, String> lookup, PrintStream out, PrintStream err) {
-        this.lookup = lookup;
-        this.out = out;
-        this.err = err;
+    public CompactJournalCommand(CommandContext context) {
+        this.context = context;
     }
 
     @Override
     public int run(List<String> args) {
+        return CommandFrame.run("compact-journal", context, () -> compact(args));
+    }
+
+    private int compact(List<String> args) {
         if (!args.isEmpty()) {
-            err.println("topup-batch: usage: java -jar topup-batch.jar compact-journal (the journal of topup.data)");
-            return ExitCode.FAILED.code();
+            throw new CommandFailure.Usage("compact-journal (the journal of topup.data)");
         }
-        Settings settings = BatchArgument.settings(lookup, err).orElse(null);
-        if (settings == null) {
-            return ExitCode.FAILED.code();
-        }
+        Settings settings = context.settings();
         if (settings.dbUrl() != null && !settings.dbUrl().isBlank()) {
-            out.println("The journal is in the database of topup.db.url, which reuses its space itself; nothing to do.");
+            context.out().println("The journal is in the database of topup.db.url, which reuses its space itself; nothing to do.");
             return ExitCode.OK.code();
         }
         try {
             H2JournalCompaction.Sizes sizes = H2JournalCompaction.compact(settings.data());
-            out.printf(Locale.ROOT, "Journal in %s compacted: %,.1f MB before, %,.1f MB now.%n",
+            context.out().printf(Locale.ROOT, "Journal in %s compacted: %,.1f MB before, %,.1f MB now.%n",
                     settings.data().resolve("journal"), sizes.before() / 1e6, sizes.after() / 1e6);
             return ExitCode.OK.code();
         } catch (JournalInUseException e) {
-            err.println("topup-batch: the journal in " + settings.data().resolve("journal")
-                    + " is in use by a running topup-batch: stop it first, then compact");
-            return ExitCode.FAILED.code();
-        } catch (JournalException e) {
-            err.println("topup-batch: " + e.getMessage());
-            return ExitCode.FAILED.code();
+            throw new CommandFailure("the journal in " + settings.data().resolve("journal")
+                    + " is in use by a running topup-batch: stop it first, then compact", e);
         }
     }
 }

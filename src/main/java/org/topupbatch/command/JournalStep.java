@@ -24,7 +24,10 @@ final class JournalStep {
     static final Duration BOUND = Duration.ofSeconds(30);
     private static final Duration PAUSE = Duration.ofMillis(250);
 
-    /** The command's work on an open journal: its exit code, its output on {@code out} and {@code err}. */
+    /**
+     * The command's work on an open journal: its exit code, its output on {@code out} and {@code err};
+     * a {@link CommandFailure} when what it found stops it (an unknown batch), which is not tried again.
+     */
     @FunctionalInterface
     interface Work {
         int on(Journal journal, PrintStream out, PrintStream err);
@@ -55,14 +58,21 @@ final class JournalStep {
                     }
                     pause();
                     continue;
+                } catch (CommandFailure e) {
+                    show(said, out, complained, err); // an attempt that ended in what it found: its lines, then the failure's
+                    throw e;
                 }
-                out.print(said.toString(StandardCharsets.UTF_8));
-                out.flush();
-                err.print(complained.toString(StandardCharsets.UTF_8));
-                err.flush();
+                show(said, out, complained, err);
                 return code;
             }
         }
+    }
+
+    private static void show(ByteArrayOutputStream said, PrintStream out, ByteArrayOutputStream complained, PrintStream err) {
+        out.print(said.toString(StandardCharsets.UTF_8));
+        out.flush();
+        err.print(complained.toString(StandardCharsets.UTF_8));
+        err.flush();
     }
 
     private static void pause() {

@@ -2,7 +2,6 @@ package org.topupbatch.command;
 
 import org.topupbatch.run.ExitCode;
 
-import org.topupbatch.settings.SettingsLookup;
 
 import com.zaxxer.hikari.HikariDataSource;
 import java.io.PrintStream;
@@ -30,38 +29,39 @@ public final class MigrateJournalCommand implements Command {
             + " [--user USER] [--password-env VAR (default: topup.db.password)] [--data DIR (default topup.data)];"
             + " without --to it brings the configured journal's schema up to date in place";
 
+    private final CommandContext context;
     private final Function<String, String> settings;
     private final Map<String, String> env;
     private final PrintStream out;
 
-    MigrateJournalCommand(Function<String, String> settings, Map<String, String> env, PrintStream out) {
-        this.settings = settings;
+    /** Everything it says, failures included, goes to {@code context}'s out, as {@code topup-batch migrate-journal: ...}. */
+    MigrateJournalCommand(CommandContext context, Map<String, String> env) {
+        this.context = context.speaking("topup-batch migrate-journal: ", context.out());
+        this.settings = context.lookup();
         this.env = env;
-        this.out = out;
+        this.out = context.out();
     }
 
     /** Returns the exit code, 0 when the journal was moved and verified. */
     @Override
     public int run(List<String> args) {
-        return execute(args);
+        return CommandFrame.run("migrate-journal", context, () -> migrate(args));
     }
 
-    int execute(List<String> args) {
+    private int migrate(List<String> args) {
         Options options;
         try {
             options = Options.parse(args, settings, env);
         } catch (IllegalArgumentException e) {
-            out.println("topup-batch migrate-journal: " + e.getMessage() + "\n" + USAGE);
-            return ExitCode.FAILED.code();
+            throw new CommandFailure(e.getMessage() + "; " + USAGE, e); // one line: what is wrong, then how it goes
         }
         if (options.to() == null) {
             return bringUpToDate(options);
         }
         Path h2File = options.data().toAbsolutePath().normalize().resolve("journal").resolve("journal.mv.db");
         if (!Files.isRegularFile(h2File)) {
-            out.println("topup-batch migrate-journal: no H2 journal at " + h2File
+            throw new CommandFailure("no H2 journal at " + h2File
                     + " (set --data or topup.data to the data folder the product used)");
-            return ExitCode.FAILED.code();
         }
         try (HikariDataSource from = JournalDataSource.open(options.data(), null, null, null);
              HikariDataSource to = JournalDataSource.open(options.data(), options.to(), options.user(), options.password())) {
@@ -74,9 +74,8 @@ public final class MigrateJournalCommand implements Command {
                     + " (the H2 files are unchanged: keep them as a backup)");
             return ExitCode.OK.code();
         } catch (JournalException e) {
-            out.println("topup-batch migrate-journal: " + e.getMessage()
-                    + (e.getMessage().contains("already in use") ? " (stop topup-batch before moving its journal)" : ""));
-            return ExitCode.FAILED.code();
+            throw new CommandFailure(e.getMessage()
+                    + (e.getMessage().contains("already in use") ? " (stop topup-batch before moving its journal)" : ""), e);
         }
     }
 
@@ -89,19 +88,17 @@ public final class MigrateJournalCommand implements Command {
         String dbUrl = settings.apply("topup.db.url");
         Path h2File = options.data().toAbsolutePath().normalize().resolve("journal").resolve("journal.mv.db");
         if ((dbUrl == null || dbUrl.isBlank()) && !Files.isRegularFile(h2File)) {
-            out.println("topup-batch migrate-journal: no H2 journal at " + h2File + " to bring up to date"
+            throw new CommandFailure("no H2 journal at " + h2File + " to bring up to date"
                     + " (set --data or topup.data to the data folder the product used; --to moves it to PostgreSQL)");
-            return ExitCode.FAILED.code();
         }
         try (HikariDataSource journal = JournalDataSource.open(options.data(), dbUrl, options.user(), options.password())) {
             out.println("topup-batch migrate-journal: the journal " + JournalDataSource.redact(JournalDataSource.url(options.data(), dbUrl))
                     + " is up to date with this topup-batch");
             return ExitCode.OK.code();
         } catch (JournalException e) {
-            out.println("topup-batch migrate-journal: " + e.getMessage()
+            throw new CommandFailure(e.getMessage()
                     + (e.getMessage().contains("already in use") || e.getMessage().contains("another topup-batch instance")
-                    ? " (stop topup-batch first, or let it bring the journal up to date at its start)" : ""));
-            return ExitCode.FAILED.code();
+                    ? " (stop topup-batch first, or let it bring the journal up to date at its start)" : ""), e);
         }
     }
 

@@ -7,11 +7,8 @@ import org.topupbatch.settings.Settings;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
-import java.util.function.Function;
 import org.topupbatch.journal.BatchRecord;
 import org.topupbatch.journal.JournalException;
 import org.topupbatch.journal.ReportingJournal;
@@ -27,46 +24,30 @@ import org.topupbatch.report.ReportWriter;
  */
 public final class ReportCommand implements Command {
 
-    private final Function<String, String> lookup;
-    private final PrintStream out;
-    private final PrintStream err;
-    private final Clock clock;
+    private final CommandContext context;
 
-    public ReportCommand(Function<String, String> lookup, PrintStream out, PrintStream err, Clock clock) {
-        this.lookup = lookup;
-        this.out = out;
-        this.err = err;
-        this.clock = clock;
+    public ReportCommand(CommandContext context) {
+        this.context = context;
     }
 
     @Override
     public int run(List<String> args) {
-        if (args.size() != 1 || args.get(0).isBlank()) {
-            err.println("topup-batch: usage: java -jar topup-batch.jar report BATCH (a batch id, or an input file name)");
-            return ExitCode.FAILED.code();
-        }
-        String wanted = args.get(0).trim();
-        Settings settings = BatchArgument.settings(lookup, err).orElse(null);
-        if (settings == null) {
-            return ExitCode.FAILED.code();
-        }
-        try {
-            return JournalStep.run(settings, out, err, (journal, attemptOut, attemptErr) -> {
-                Optional<BatchRecord> batch = BatchArgument.one(journal, wanted, attemptErr);
-                if (batch.isEmpty()) {
-                    return ExitCode.FAILED.code();
-                }
-                return write(journal, batch.get(), settings, attemptOut, attemptErr);
-            });
-        } catch (JournalException e) {
-            err.println("topup-batch: " + e.getMessage());
-            return ExitCode.FAILED.code();
-        }
+        return CommandFrame.run("report", context, () -> report(args));
     }
 
-    private int write(ReportingJournal journal, BatchRecord batch, Settings settings, PrintStream out, PrintStream err) {
+    private int report(List<String> args) {
+        if (args.size() != 1 || args.get(0).isBlank()) {
+            throw new CommandFailure.Usage("report BATCH (a batch id, or an input file name)");
+        }
+        String wanted = args.get(0).trim();
+        Settings settings = context.settings();
+        return context.onJournal((journal, attemptOut, attemptErr) ->
+                write(journal, BatchArgument.one(journal, wanted), settings, attemptOut));
+    }
+
+    private int write(ReportingJournal journal, BatchRecord batch, Settings settings, PrintStream out) {
         Long balanceAfter = batch.balanceAfter() != null ? batch.balanceAfter() : journal.latestBalance().orElse(null);
-        Instant finishedAt = batch.reportedAt() != null ? batch.reportedAt() : clock.instant();
+        Instant finishedAt = batch.reportedAt() != null ? batch.reportedAt() : context.clock().instant();
         try {
             ReportFiles files = new ReportWriter(settings.reports(), org.topupbatch.report.ReportDelivery.LOCAL, settings.reportCharset()).alsoXlsx(settings.reportXlsx())
                     .withAccounts(settings.accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList())
@@ -77,10 +58,8 @@ public final class ReportCommand implements Command {
         } catch (JournalException e) {
             throw e; // the journal, not the reports folder: JournalStep reads again or says so
         } catch (IOException | RuntimeException e) {
-            err.println("topup-batch: cannot write the report of batch " + batch.id() + " into " + settings.reports()
-                    + ": " + e.getMessage());
-            return ExitCode.FAILED.code();
+            throw new CommandFailure("cannot write the report of batch " + batch.id() + " into " + settings.reports()
+                    + ": " + e.getMessage(), e);
         }
     }
-
 }

@@ -2,10 +2,8 @@ package org.topupbatch.command;
 
 import org.topupbatch.run.ExitCode;
 
-import org.topupbatch.settings.Settings;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,16 +11,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.function.Function;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
 import org.topupbatch.intake.CsvBatchReader;
 import org.topupbatch.intake.RetryRefIds;
 import org.topupbatch.journal.BatchRecord;
-import org.topupbatch.journal.JdbcJournal;
 import org.topupbatch.journal.Journal;
-import org.topupbatch.journal.JournalException;
 import org.topupbatch.journal.RowRecord;
 import org.topupbatch.journal.RowState;
 
@@ -42,56 +36,42 @@ public final class RetryFailedCommand implements Command {
 
     private static final int EXAMPLES = 3;
 
-    private final Function<String, String> lookup;
-    private final PrintStream out;
-    private final PrintStream err;
+    private final CommandContext context;
 
-    public RetryFailedCommand(Function<String, String> lookup, PrintStream out, PrintStream err) {
-        this.lookup = lookup;
-        this.out = out;
-        this.err = err;
+    public RetryFailedCommand(CommandContext context) {
+        this.context = context;
     }
 
     @Override
     public int run(List<String> args) {
+        return CommandFrame.run("retry-failed", context, () -> retry(args));
+    }
+
+    private int retry(List<String> args) {
         if (args.size() != 1 || args.get(0).isBlank()) {
-            err.println("topup-batch: usage: java -jar topup-batch.jar retry-failed BATCH (a batch id, or an input file name)");
-            return ExitCode.FAILED.code();
+            throw new CommandFailure.Usage("retry-failed BATCH (a batch id, or an input file name)");
         }
         String wanted = args.get(0).trim();
-        Settings settings = BatchArgument.settings(lookup, err).orElse(null);
-        if (settings == null) {
-            return ExitCode.FAILED.code();
-        }
-        try (Journal journal = JdbcJournal.openForReading(settings.data(), settings.dbUrl(), settings.dbUser(),
-                settings.dbPassword())) {
-            Optional<BatchRecord> batch = BatchArgument.one(journal, wanted, err);
-            if (batch.isEmpty()) {
-                return ExitCode.FAILED.code();
-            }
-            return write(journal, batch.get(), settings.inbox());
-        } catch (JournalException e) {
-            err.println("topup-batch: " + e.getMessage());
-            return ExitCode.FAILED.code();
+        Path inbox = context.settings().inbox();
+        try (Journal journal = context.openJournal()) {
+            return write(journal, BatchArgument.one(journal, wanted), inbox);
         }
     }
 
     private int write(Journal journal, BatchRecord batch, Path inbox) {
         Path target = inbox.resolve(baseName(batch.fileName()) + ".retry-" + batch.id() + ".csv");
         if (Files.exists(target)) {
-            err.println("topup-batch: " + target + " is already in the inbox; the failed rows of batch " + batch.id()
+            throw new CommandFailure(target + " is already in the inbox; the failed rows of batch " + batch.id()
                     + " wait there to be taken");
-            return ExitCode.FAILED.code();
         }
         List<BatchRecord> taken = journal.batchesForFile(target.getFileName().toString());
         if (!taken.isEmpty()) {
             // the same failed rows under the same new ref_ids: written again, the intake would only reject them all
             BatchRecord retry = taken.get(taken.size() - 1);
-            err.println("topup-batch: the retry file of batch " + batch.id() + " exists already: "
+            throw new CommandFailure("the retry file of batch " + batch.id() + " exists already: "
                     + target.getFileName() + " was taken as batch " + retry.id()
                     + (retry.archivedAs() == null ? "" : " (kept as " + retry.archivedAs() + ")")
                     + "; its rows are ordered there ('status " + retry.id() + "'); nothing written");
-            return ExitCode.FAILED.code();
         }
         Path part = inbox.resolve(target.getFileName() + ".part");
         long[] written = {0};
@@ -118,17 +98,15 @@ public final class RetryFailedCommand implements Command {
             }
             if (written[0] == 0) {
                 Files.delete(part);
-                err.println("topup-batch: batch " + batch.id() + " (" + batch.fileName() + ") has no failed row; nothing"
+                throw new CommandFailure("batch " + batch.id() + " (" + batch.fileName() + ") has no failed row; nothing"
                         + " to retry");
-                return ExitCode.FAILED.code();
             }
             Files.move(part, target, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException | java.io.UncheckedIOException e) {
             deleteQuietly(part);
-            err.println("topup-batch: cannot write " + target + ": " + e.getMessage());
-            return ExitCode.FAILED.code();
+            throw new CommandFailure("cannot write " + target + ": " + e.getMessage(), e);
         }
-        out.println("Wrote " + target + ": " + written[0] + " failed " + (written[0] == 1 ? "row" : "rows") + " of batch "
+        context.out().println("Wrote " + target + ": " + written[0] + " failed " + (written[0] == 1 ? "row" : "rows") + " of batch "
                 + batch.id() + " (" + batch.fileName() + ") under new ref_ids (" + String.join(", ", examples)
                 + (written[0] > examples.size() ? ", ..." : "") + "). The running service takes it like any batch;"
                 + " a ref_id already used is rejected, so a row is never ordered twice.");

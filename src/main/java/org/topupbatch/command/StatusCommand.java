@@ -15,7 +15,6 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.topupbatch.cluster.NodeSessions;
 import org.topupbatch.cluster.TwoNodes;
@@ -23,7 +22,6 @@ import org.topupbatch.journal.BatchProgress;
 import org.topupbatch.journal.BatchRecord;
 import org.topupbatch.journal.Journal;
 import org.topupbatch.journal.ProductOutages;
-import org.topupbatch.journal.JournalException;
 import org.topupbatch.journal.RowRecord;
 import org.topupbatch.journal.RowState;
 
@@ -40,37 +38,28 @@ public final class StatusCommand implements Command {
     static final int ORDERS_SHOWN = 200;
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
-    private final Function<String, String> lookup;
+    private final CommandContext context;
     private final PrintStream out;
-    private final PrintStream err;
     private final Clock clock;
     /** topup.outage-wait, for when held rows are rejected. */
     private Duration outageWait = Duration.ofMinutes(30);
 
-    public StatusCommand(Function<String, String> lookup, PrintStream out, PrintStream err, Clock clock) {
-        this.lookup = lookup;
-        this.out = out;
-        this.err = err;
-        this.clock = clock;
+    public StatusCommand(CommandContext context) {
+        this.context = context;
+        this.out = context.out();
+        this.clock = context.clock();
     }
 
     @Override
     public int run(List<String> args) {
-        if (args.size() > 1 || (args.size() == 1 && args.get(0).isBlank())) {
-            err.println("topup-batch: usage: java -jar topup-batch.jar status [BATCH] (a batch id, or an input file name)");
-            return ExitCode.FAILED.code();
-        }
-        Settings settings = BatchArgument.settings(lookup, err).orElse(null);
-        if (settings == null) {
-            return ExitCode.FAILED.code();
-        }
-        try {
-            return JournalStep.run(settings, out, err, (journal, attemptOut, attemptErr) ->
-                    new StatusCommand(lookup, attemptOut, attemptErr, clock).show(settings, journal, args));
-        } catch (JournalException e) {
-            err.println("topup-batch: " + OneLine.of(e.getMessage(), 500));
-            return ExitCode.FAILED.code();
-        }
+        return CommandFrame.run("status", context, () -> {
+            if (args.size() > 1 || (args.size() == 1 && args.get(0).isBlank())) {
+                throw new CommandFailure.Usage("status [BATCH] (a batch id, or an input file name)");
+            }
+            Settings settings = context.settings();
+            return context.onJournal((journal, attemptOut, attemptErr) ->
+                    new StatusCommand(context.printingTo(attemptOut, attemptErr)).show(settings, journal, args));
+        });
     }
 
     /** What {@code status} prints from an open journal. */
@@ -89,10 +78,7 @@ public final class StatusCommand implements Command {
             return listBatches(journal);
         }
         String wanted = args.get(0).trim();
-        List<BatchRecord> matches = BatchArgument.some(journal, wanted, err);
-        if (matches.isEmpty()) {
-            return ExitCode.FAILED.code();
-        }
+        List<BatchRecord> matches = BatchArgument.some(journal, wanted);
         if (matches.size() > 1) {
             out.println("'" + OneLine.of(wanted) + "' names " + matches.size() + " batches; the latest first:");
         }

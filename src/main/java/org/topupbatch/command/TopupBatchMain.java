@@ -52,21 +52,22 @@ public final class TopupBatchMain {
      */
     private static final Map<String, Supplier<Command>> COMMANDS = Map.of(
             "plan", () -> new PlanCommand(SettingsLookup.standard(), System.out, System.err, Clock.systemUTC()),
-            "status", () -> new StatusCommand(SettingsLookup.standard(), System.out, System.err, Clock.systemUTC()),
-            "report", () -> new ReportCommand(SettingsLookup.standard(), System.out, System.err, Clock.systemUTC()),
-            "retry-failed", () -> new RetryFailedCommand(SettingsLookup.standard(), System.out, System.err),
-            "migrate-journal", () -> new MigrateJournalCommand(SettingsLookup.standard(), System.getenv(), System.out),
-            "compact-journal", () -> new CompactJournalCommand(SettingsLookup.standard(), System.out, System.err),
-            "cancel", () -> control(OperatorAction.CANCEL),
-            "hold", () -> control(OperatorAction.HOLD),
-            "resume", () -> control(OperatorAction.RESUME),
+            "status", () -> new StatusCommand(context()),
+            "report", () -> new ReportCommand(context()),
+            "retry-failed", () -> new RetryFailedCommand(context()),
+            "migrate-journal", () -> new MigrateJournalCommand(context(), System.getenv()),
+            "compact-journal", () -> new CompactJournalCommand(context()),
+            "cancel", () -> new BatchControlCommand(OperatorAction.CANCEL, context()),
+            "hold", () -> new BatchControlCommand(OperatorAction.HOLD, context()),
+            "resume", () -> new BatchControlCommand(OperatorAction.RESUME, context()),
             "reconcile", () -> new ReconcileCommand(SettingsLookup.standard(), System.out, System.err, Clock.systemUTC()));
 
     private TopupBatchMain() {
     }
 
-    private static Command control(OperatorAction action) {
-        return new BatchControlCommand(action, SettingsLookup.standard(), System.out, System.err, Clock.systemUTC());
+    /** What a command of the jar works with: the standard settings, stdout, stderr, the system clock. */
+    private static CommandContext context() {
+        return new CommandContext(SettingsLookup.standard(), System.out, System.err, Clock.systemUTC());
     }
 
     public static void main(String[] args) {
@@ -95,16 +96,15 @@ public final class TopupBatchMain {
     }
 
     /**
-     * Runs one command; whatever escapes it still ends as one line on stderr and exit 1, never a
-     * stack trace (the commands catch what they expect; this is for what nobody foresaw).
+     * Runs one command; whatever escapes it still ends as one line on stderr and its exit code, never a
+     * stack trace ({@link CommandFrame}: the commands on the frame never let anything escape; this is
+     * for {@code plan} and {@code reconcile}, which catch what they expect themselves).
      */
     static int runCommand(String name, Command command, List<String> args) {
         try {
             return command.run(args);
         } catch (RuntimeException e) {
-            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-            System.err.println("topup-batch: " + name + " failed: " + org.topupbatch.text.OneLine.of(why, 500));
-            return ExitCode.FAILED.code();
+            return CommandFrame.report(name, e, System.err);
         }
     }
 

@@ -20,7 +20,7 @@ import org.topupbatch.settings.ProviderAccount;
 import org.topupbatch.settings.Settings;
 
 /**
- * One account of topup.providers as a run uses it (README "Several accounts"): its address,
+ * One account as a run uses it (README "Several accounts"; the one account of topup.base-url too): its address,
  * credentials and dialect, its own rate budget and stop gate, its balance as answers show it, its
  * client through the one provider route, and its price list.
  *
@@ -41,16 +41,40 @@ final class AccountParts {
     private CachedPriceCatalog prices;
     private AccountLimitsRefresh limits;
 
-    AccountParts(Settings settings, ProviderAccount account, Journal journal, Clock clock) {
+    /** The limits the account's settings set: the rate (0 = asked of the provider) and, for the unnamed one, the day. */
+    private final int configuredPerMinute;
+    private final long configuredPerDay;
+
+    /** An account of topup.providers. */
+    static AccountParts named(Settings settings, ProviderAccount account, Journal journal, Clock clock) {
+        return new AccountParts(settings, account, journal, clock,
+                account.rateLimit() > 0 ? account.rateLimit() : Tier.BASIC.requestsPerMinute(), account.rateLimit(), 0);
+    }
+
+    /**
+     * The one account of topup.base-url (README "Settings"), as a list of one: no name, so that its calls,
+     * price list, balances and rows are journaled as they always were; its limits as topup.rate-limit and
+     * topup.daily-limit set them, and remembered in the journal.
+     */
+    static AccountParts unnamed(Settings settings, String baseUrl, String webhookSecret, Journal journal, Clock clock) {
+        ProviderAccount account = new ProviderAccount(null, settings.dialect(), baseUrl, settings.apiKey(),
+                settings.apiSecret(), settings.rateLimit(), webhookSecret);
+        return new AccountParts(settings, account, journal, clock, Tier.BASIC.requestsPerMinute(), settings.rateLimit(),
+                settings.dailyLimit());
+    }
+
+    private AccountParts(Settings settings, ProviderAccount account, Journal journal, Clock clock, int startPerMinute,
+                         int configuredPerMinute, long configuredPerDay) {
         this.account = account;
         this.journal = journal;
         this.clock = clock;
+        this.configuredPerMinute = configuredPerMinute;
+        this.configuredPerDay = configuredPerDay;
         endpoint = new ProviderEndpoint(account.baseUrl(), new Signer(account.apiKey(), account.apiSecret()),
                 settings.connectTimeout(), settings.responseTimeout(), Dialect.named(account.dialect()).orElse(Dialect.TOPUP));
         Duration longestCall = settings.connectTimeout().multipliedBy(2).plus(settings.responseTimeout());
         budget = RateBudget.restore(clock, journal.callLogOf(account.name()), longestCall, RateBudget.Waiter.REAL,
-                new AccountLimits(account.rateLimit() > 0 ? account.rateLimit() : Tier.BASIC.requestsPerMinute(),
-                        AccountLimitsRefresh.UNKNOWN_DAILY_LIMIT, 0, clock.instant()));
+                new AccountLimits(startPerMinute, AccountLimitsRefresh.UNKNOWN_DAILY_LIMIT, 0, clock.instant()));
         gate = new StoppableGate(budget);
         balances = new BalanceSeen(clock);
         balances.onReading(new JournaledBalanceReadings(() -> journal, account.name()));
@@ -73,18 +97,24 @@ final class AccountParts {
         if (prices == null) {
             ProviderGateway g = gateway(camel);
             prices = new CachedPriceCatalog(g::priceList, journal.priceListOf(account.name(), account.baseUrl()),
-                    "account " + account.name());
+                    account.name() == null ? "the provider" : "account " + account.name());
         }
         return prices;
     }
 
-    /** Its limits: the rate set for it, else from its profile or tier (never remembered in the journal). */
+    /** Its limits: the rate set for it, else from its profile or tier. */
     synchronized AccountLimitsRefresh limits(CamelContext camel) {
         if (limits == null) {
             limits = new AccountLimitsRefresh(journal.callLogOf(account.name()), gateway(camel), budget, clock,
-                    account.rateLimit());
+                    configuredPerMinute, configuredPerDay);
         }
         return limits;
+    }
+
+    /** This account in the list every path reads ({@link org.topupbatch.provider.Accounts}). */
+    org.topupbatch.provider.Accounts.Account asListed(CamelContext camel) {
+        return account.name() == null ? org.topupbatch.provider.Accounts.Account.unnamed(gateway(camel), limits(camel))
+                : org.topupbatch.provider.Accounts.Account.named(account.name(), gateway(camel), limits(camel));
     }
 
     synchronized void close() {

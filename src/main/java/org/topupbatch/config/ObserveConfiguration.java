@@ -61,7 +61,7 @@ public final class ObserveConfiguration extends AreaConfiguration {
                         () -> new org.topupbatch.intake.BatchCheck(provider.prices(), IntakeConfiguration.customerRules(settings),
                                 settings.balancePolicy(), settings.inputCharset(), settings.repeatWindow(), clock)
                                 .routedBy(provider.severalAccounts() ? provider.rowRouter() : null),
-                        () -> provider.gateway().checkBalance().balance(), () -> provider.gateway().requestsPerMinute(),
+                        () -> provider.gateways().checkBalance().balance(), () -> provider.gateways().requestsPerMinute(),
                         settings.data().resolve("http-intake")));
     }
 
@@ -124,8 +124,8 @@ public final class ObserveConfiguration extends AreaConfiguration {
                     cluster.node(), clock, ProviderName.of(settings), provider.balances(),
                     settings.inbox(), settings.outageWait(), observedAccounts());
             observability.metrics().notifications(observability.registry(), notify.notifications());
-            // several accounts: whether this node leads each one (two nodes: each account has a leader of its own)
-            for (String account : provider.severalAccounts() ? provider.accounts().keySet() : java.util.Set.<String>of()) {
+            // each named account: whether this node leads it (two nodes: each account has a leader of its own)
+            for (String account : provider.namedAccounts().keySet()) {
                 io.micrometer.core.instrument.Gauge.builder("topup.account.leader", cluster.accountsLed(),
                         led -> led.leads(account) ? 1 : 0).tag("account", account)
                         .description("1 while this node sends and follows the account's orders (two nodes: it holds"
@@ -135,13 +135,10 @@ public final class ObserveConfiguration extends AreaConfiguration {
         return observability;
     }
 
-    /** Several accounts, as the dashboard and the metrics show each (none with one account). */
+    /** The named accounts, as the dashboard and the metrics show each (none with the one account of topup.base-url). */
     private List<ObservedAccount> observedAccounts() {
-        if (!provider.severalAccounts()) {
-            return List.of();
-        }
         List<ObservedAccount> each = new ArrayList<>();
-        provider.accounts().forEach((name, parts) -> each.add(new ObservedAccount(name, parts.account.dialect(),
+        provider.namedAccounts().forEach((name, parts) -> each.add(new ObservedAccount(name, parts.account.dialect(),
                 ObservedAccount.hostOf(parts.account.baseUrl()), parts.balances, parts.budget)));
         return each;
     }

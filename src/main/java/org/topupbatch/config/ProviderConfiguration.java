@@ -1,26 +1,18 @@
 package org.topupbatch.config;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.util.function.Function;
-import java.util.function.UnaryOperator;
 import org.apache.camel.BindToRegistry;
 import org.apache.camel.CamelContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.topupbatch.provider.AccountLimits;
-import org.topupbatch.provider.AccountLimitsRefresh;
+import org.topupbatch.provider.Accounts;
 import org.topupbatch.provider.CachedPriceCatalog;
 import org.topupbatch.provider.BalanceSeen;
-import org.topupbatch.provider.HttpProviderClient;
-import org.topupbatch.provider.Dialect;
-import org.topupbatch.provider.ProviderEndpoint;
 import org.topupbatch.provider.ProviderGateway;
 import org.topupbatch.provider.ProviderRouteConfiguration;
 import org.topupbatch.provider.RateBudget;
 import org.topupbatch.provider.RequestGate;
-import org.topupbatch.provider.Signer;
-import org.topupbatch.provider.Tier;
 import org.topupbatch.run.StartupRefusal;
 import org.topupbatch.run.StoppableGate;
 import org.topupbatch.sandbox.SandboxConfig;
@@ -29,9 +21,10 @@ import org.topupbatch.sandbox.SandboxStateException;
 import org.topupbatch.settings.Settings;
 
 /**
- * The provider: its address (the one set, or the embedded sandbox started here when the settings
- * chose it), the one rate budget every call passes, the gate a clean stop closes, the account's
- * limits, and the typed client over routes/provider.yaml, whose beans {@link #routeConfiguration} binds.
+ * The provider: its accounts as one list ({@link Accounts}: those of topup.providers, or the one of
+ * topup.base-url, which may be the embedded sandbox started here when the settings chose it), each with
+ * the rate budget every call to it passes, the gate a clean stop closes, its limits and its price list,
+ * and the typed client over routes/provider.yaml, whose beans {@link #routeConfiguration} binds.
  */
 public final class ProviderConfiguration extends AreaConfiguration implements AutoCloseable {
 
@@ -43,36 +36,27 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
     private final JournalConfiguration journal;
     /** How every provider request is counted and timed (the observe area's meter). */
     private java.util.function.BiFunction<RequestGate, String, RequestGate> meter = (gate, account) -> gate;
-    /** Each account's metered gate (the single account's under ""), made once. */
+    /** Each account's metered gate (the unnamed account's under ""), made once. */
     private final java.util.Map<String, RequestGate> metered = new java.util.concurrent.ConcurrentHashMap<>();
 
     private SandboxProvider sandbox;
-    private RateBudget budget;
-    private StoppableGate gate;
-    private ProviderEndpoint endpoint;
-    private HttpProviderClient client;
     private final ProviderRouteConfiguration route;
-    private final BalanceSeen balances;
-    private ProviderGateway gateway;
-    private AccountLimitsRefresh accountLimits;
-    private CachedPriceCatalog prices;
+    private Accounts gateways;
 
     public ProviderConfiguration(Settings settings, Function<String, String> lookup, Clock clock, JournalConfiguration journal) {
         this.settings = settings;
         this.lookup = lookup;
         this.clock = clock;
         this.journal = journal;
-        this.balances = new BalanceSeen(clock);
-        balances.onReading(new JournaledBalanceReadings(journal::journal, null));
         // one provider route for every account: each call's account picks its address, credentials and budget
         this.route = new ProviderRouteConfiguration(
-                account -> account == null ? endpoint() : accountParts(account).endpoint,
+                account -> accountParts(account).endpoint,
                 account -> metered.computeIfAbsent(account == null ? "" : account,
-                        k -> meter.apply(account == null ? gate() : accountParts(account).gate, account)),
-                account -> account == null ? balances : accountParts(account).balances);
+                        k -> meter.apply(accountParts(account).gate, account)),
+                account -> accountParts(account).balances);
     }
 
-    // ---- several accounts (README "Several accounts") ----------------------------------------------
+    // ---- the accounts: those of topup.providers, or the one of topup.base-url (README "Several accounts") ----
 
     private java.util.Map<String, AccountParts> accounts;
 
@@ -81,19 +65,34 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
         return settings.severalAccounts();
     }
 
-    /** The named accounts, in the order of topup.providers (empty with a single account). */
+    /**
+     * Every account, in the order of topup.providers; the one account of topup.base-url under the name
+     * null (a list of one). Made on first use: the embedded sandbox starts only when an account is needed.
+     */
     synchronized java.util.Map<String, AccountParts> accounts() {
         if (accounts == null) {
             accounts = new java.util.LinkedHashMap<>();
             for (org.topupbatch.settings.ProviderAccount account : settings.accounts()) {
-                accounts.put(account.name(), new AccountParts(settings, account, journal.journal(), clock));
+                accounts.put(account.name(), AccountParts.named(settings, account, journal.journal(), clock));
+            }
+            if (accounts.isEmpty()) {
+                String baseUrl = settings.embeddedSandbox() ? sandbox().baseUrl() : settings.baseUrl();
+                accounts.put(null, AccountParts.unnamed(settings, baseUrl, webhookSecret(), journal.journal(), clock));
             }
         }
         return accounts;
     }
 
+    /** The accounts of topup.providers, by name (none with the one account of topup.base-url, which has no name). */
+    java.util.Map<String, AccountParts> namedAccounts() {
+        java.util.Map<String, AccountParts> named = new java.util.LinkedHashMap<>(accounts());
+        named.remove(null);
+        return named;
+    }
+
+    /** An account by name; for null, the first (the one of topup.base-url, or the first of topup.providers). */
     private AccountParts accountParts(String name) {
-        AccountParts parts = accounts().get(name);
+        AccountParts parts = name == null ? firstAccount() : accounts().get(name);
         if (parts == null) {
             throw new IllegalStateException("no account " + name + " in topup.providers");
         }
@@ -104,25 +103,22 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
         return accounts().values().iterator().next();
     }
 
-    /** One account's gateway (several accounts). */
+    /** One account's gateway (null: the one account of topup.base-url; with topup.providers, an error). */
     public ProviderGateway gateway(String account) {
-        return account == null ? gateway() : accountParts(account).gateway(camelForClients());
+        return gateways().of(account);
     }
 
     /**
-     * One account's price list (several accounts); the single account's for null. Null for an account
+     * One account's price list (null: the one account of topup.base-url). Null for an account
      * topup.providers does not name (a row routed under other settings), and, with several accounts, for
      * a row that has no account.
      */
     public CachedPriceCatalog prices(String account) {
-        if (account == null) {
-            return severalAccounts() ? null : prices();
-        }
         AccountParts parts = accounts().get(account);
         return parts == null ? null : parts.prices(camelForClients());
     }
 
-    /** Each account's price list, by account name (several accounts). */
+    /** Each account's price list, by account name. */
     public java.util.Map<String, CachedPriceCatalog> accountPrices() {
         java.util.Map<String, CachedPriceCatalog> lists = new java.util.LinkedHashMap<>();
         accounts().keySet().forEach(name -> lists.put(name, prices(name)));
@@ -140,7 +136,7 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
         java.util.Map<String, java.util.List<org.topupbatch.provider.Product>> lists = new java.util.LinkedHashMap<>();
         RuntimeException last = null;
         for (java.util.Map.Entry<String, org.topupbatch.provider.CachedPriceCatalog> account : accountPrices().entrySet()) {
-            if (!accountsGateway().reachable(account.getKey())) {
+            if (!gateways().reachable(account.getKey())) {
                 LOG.warn("Account {} could not be connected to moments ago; it takes no row of this batch", account.getKey());
                 continue;
             }
@@ -149,7 +145,7 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
                 lists.put(account.getKey(), account.getValue().products());
             } catch (org.topupbatch.provider.PriceListUnavailableException | org.topupbatch.provider.ProviderException e) {
                 if (connectionFailed(e)) {
-                    accountsGateway().unreachable(account.getKey());
+                    gateways().unreachable(account.getKey());
                 }
                 LOG.warn("Account {}: its price list cannot be read ({}); it takes no row of this batch", account.getKey(),
                         e.getMessage());
@@ -175,11 +171,6 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
         return productMap;
     }
 
-    /** Several accounts: the gateway that speaks for all of them. */
-    private org.topupbatch.provider.AccountsGateway accountsGateway() {
-        return (org.topupbatch.provider.AccountsGateway) gateway();
-    }
-
     /** Whether a failure was, at its root, a connection that could not be made. */
     private static boolean connectionFailed(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
@@ -196,14 +187,14 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
         return parts == null ? null : parts.balances.last().map(BalanceSeen.Reading::balance).orElse(null);
     }
 
-    /** Every gate a clean stop closes: the single account's, or each account's. */
+    /** Every gate a clean stop closes: each account's. */
     public java.util.List<StoppableGate> gates() {
-        return severalAccounts() ? accounts().values().stream().map(a -> a.gate).toList() : java.util.List.of(gate());
+        return accounts().values().stream().map(a -> a.gate).toList();
     }
 
-    /** Every rate budget: the single account's, or each account's. */
+    /** Every rate budget: each account's. */
     public java.util.List<RateBudget> budgets() {
-        return severalAccounts() ? accounts().values().stream().map(a -> a.budget).toList() : java.util.List.of(budget());
+        return accounts().values().stream().map(a -> a.budget).toList();
     }
 
     private CamelContext camelForClients() {
@@ -211,10 +202,9 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
         return camel;
     }
 
-    /** The balance as of the latest provider answer that carried one. */
+    /** The balance as of the latest provider answer that carried one (what shows one balance shows the first account's). */
     public BalanceSeen balances() {
-        // several accounts: what shows one balance shows the first account's
-        return severalAccounts() ? firstAccount().balances : balances;
+        return firstAccount().balances;
     }
 
     void meterWith(java.util.function.BiFunction<RequestGate, String, RequestGate> meter) {
@@ -226,81 +216,40 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
         return route;
     }
 
-    /** The account's limits, learned at start-up and kept in the journal (routes/provider.yaml refreshes them). */
+    /** Each account's limits, learned at start-up and refreshed by routes/track.yaml: the list of accounts does it. */
     @BindToRegistry("accountLimits")
-    public synchronized AccountLimitsRefresh accountLimits() {
-        if (accountLimits == null) {
-            if (severalAccounts()) {
-                java.util.Map<String, org.topupbatch.provider.AccountsLimitsRefresh.Account> each = new java.util.LinkedHashMap<>();
-                accounts().forEach((name, parts) -> each.put(name, new org.topupbatch.provider.AccountsLimitsRefresh.Account(
-                        parts.limits(camelForClients()), parts.gateway(camelForClients()))));
-                accountLimits = new org.topupbatch.provider.AccountsLimitsRefresh(journal.journal(), each, budget(), clock)
-                        .onUnreachable(accountsGateway()::unreachable);
-            } else {
-                accountLimits = new AccountLimitsRefresh(journal.journal(), gateway(), budget(), clock, settings.rateLimit(),
-                        settings.dailyLimit());
-            }
-        }
-        return accountLimits;
+    public Accounts accountLimits() {
+        return gateways();
     }
 
     // ---- what the other areas use ------------------------------------------------------------
 
-    public synchronized ProviderGateway gateway() {
-        if (gateway == null) {
-            if (severalAccounts()) {
-                java.util.Map<String, ProviderGateway> each = new java.util.LinkedHashMap<>();
-                accounts().keySet().forEach(name -> each.put(name, gateway(name)));
-                gateway = new org.topupbatch.provider.AccountsGateway(each, client(), budget());
-            } else {
-                gateway = new ProviderGateway(client(), budget());
-            }
+    /** Every account's gateway, as one list: what sees one provider asks it (the total balance, the summed rate). */
+    public synchronized Accounts gateways() {
+        if (gateways == null) {
+            java.util.List<Accounts.Account> each = new java.util.ArrayList<>();
+            accounts().values().forEach(parts -> each.add(parts.asListed(camelForClients())));
+            gateways = new Accounts(each);
         }
-        return gateway;
+        return gateways;
     }
 
-    /** The price list, one cache for the run: intake checks rows against it, sending checks prices again. */
-    public synchronized CachedPriceCatalog prices() {
-        if (severalAccounts()) {
-            return prices(firstAccount().name()); // stands in where one list is asked; rows use their account's
-        }
-        if (prices == null) {
-            prices = new CachedPriceCatalog(gateway()::priceList, journal.journal().priceListOf(null, baseUrl()),
-                    "the provider");
-        }
-        return prices;
+    /**
+     * The price list where one list is asked (the batch check, the outage watch): the one account's; with
+     * topup.providers the first account's stands in, rows use their account's ({@link #prices(String)}).
+     */
+    public CachedPriceCatalog prices() {
+        return firstAccount().prices(camelForClients());
     }
 
-    public synchronized RateBudget budget() {
-        if (severalAccounts()) {
-            return firstAccount().budget; // what shows one budget shows the first account's
-        }
-        if (budget == null) {
-            // A request is over by the pool lease, the connect and the answer timeouts at the latest.
-            Duration longestCall = settings.connectTimeout().multipliedBy(2).plus(settings.responseTimeout());
-            budget = RateBudget.restore(clock, journal.journal(), longestCall, RateBudget.Waiter.REAL,
-                    new AccountLimits(Tier.BASIC.requestsPerMinute(), AccountLimitsRefresh.UNKNOWN_DAILY_LIMIT, 0,
-                            clock.instant()));
-        }
-        return budget;
+    /** The rate budget where one is shown (progress line, metrics): the first account's. */
+    public RateBudget budget() {
+        return firstAccount().budget;
     }
 
-    /** The gate a clean stop closes: no new request starts, waiters for the budget wake. */
-    public synchronized StoppableGate gate() {
-        if (severalAccounts()) {
-            return firstAccount().gate;
-        }
-        if (gate == null) {
-            gate = new StoppableGate(budget());
-        }
-        return gate;
-    }
-
+    /** The first account's address (the one account's, shown in the start-up failure). */
     public String baseUrl() {
-        if (severalAccounts()) {
-            return firstAccount().account.baseUrl();
-        }
-        return settings.embeddedSandbox() ? sandbox().baseUrl() : settings.baseUrl();
+        return firstAccount().account.baseUrl();
     }
 
     /** The embedded sandbox signs with its own (demo) webhook secret unless one is set: both sides use the same. */
@@ -320,27 +269,6 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
             return accounts().size() + " accounts: " + String.join(", ", accounts().values().stream().map(AccountParts::toString).toList());
         }
         return sandbox != null ? "the embedded sandbox at " + sandbox.baseUrl() : settings.baseUrl();
-    }
-
-    private synchronized ProviderEndpoint endpoint() {
-        if (severalAccounts()) {
-            return firstAccount().endpoint;
-        }
-        if (endpoint == null) {
-            endpoint = new ProviderEndpoint(baseUrl(), new Signer(settings.apiKey(), settings.apiSecret()),
-                    settings.connectTimeout(), settings.responseTimeout(),
-                    Dialect.named(settings.dialect()).orElse(Dialect.TOPUP));
-        }
-        return endpoint;
-    }
-
-    private synchronized HttpProviderClient client() {
-        if (client == null) {
-            route.configure(camel); // the http component before the first request
-            client = severalAccounts() ? new HttpProviderClient(camel, endpoint(), firstAccount().name())
-                    : new HttpProviderClient(camel, endpoint());
-        }
-        return client;
     }
 
     /** Started here, and only when the settings chose it (no provider setting given, see ProviderChoice). */
@@ -370,10 +298,6 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
     /** The client and its connections, then the embedded sandbox. */
     @Override
     public synchronized void close() {
-        if (client != null) {
-            client.close();
-            client = null;
-        }
         if (accounts != null) {
             accounts.values().forEach(AccountParts::close);
         }

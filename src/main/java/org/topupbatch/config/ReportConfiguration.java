@@ -57,7 +57,7 @@ public final class ReportConfiguration extends AreaConfiguration {
                     new org.topupbatch.track.OrderRequests(settings.priceTolerance()), clock)
                     .withNotices(notify.notifications()::tell);
         }
-        return new org.topupbatch.reconcile.ReconcileRun(provider.gateway(), journal.journal(), reports, settings.reports(),
+        return new org.topupbatch.reconcile.ReconcileRun(provider.gateway(null), journal.journal(), reports, settings.reports(),
                 settings.businessZone(), settings.pendingTimeout(), clock).withNotices(notify.notifications()::tell);
     }
 
@@ -69,7 +69,7 @@ public final class ReportConfiguration extends AreaConfiguration {
     @BindToRegistry("batchReporter")
     public synchronized BatchReporter batchReporter() {
         if (reporter == null) {
-            reporter = new BatchReporter(journal.journal(), provider.gateway(),
+            reporter = new BatchReporter(journal.journal(), provider.gateways(),
                     new ReportWriter(settings.reports(), sftp.reportDelivery(), settings.reportCharset()).alsoXlsx(settings.reportXlsx())
                             .withAccounts(settings.accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList())
                             .withAccountBalances(provider::lastBalance),

@@ -49,7 +49,7 @@ public final class SubmitConfiguration extends AreaConfiguration implements Auto
         if (submitter == null) {
             ProductAvailability availability = new ProductAvailability(journal.journal(), provider.prices(),
                     settings.outageWait(), settings.outageRecheck(), clock);
-            submitter = new OrderSubmitter(journal.journal(), provider.gateway(), clock,
+            submitter = new OrderSubmitter(journal.journal(), provider.gateways(), clock,
                     new PriceGuard(provider::prices, settings.priceTolerance()), availability);
             submitter.queue().ledBy(led);
             submitter.queue().onStopped((file, reason) -> notify.notifications().tell(new org.topupbatch.notify.Notice(

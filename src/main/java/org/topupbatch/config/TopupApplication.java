@@ -254,12 +254,11 @@ public final class TopupApplication {
         if (!settings.webhookEnabled()) {
             exclude.append("**/track-webhook.yaml");
         }
-        // each account's address: its name is the path parameter {account} (routes/track-webhook-accounts.yaml)
+        // each named account's address: its name is the path parameter {account} (routes/track-webhook.yaml,
+        // route track-webhook-account, made only when there is a named account: the one account of
+        // topup.base-url has only the plain address, and anything under it stays unanswered, 404)
         p.put("topup.internal.account-webhook-path", settings.accountWebhookPath("{account}"));
-        if (!settings.webhookEnabled() || !settings.severalAccounts()) {
-            // one account: only the plain address; anything under it stays unanswered (404), as it was
-            exclude.append(exclude.length() > 0 ? "," : "").append("**/track-webhook-accounts.yaml");
-        }
+        p.put("topup.internal.account-webhooks", Boolean.toString(!settings.accounts().isEmpty()));
         if (!settings.managementEnabled()) {
             exclude.append(exclude.length() > 0 ? "," : "").append("**/dashboard.yaml,**/http-intake.yaml");
         }

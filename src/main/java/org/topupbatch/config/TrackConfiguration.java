@@ -27,7 +27,6 @@ public final class TrackConfiguration extends AreaConfiguration {
     private WebhookAuthenticator webhooks;
     private java.util.Map<String, WebhookAuthenticator> accountWebhooks;
     private TrackedOrders trackedOrders;
-    private OrderHistorySearch historySearch;
 
     public TrackConfiguration(Settings settings, Clock clock, JournalConfiguration journal, ProviderConfiguration provider) {
         this.settings = settings;
@@ -48,15 +47,15 @@ public final class TrackConfiguration extends AreaConfiguration {
         return new DueOrders(journal.journal(), clock, webhooksSettle()).ledBy(led);
     }
 
-    /** With several accounts, the same bean for both names: each order is followed at its own account. */
+    /** The same bean for both names: each order is followed at its own account (the one account's, with one). */
     @BindToRegistry("unknownOrderReconciliation")
-    public Object unknownOrderReconciliation() {
-        return provider.severalAccounts() ? accountsTracking() : unknownAt(provider.gateway(), historySearch());
+    public org.topupbatch.track.AccountsTracking unknownOrderReconciliation() {
+        return accountsTracking();
     }
 
     @BindToRegistry("pendingOrderPolling")
-    public Object pendingOrderPolling() {
-        return provider.severalAccounts() ? accountsTracking() : pendingAt(provider.gateway(), historySearch());
+    public org.topupbatch.track.AccountsTracking pendingOrderPolling() {
+        return accountsTracking();
     }
 
     private UnknownOrderReconciliation unknownAt(org.topupbatch.provider.ProviderGateway gateway, OrderHistorySearch history) {
@@ -73,7 +72,7 @@ public final class TrackConfiguration extends AreaConfiguration {
     private synchronized org.topupbatch.track.AccountsTracking accountsTracking() {
         if (accountsTracking == null) {
             java.util.Map<String, org.topupbatch.track.AccountsTracking.Account> each = new java.util.LinkedHashMap<>();
-            for (String name : provider.accounts().keySet()) {
+            for (String name : provider.accounts().keySet()) { // the one account of topup.base-url under null
                 org.topupbatch.provider.ProviderGateway gateway = provider.gateway(name);
                 OrderHistorySearch history = new OrderHistorySearch(gateway, trackedOrders(), clock);
                 each.put(name, new org.topupbatch.track.AccountsTracking.Account(unknownAt(gateway, history),
@@ -86,10 +85,10 @@ public final class TrackConfiguration extends AreaConfiguration {
 
     @BindToRegistry("webhookReceiver")
     public WebhookReceiver webhookReceiver() throws Exception {
-        WebhookReceiver receiver = new WebhookReceiver(journal.journal(), webhookAuthenticator(), accountWebhooks(), clock);
+        WebhookReceiver receiver = new WebhookReceiver(journal.journal(), webhookAuthenticator(), namedWebhooks(), clock);
         camel.addService(receiver, true, true); // its last log summary at shutdown
-        if (settings.webhookEnabled() && provider.severalAccounts()) {
-            accountWebhooks().forEach((name, a) -> LOG.info(
+        if (settings.webhookEnabled()) {
+            namedWebhooks().forEach((name, a) -> LOG.info(
                     "Webhooks of account {} are taken at {}: {}", name, settings.accountWebhookPath(name),
                     a.verifies() ? "signed ones settle its orders" : "no webhook secret set, each is a hint"));
         }
@@ -97,43 +96,46 @@ public final class TrackConfiguration extends AreaConfiguration {
     }
 
     /**
-     * A signed webhook settles an order, so a pending order's first look-up can wait for it: with one
-     * account when its webhook secret is set, with several for an order at an account whose secret is.
+     * A signed webhook settles an order, so a pending order's first look-up can wait for it: for an order
+     * at an account whose webhook secret is set (an order of no account, with topup.providers set, has none).
      */
     private java.util.function.Predicate<org.topupbatch.journal.RowRecord> webhooksSettle() {
         if (!settings.webhookEnabled()) {
             return row -> false;
         }
-        if (provider.severalAccounts()) {
-            java.util.Map<String, WebhookAuthenticator> accounts = accountWebhooks();
-            return row -> {
-                WebhookAuthenticator at = accounts.get(row.account());
-                return at != null && at.verifies();
-            };
-        }
-        boolean settle = webhookAuthenticator().verifies();
-        return row -> settle;
+        java.util.Map<String, WebhookAuthenticator> accounts = accountWebhooks();
+        return row -> {
+            WebhookAuthenticator at = accounts.get(row.account());
+            return at != null && at.verifies();
+        };
     }
 
+    /**
+     * The plain address's: the one account of topup.base-url's secret. With topup.providers the plain address
+     * cannot tell whose signature a webhook carries: each is a hint there.
+     */
     private synchronized WebhookAuthenticator webhookAuthenticator() {
         if (webhooks == null) {
-            // several accounts: the plain address cannot tell whose signature a webhook carries; each is a hint there
-            webhooks = provider.severalAccounts() ? new WebhookAuthenticator(null, false)
-                    : new WebhookAuthenticator(provider.webhookSecret(), "digiflazz".equals(settings.dialect()));
+            webhooks = accountWebhooks().getOrDefault(null, new WebhookAuthenticator(null, false));
         }
         return webhooks;
     }
 
-    /** Several accounts: each one's webhook secret, in its dialect, for its own address (empty with one account). */
+    /** Each account's webhook secret, in its dialect (the one account of topup.base-url under null). */
     private synchronized java.util.Map<String, WebhookAuthenticator> accountWebhooks() {
         if (accountWebhooks == null) {
             accountWebhooks = new java.util.LinkedHashMap<>();
-            for (org.topupbatch.settings.ProviderAccount account : settings.accounts()) {
-                accountWebhooks.put(account.name(),
-                        new WebhookAuthenticator(account.webhookSecret(), "digiflazz".equals(account.dialect())));
-            }
+            provider.accounts().forEach((name, parts) -> accountWebhooks.put(name,
+                    new WebhookAuthenticator(parts.account.webhookSecret(), "digiflazz".equals(parts.account.dialect()))));
         }
         return accountWebhooks;
+    }
+
+    /** The named accounts' webhooks, each taken at its own address topup.webhook.path/NAME. */
+    private java.util.Map<String, WebhookAuthenticator> namedWebhooks() {
+        java.util.Map<String, WebhookAuthenticator> named = new java.util.LinkedHashMap<>(accountWebhooks());
+        named.remove(null);
+        return named;
     }
 
     private synchronized TrackedOrders trackedOrders() {
@@ -141,12 +143,5 @@ public final class TrackConfiguration extends AreaConfiguration {
             trackedOrders = new TrackedOrders(journal.journal(), clock, webhooksSettle());
         }
         return trackedOrders;
-    }
-
-    private synchronized OrderHistorySearch historySearch() {
-        if (historySearch == null) {
-            historySearch = new OrderHistorySearch(provider.gateway(), trackedOrders(), clock);
-        }
-        return historySearch;
     }
 }

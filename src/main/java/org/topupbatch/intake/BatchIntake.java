@@ -27,7 +27,7 @@ import org.topupbatch.journal.BatchEncoding;
 import org.topupbatch.journal.BatchRecord;
 import org.topupbatch.journal.BatchWriter;
 import org.topupbatch.journal.IntakeJournal;
-import org.topupbatch.provider.ProviderGateway;
+import org.topupbatch.provider.Accounts;
 
 /**
  * Takes one batch file: reads and checks every row, records batch and rows in the journal in
@@ -47,7 +47,7 @@ public class BatchIntake {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
 
     private final IntakeJournal journal;
-    private final ProviderGateway gateway;
+    private final Accounts gateway;
     private final PriceCatalog catalog;
     private final CustomerRules rules;
     private final BalancePolicy policy;
@@ -70,12 +70,12 @@ public class BatchIntake {
         return this;
     }
 
-    public BatchIntake(IntakeJournal journal, ProviderGateway gateway, PriceCatalog catalog, CustomerRules rules,
+    public BatchIntake(IntakeJournal journal, Accounts gateway, PriceCatalog catalog, CustomerRules rules,
                        BalancePolicy policy, Path archive, Clock clock, String provider, Charset inputCharset) {
         this(journal, gateway, catalog, rules, policy, archive, clock, provider, inputCharset, java.time.Duration.ZERO);
     }
 
-    public BatchIntake(IntakeJournal journal, ProviderGateway gateway, PriceCatalog catalog, CustomerRules rules,
+    public BatchIntake(IntakeJournal journal, Accounts gateway, PriceCatalog catalog, CustomerRules rules,
                        BalancePolicy policy, Path archive, Clock clock, String provider, Charset inputCharset,
                        java.time.Duration repeatWindow) {
         this.repeatWindow = repeatWindow;

@@ -12,16 +12,20 @@ final class JdbcBatchControl implements BatchControl {
     private static final String HOLD = "UPDATE batch SET held_at = ? WHERE id = ? AND held_at IS NULL AND cancelled_at IS NULL";
     private static final String RESUME = "UPDATE batch SET held_at = NULL WHERE id = ? AND held_at IS NOT NULL";
     // a held batch's orders of unknown outcome were only looked up, backing off: now they may go again
-    private static final String UNKNOWN_DUE_NOW = "UPDATE batch_row SET next_check_at = ? WHERE batch_id = ?"
-            + " AND state = 'UNKNOWN'";
+    private static final String UNKNOWN_DUE_NOW = """
+            UPDATE batch_row SET next_check_at = ? WHERE batch_id = ?
+            AND state = 'UNKNOWN'""";
     private static final String CANCEL = "UPDATE batch SET cancelled_at = ?, held_at = NULL WHERE id = ? AND cancelled_at IS NULL";
-    static final String REJECT_QUEUED = "UPDATE batch_row SET state = 'REJECTED', order_ref_id = NULL, repeat_key = NULL,"
-            + " message = ?, updated_at = ? WHERE batch_id = ? AND state IN ('ACCEPTED', 'WAITING')"; // a waiting row is queued too
-    private static final String CANCELLED_WITH_ROWS_QUEUED = "SELECT " + Mapping.BATCH_COLUMNS + " FROM batch b"
-            + " WHERE b.cancelled_at IS NOT NULL AND EXISTS (SELECT 1 FROM batch_row r WHERE r.batch_id = b.id"
-            + " AND r.state IN ('ACCEPTED', 'WAITING')) ORDER BY b.id";
-    private static final String CANCELLED_SINCE = "SELECT " + Mapping.BATCH_COLUMNS + " FROM batch"
-            + " WHERE cancelled_at >= ? ORDER BY cancelled_at, id";
+    static final String REJECT_QUEUED = """
+            UPDATE batch_row SET state = 'REJECTED', order_ref_id = NULL, repeat_key = NULL,
+            message = ?, updated_at = ? WHERE batch_id = ? AND state IN ('ACCEPTED', 'WAITING')"""; // a waiting row is queued too
+    private static final String CANCELLED_WITH_ROWS_QUEUED = """
+            SELECT %s FROM batch b
+            WHERE b.cancelled_at IS NOT NULL AND EXISTS (SELECT 1 FROM batch_row r WHERE r.batch_id = b.id
+            AND r.state IN ('ACCEPTED', 'WAITING')) ORDER BY b.id""".formatted(Mapping.BATCH_COLUMNS);
+    private static final String CANCELLED_SINCE = """
+            SELECT %s FROM batch
+            WHERE cancelled_at >= ? ORDER BY cancelled_at, id""".formatted(Mapping.BATCH_COLUMNS);
 
     private final JdbcSupport jdbc;
     private final java.time.Clock clock;

@@ -29,13 +29,15 @@ final class JdbcBatchWriter implements BatchWriter {
     /** Characters of rows held for one round-trip at most: wide rows go in smaller chunks, so memory stays flat. */
     static final long CHUNK_CHARS = 2_000_000;
 
-    private static final String INSERT_ROW = "INSERT INTO batch_row (batch_id, seq, line, ref_id, order_ref_id,"
-            + " product_sku, customer_no, customer_no_zone, max_price, extras, state, price, message,"
-            + " created_at, updated_at, checks, repeat_key, route, account, waits_for)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)";
+    private static final String INSERT_ROW = """
+            INSERT INTO batch_row (batch_id, seq, line, ref_id, order_ref_id,
+            product_sku, customer_no, customer_no_zone, max_price, extras, state, price, message,
+            created_at, updated_at, checks, repeat_key, route, account, waits_for)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)""";
     /** Where ref_ids are used: the first line in this batch (rejected rows too), and whether any batch orders it. */
-    private static final String FIND_REF_USES = "SELECT ref_id, MIN(CASE WHEN batch_id = ? THEN line END) AS line,"
-            + " COUNT(order_ref_id) AS orders FROM batch_row WHERE ref_id IN " + RefIdParts.IN_LIST + " GROUP BY ref_id";
+    private static final String FIND_REF_USES = """
+            SELECT ref_id, MIN(CASE WHEN batch_id = ? THEN line END) AS line,
+            COUNT(order_ref_id) AS orders FROM batch_row WHERE ref_id IN %s GROUP BY ref_id""".formatted(RefIdParts.IN_LIST);
 
     /**
      * The rows with these repeat keys sent, or accepted, since the window's start; which of them
@@ -45,9 +47,10 @@ final class JdbcBatchWriter implements BatchWriter {
      * yet updated after a big intake, chose the state index and read all 1,000,000 rows of the
      * benchmark's journal (250 ms a chunk instead of a few). sent_at and created_at have no index.
      */
-    static final String FIND_REPEATS = "SELECT r.repeat_key, r.ref_id, r.batch_id, r.line, r.state, r.sent_at,"
-            + " r.created_at, r.waits_for, b.file_name, b.halt_reason FROM batch_row r JOIN batch b ON b.id = r.batch_id"
-            + " WHERE r.repeat_key IN " + RefIdParts.IN_LIST + " AND (r.sent_at >= ? OR r.created_at >= ?)";
+    static final String FIND_REPEATS = """
+            SELECT r.repeat_key, r.ref_id, r.batch_id, r.line, r.state, r.sent_at,
+            r.created_at, r.waits_for, b.file_name, b.halt_reason FROM batch_row r JOIN batch b ON b.id = r.batch_id
+            WHERE r.repeat_key IN %s AND (r.sent_at >= ? OR r.created_at >= ?)""".formatted(RefIdParts.IN_LIST);
 
     private final Connection connection;
     private final long batchId;

@@ -24,26 +24,35 @@ final class JdbcCallLog implements CallLog {
     private static final String PRUNE_CALLS = "DELETE FROM provider_call WHERE reserved_at < ?";
 
     private static final String RESERVE_CALL = "INSERT INTO provider_call (reserved_at, operation, account) VALUES (?, ?, ?)";
-    private static final String CALLS_SINCE = "SELECT " + COLUMNS + " FROM provider_call WHERE reserved_at >= ?"
-            + " ORDER BY reserved_at, id";
+    private static final String CALLS_SINCE = """
+            SELECT %s FROM provider_call WHERE reserved_at >= ?
+            ORDER BY reserved_at, id""".formatted(COLUMNS);
     private static final String COUNT_CALLS_SINCE = "SELECT COUNT(*) AS n FROM provider_call WHERE reserved_at >= ?";
-    private static final String UPDATE_LIMITS = "UPDATE account_limits SET per_minute = ?, per_day = ?, used_today = ?,"
-            + " learned_at = ? WHERE id = 1";
-    private static final String INSERT_LIMITS = "INSERT INTO account_limits (per_minute, per_day, used_today,"
-            + " learned_at, id) VALUES (?, ?, ?, ?, 1)";
-    private static final String LIMITS = "SELECT per_minute, per_day, used_today, learned_at FROM account_limits"
-            + " WHERE id = 1";
+    private static final String UPDATE_LIMITS = """
+            UPDATE account_limits SET per_minute = ?, per_day = ?, used_today = ?,
+            learned_at = ? WHERE id = 1""";
+    private static final String INSERT_LIMITS = """
+            INSERT INTO account_limits (per_minute, per_day, used_today,
+            learned_at, id) VALUES (?, ?, ?, ?, 1)""";
+    private static final String LIMITS = """
+            SELECT per_minute, per_day, used_today, learned_at FROM account_limits
+            WHERE id = 1""";
 
-    private static final String ACCOUNT_CALLS_SINCE = "SELECT " + COLUMNS + " FROM provider_call"
-            + " WHERE (account = ? OR account IS NULL) AND reserved_at >= ? ORDER BY reserved_at, id";
-    private static final String COUNT_ACCOUNT_CALLS_SINCE = "SELECT COUNT(*) AS n FROM provider_call"
-            + " WHERE (account = ? OR account IS NULL) AND reserved_at >= ?";
-    private static final String UPDATE_NAMED_LIMITS = "UPDATE account_limits_named SET per_minute = ?, per_day = ?,"
-            + " used_today = ?, learned_at = ? WHERE account = ?";
-    private static final String INSERT_NAMED_LIMITS = "INSERT INTO account_limits_named (per_minute, per_day, used_today,"
-            + " learned_at, account) VALUES (?, ?, ?, ?, ?)";
-    private static final String NAMED_LIMITS = "SELECT per_minute, per_day, used_today, learned_at FROM account_limits_named"
-            + " WHERE account = ?";
+    private static final String ACCOUNT_CALLS_SINCE = """
+            SELECT %s FROM provider_call
+            WHERE (account = ? OR account IS NULL) AND reserved_at >= ? ORDER BY reserved_at, id""".formatted(COLUMNS);
+    private static final String COUNT_ACCOUNT_CALLS_SINCE = """
+            SELECT COUNT(*) AS n FROM provider_call
+            WHERE (account = ? OR account IS NULL) AND reserved_at >= ?""";
+    private static final String UPDATE_NAMED_LIMITS = """
+            UPDATE account_limits_named SET per_minute = ?, per_day = ?,
+            used_today = ?, learned_at = ? WHERE account = ?""";
+    private static final String INSERT_NAMED_LIMITS = """
+            INSERT INTO account_limits_named (per_minute, per_day, used_today,
+            learned_at, account) VALUES (?, ?, ?, ?, ?)""";
+    private static final String NAMED_LIMITS = """
+            SELECT per_minute, per_day, used_today, learned_at FROM account_limits_named
+            WHERE account = ?""";
 
     private final JdbcSupport jdbc;
     /** The named account this log is of, or null for the single account's. */

@@ -10,14 +10,17 @@ import java.util.Set;
 /** {@link IntakeJournal} over JDBC: batches recorded from files, and what earlier batches still hold. */
 final class JdbcIntakeJournal implements IntakeJournal {
 
-    private static final String INSERT_UNREADABLE_BATCH = "INSERT INTO batch (file_name, delimiter, extra_headers,"
-            + " archived_as, error, started_at, report_complete, provider) VALUES (?, ',', '[]', ?, ?, ?, FALSE, ?)";
-    private static final String ORDERS_AMONG = "SELECT order_ref_id FROM batch_row WHERE order_ref_id IN "
-            + RefIdParts.IN_LIST;
-    private static final String LAST_BATCH_FOR_FILE = "SELECT " + Mapping.BATCH_COLUMNS + " FROM batch"
-            + " WHERE file_name = ? ORDER BY id DESC FETCH FIRST 1 ROWS ONLY";
-    private static final String RESERVED_AMOUNT = "SELECT COALESCE(SUM(r.price), 0) AS total FROM batch_row r"
-            + " JOIN batch b ON b.id = r.batch_id WHERE r.state IN ('ACCEPTED', 'WAITING', 'SENDING') AND b.halt_reason IS NULL";
+    private static final String INSERT_UNREADABLE_BATCH = """
+            INSERT INTO batch (file_name, delimiter, extra_headers,
+            archived_as, error, started_at, report_complete, provider) VALUES (?, ',', '[]', ?, ?, ?, FALSE, ?)""";
+    private static final String ORDERS_AMONG = """
+            SELECT order_ref_id FROM batch_row WHERE order_ref_id IN %s""".formatted(RefIdParts.IN_LIST);
+    private static final String LAST_BATCH_FOR_FILE = """
+            SELECT %s FROM batch
+            WHERE file_name = ? ORDER BY id DESC FETCH FIRST 1 ROWS ONLY""".formatted(Mapping.BATCH_COLUMNS);
+    private static final String RESERVED_AMOUNT = """
+            SELECT COALESCE(SUM(r.price), 0) AS total FROM batch_row r
+            JOIN batch b ON b.id = r.batch_id WHERE r.state IN ('ACCEPTED', 'WAITING', 'SENDING') AND b.halt_reason IS NULL""";
 
     private final JdbcSupport jdbc;
     private final Clock clock;

@@ -13,38 +13,46 @@ import java.util.stream.Collectors;
  */
 final class JdbcOrderQueue implements OrderQueue {
 
-    private static final String NEXT_TO_SUBMIT = "SELECT " + Mapping.ROW_COLUMNS
-            + " FROM batch_row r JOIN batch b ON b.id = r.batch_id"
-            + " WHERE r.state = 'ACCEPTED' AND b.halt_reason IS NULL AND b.error IS NULL"
-            + " AND b.held_at IS NULL AND b.cancelled_at IS NULL"
-            + " AND NOT EXISTS (SELECT 1 FROM product_outage o WHERE o.product_sku = r.product_sku AND o.held = TRUE)"
-            + " ORDER BY r.batch_id, r.seq LIMIT ?";
+    private static final String NEXT_TO_SUBMIT = """
+            SELECT %s FROM batch_row r JOIN batch b ON b.id = r.batch_id
+            WHERE r.state = 'ACCEPTED' AND b.halt_reason IS NULL AND b.error IS NULL
+            AND b.held_at IS NULL AND b.cancelled_at IS NULL
+            AND NOT EXISTS (SELECT 1 FROM product_outage o WHERE o.product_sku = r.product_sku AND o.held = TRUE)
+            ORDER BY r.batch_id, r.seq LIMIT ?""".formatted(Mapping.ROW_COLUMNS);
     /** Batches that have rows to send now (their own queue order: oldest first). */
-    private static final String ACTIVE_BATCHES = "SELECT b.id FROM batch b WHERE b.report_complete = FALSE"
-            + " AND b.halt_reason IS NULL AND b.error IS NULL AND b.held_at IS NULL AND b.cancelled_at IS NULL"
-            + " AND EXISTS (SELECT 1 FROM batch_row r WHERE r.state = 'ACCEPTED' AND r.batch_id = b.id) ORDER BY b.id";
-    private static final String NEXT_OF_BATCH = "SELECT " + Mapping.ROW_COLUMNS + " FROM batch_row r"
-            + " WHERE r.state = 'ACCEPTED' AND r.batch_id = ?"
-            + " AND NOT EXISTS (SELECT 1 FROM product_outage o WHERE o.product_sku = r.product_sku AND o.held = TRUE)"
-            + " ORDER BY r.seq LIMIT ?";
-    private static final String REJECT_UNSENT = "UPDATE batch_row SET state = 'REJECTED', order_ref_id = NULL,"
-            + " repeat_key = NULL, message = ?, updated_at = ? WHERE id = ? AND state = 'ACCEPTED'";
+    private static final String ACTIVE_BATCHES = """
+            SELECT b.id FROM batch b WHERE b.report_complete = FALSE
+            AND b.halt_reason IS NULL AND b.error IS NULL AND b.held_at IS NULL AND b.cancelled_at IS NULL
+            AND EXISTS (SELECT 1 FROM batch_row r WHERE r.state = 'ACCEPTED' AND r.batch_id = b.id) ORDER BY b.id""";
+    private static final String NEXT_OF_BATCH = """
+            SELECT %s FROM batch_row r
+            WHERE r.state = 'ACCEPTED' AND r.batch_id = ?
+            AND NOT EXISTS (SELECT 1 FROM product_outage o WHERE o.product_sku = r.product_sku AND o.held = TRUE)
+            ORDER BY r.seq LIMIT ?""".formatted(Mapping.ROW_COLUMNS);
+    private static final String REJECT_UNSENT = """
+            UPDATE batch_row SET state = 'REJECTED', order_ref_id = NULL,
+            repeat_key = NULL, message = ?, updated_at = ? WHERE id = ? AND state = 'ACCEPTED'""";
     private static final String BATCH_OF_ROW = "SELECT batch_id FROM batch_row WHERE id = ?";
     // an operator's hold or cancel, from any process, is obeyed by the very statement that lets a row go
-    private static final String MARK_SENDING = "UPDATE batch_row SET state = 'SENDING', sent_at = ?, updated_at = ?"
-            + " WHERE id = ? AND state = 'ACCEPTED' AND NOT EXISTS (SELECT 1 FROM batch b WHERE b.id = batch_row.batch_id"
-            + " AND (b.held_at IS NOT NULL OR b.cancelled_at IS NOT NULL))";
-    private static final String RETURN_TO_QUEUE = "UPDATE batch_row SET state = 'ACCEPTED', sent_at = NULL, updated_at = ?"
-            + " WHERE id = ? AND state = 'SENDING'";
-    private static final String FALL_BACK = "UPDATE batch_row SET state = 'ACCEPTED', attempt = attempt + 1, price = ?,"
-            + " message = ?, sent_at = NULL, checks = 0, next_check_at = NULL, updated_at = ?, account = ?"
-            + " WHERE id = ? AND attempt = ? AND state = 'SENDING'";
-    private static final String MOVE_ON_UNSENT = "UPDATE batch_row SET attempt = attempt + 1, price = ?, message = ?,"
-            + " updated_at = ?, account = ? WHERE id = ? AND attempt = ? AND state = 'ACCEPTED'";
+    private static final String MARK_SENDING = """
+            UPDATE batch_row SET state = 'SENDING', sent_at = ?, updated_at = ?
+            WHERE id = ? AND state = 'ACCEPTED' AND NOT EXISTS (SELECT 1 FROM batch b WHERE b.id = batch_row.batch_id
+            AND (b.held_at IS NOT NULL OR b.cancelled_at IS NOT NULL))""";
+    private static final String RETURN_TO_QUEUE = """
+            UPDATE batch_row SET state = 'ACCEPTED', sent_at = NULL, updated_at = ?
+            WHERE id = ? AND state = 'SENDING'""";
+    private static final String FALL_BACK = """
+            UPDATE batch_row SET state = 'ACCEPTED', attempt = attempt + 1, price = ?,
+            message = ?, sent_at = NULL, checks = 0, next_check_at = NULL, updated_at = ?, account = ?
+            WHERE id = ? AND attempt = ? AND state = 'SENDING'""";
+    private static final String MOVE_ON_UNSENT = """
+            UPDATE batch_row SET attempt = attempt + 1, price = ?, message = ?,
+            updated_at = ?, account = ? WHERE id = ? AND attempt = ? AND state = 'ACCEPTED'""";
     private static final String ROUTE_OF_ROW = "SELECT route FROM batch_row WHERE id = ?";
     private static final String HALT_BATCH = "UPDATE batch SET halt_reason = ? WHERE id = ? AND halt_reason IS NULL";
-    private static final String RECORD_SUBMIT_START = "UPDATE batch SET balance_before = ?, submit_started_at = ?"
-            + " WHERE id = ? AND submit_started_at IS NULL";
+    private static final String RECORD_SUBMIT_START = """
+            UPDATE batch SET balance_before = ?, submit_started_at = ?
+            WHERE id = ? AND submit_started_at IS NULL""";
 
     private final JdbcSupport jdbc;
     private final Clock clock;

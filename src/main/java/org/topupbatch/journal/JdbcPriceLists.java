@@ -19,14 +19,16 @@ import org.topupbatch.provider.Product;
 final class JdbcPriceLists {
 
     private static final String HEADER = "SELECT provider, read_at, products FROM price_list WHERE account = ?";
-    private static final String PRODUCTS = "SELECT sku, name, brand, category, price, selling_price, available, description"
-            + " FROM price_list_product WHERE account = ? ORDER BY list_order";
+    private static final String PRODUCTS = """
+            SELECT sku, name, brand, category, price, selling_price, available, description
+            FROM price_list_product WHERE account = ? ORDER BY list_order""";
     // the header row first: on PostgreSQL its row lock makes two nodes keeping the same account's list take turns
     private static final String UPDATE_HEADER = "UPDATE price_list SET provider = ?, read_at = ?, products = ? WHERE account = ?";
     private static final String INSERT_HEADER = "INSERT INTO price_list (provider, read_at, products, account) VALUES (?, ?, ?, ?)";
     private static final String DELETE_PRODUCTS = "DELETE FROM price_list_product WHERE account = ?";
-    private static final String INSERT_PRODUCT = "INSERT INTO price_list_product (account, list_order, sku, name, brand,"
-            + " category, price, selling_price, available, description) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    private static final String INSERT_PRODUCT = """
+            INSERT INTO price_list_product (account, list_order, sku, name, brand,
+            category, price, selling_price, available, description) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""";
     private static final int BATCH = 500;
 
     private final JdbcSupport jdbc;

@@ -8,24 +8,29 @@ import java.util.List;
 /** {@link ProductOutages} over JDBC: one row per product in table product_outage. */
 final class JdbcProductOutages implements ProductOutages {
 
-    private static final String HOLD_KNOWN = "UPDATE product_outage SET held = TRUE, message = ?, updated_at = ?"
-            + " WHERE product_sku = ?";
-    private static final String HOLD_NEW = "INSERT INTO product_outage (product_sku, since, held, message, updated_at)"
-            + " VALUES (?, ?, TRUE, ?, ?)";
+    private static final String HOLD_KNOWN = """
+            UPDATE product_outage SET held = TRUE, message = ?, updated_at = ?
+            WHERE product_sku = ?""";
+    private static final String HOLD_NEW = """
+            INSERT INTO product_outage (product_sku, since, held, message, updated_at)
+            VALUES (?, ?, TRUE, ?, ?)""";
     private static final String RELEASE = "UPDATE product_outage SET held = FALSE, updated_at = ? WHERE product_sku = ?";
     private static final String END = "DELETE FROM product_outage WHERE product_sku = ?";
-    private static final String OUTAGES = "SELECT o.product_sku, o.since, o.held, o.message, o.updated_at,"
-            + " (SELECT COUNT(*) FROM batch_row r JOIN batch b ON b.id = r.batch_id WHERE r.state = 'ACCEPTED'"
-            + " AND r.product_sku = o.product_sku AND b.halt_reason IS NULL AND b.error IS NULL) AS waiting"
-            + " FROM product_outage o ORDER BY o.since, o.product_sku";
+    private static final String OUTAGES = """
+            SELECT o.product_sku, o.since, o.held, o.message, o.updated_at,
+            (SELECT COUNT(*) FROM batch_row r JOIN batch b ON b.id = r.batch_id WHERE r.state = 'ACCEPTED'
+            AND r.product_sku = o.product_sku AND b.halt_reason IS NULL AND b.error IS NULL) AS waiting
+            FROM product_outage o ORDER BY o.since, o.product_sku""";
     private static final String GOING_ON = "(SELECT b.id FROM batch b WHERE b.halt_reason IS NULL AND b.error IS NULL)";
-    private static final String BATCHES_WAITING = "SELECT DISTINCT r.batch_id FROM batch_row r WHERE r.state = 'ACCEPTED'"
-            + " AND r.product_sku = ? AND r.batch_id IN " + GOING_ON;
+    private static final String BATCHES_WAITING = """
+            SELECT DISTINCT r.batch_id FROM batch_row r WHERE r.state = 'ACCEPTED'
+            AND r.product_sku = ? AND r.batch_id IN %s""".formatted(GOING_ON);
     // the state is a condition of the updated row itself: PostgreSQL re-checks it on a row another
     // transaction just marked SENDING (a condition only inside a subquery would not be re-checked)
-    private static final String REJECT_WAITING = "UPDATE batch_row SET state = 'REJECTED', order_ref_id = NULL,"
-            + " repeat_key = NULL, message = ?, updated_at = ? WHERE state = 'ACCEPTED' AND product_sku = ?"
-            + " AND batch_id IN " + GOING_ON;
+    private static final String REJECT_WAITING = """
+            UPDATE batch_row SET state = 'REJECTED', order_ref_id = NULL,
+            repeat_key = NULL, message = ?, updated_at = ? WHERE state = 'ACCEPTED' AND product_sku = ?
+            AND batch_id IN %s""".formatted(GOING_ON);
 
     private final JdbcSupport jdbc;
     private final Clock clock;

@@ -14,22 +14,29 @@ import java.util.Optional;
 final class JdbcReconcileJournal implements ReconcileJournal {
 
     private static final String ORDER_STATES = "('SENDING', 'PENDING', 'SUCCESS', 'FAILED', 'UNKNOWN')";
-    private static final String ORDERS_SENT_BETWEEN = "SELECT " + Mapping.ROW_COLUMNS + ", b.file_name AS batch_file"
-            + " FROM batch_row r JOIN batch b ON b.id = r.batch_id WHERE r.sent_at >= ? AND r.sent_at < ?"
-            + " AND r.state IN " + ORDER_STATES + " ORDER BY r.sent_at, r.id";
-    private static final String ORDER_BY_REF = "SELECT " + Mapping.ROW_COLUMNS + ", b.file_name AS batch_file"
-            + " FROM batch_row r JOIN batch b ON b.id = r.batch_id WHERE r.order_ref_id = ? AND r.sent_at IS NOT NULL";
-    private static final String CORRECT = "UPDATE batch_row SET state = ?, serial_number = ?, price = COALESCE(?, price),"
-            + " message = ?, updated_at = ?, corrected_at = ?, next_check_at = NULL WHERE id = ?"
-            + " AND state IN ('SUCCESS', 'FAILED', 'REFUSED', 'REJECTED') AND order_ref_id IS NOT NULL";
-    private static final String RECORD = "INSERT INTO reconciliation (business_day, business_zone, ran_at, provider_orders, journal_orders,"
-            + " matched, exceptions, exception_count, unexplained, summary_file, accounts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-    private static final String LAST = "SELECT business_day, business_zone, ran_at, provider_orders, journal_orders, matched, exceptions,"
-            + " exception_count, unexplained, summary_file, accounts FROM reconciliation ORDER BY ran_at DESC, id DESC FETCH FIRST 1 ROWS ONLY";
-    private static final String RECORD_READING = "INSERT INTO balance_reading (account, balance, asked_at, answered_at)"
-            + " VALUES (?, ?, ?, ?)";
-    private static final String READINGS = "SELECT account, balance, asked_at, answered_at FROM balance_reading"
-            + " WHERE answered_at >= ? AND answered_at < ? AND %s ORDER BY answered_at, id FETCH FIRST %d ROWS ONLY";
+    private static final String ORDERS_SENT_BETWEEN = """
+            SELECT %s, b.file_name AS batch_file
+            FROM batch_row r JOIN batch b ON b.id = r.batch_id WHERE r.sent_at >= ? AND r.sent_at < ?
+            AND r.state IN %s ORDER BY r.sent_at, r.id""".formatted(Mapping.ROW_COLUMNS, ORDER_STATES);
+    private static final String ORDER_BY_REF = """
+            SELECT %s, b.file_name AS batch_file
+            FROM batch_row r JOIN batch b ON b.id = r.batch_id WHERE r.order_ref_id = ? AND r.sent_at IS NOT NULL""".formatted(Mapping.ROW_COLUMNS);
+    private static final String CORRECT = """
+            UPDATE batch_row SET state = ?, serial_number = ?, price = COALESCE(?, price),
+            message = ?, updated_at = ?, corrected_at = ?, next_check_at = NULL WHERE id = ?
+            AND state IN ('SUCCESS', 'FAILED', 'REFUSED', 'REJECTED') AND order_ref_id IS NOT NULL""";
+    private static final String RECORD = """
+            INSERT INTO reconciliation (business_day, business_zone, ran_at, provider_orders, journal_orders,
+            matched, exceptions, exception_count, unexplained, summary_file, accounts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""";
+    private static final String LAST = """
+            SELECT business_day, business_zone, ran_at, provider_orders, journal_orders, matched, exceptions,
+            exception_count, unexplained, summary_file, accounts FROM reconciliation ORDER BY ran_at DESC, id DESC FETCH FIRST 1 ROWS ONLY""";
+    private static final String RECORD_READING = """
+            INSERT INTO balance_reading (account, balance, asked_at, answered_at)
+            VALUES (?, ?, ?, ?)""";
+    private static final String READINGS = """
+            SELECT account, balance, asked_at, answered_at FROM balance_reading
+            WHERE answered_at >= ? AND answered_at < ? AND %s ORDER BY answered_at, id FETCH FIRST %d ROWS ONLY""";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<LinkedHashMap<String, Long>> COUNTS = new TypeReference<>() { };
     private static final TypeReference<LinkedHashMap<String, String>> LINES = new TypeReference<>() { };

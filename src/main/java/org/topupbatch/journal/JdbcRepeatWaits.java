@@ -27,16 +27,19 @@ final class JdbcRepeatWaits implements RepeatWaits {
      * order_ref_id up), FAILED, REFUSED, SUCCESS, or ACCEPTED in a halted batch (never to be sent).
      * In row order, so each order's first waiting row comes first.
      */
-    private static final String DECIDABLE = "SELECT w.id, w.batch_id, w.waits_for, e.state AS e_state,"
-            + " e.batch_id AS e_batch, e.line AS e_line, e.sent_at AS e_sent, eb.file_name AS e_file"
-            + " FROM batch_row w LEFT JOIN batch_row e ON e.order_ref_id = w.waits_for"
-            + " LEFT JOIN batch eb ON eb.id = e.batch_id WHERE w.state = 'WAITING'"
-            + " AND (e.id IS NULL OR e.state IN ('SUCCESS', 'FAILED', 'REFUSED', 'REJECTED')"
-            + " OR (e.state = 'ACCEPTED' AND eb.halt_reason IS NOT NULL)) ORDER BY w.id FETCH FIRST " + ROUND + " ROWS ONLY";
-    private static final String RELEASE = "UPDATE batch_row SET state = 'ACCEPTED', waits_for = NULL, message = NULL,"
-            + " updated_at = ? WHERE id = ? AND state = 'WAITING' AND waits_for = ?";
-    private static final String WAIT_FOR_RELEASED = "UPDATE batch_row SET waits_for = ?, message = ?, updated_at = ?"
-            + " WHERE waits_for = ? AND state = 'WAITING'";
+    private static final String DECIDABLE = """
+            SELECT w.id, w.batch_id, w.waits_for, e.state AS e_state,
+            e.batch_id AS e_batch, e.line AS e_line, e.sent_at AS e_sent, eb.file_name AS e_file
+            FROM batch_row w LEFT JOIN batch_row e ON e.order_ref_id = w.waits_for
+            LEFT JOIN batch eb ON eb.id = e.batch_id WHERE w.state = 'WAITING'
+            AND (e.id IS NULL OR e.state IN ('SUCCESS', 'FAILED', 'REFUSED', 'REJECTED')
+            OR (e.state = 'ACCEPTED' AND eb.halt_reason IS NOT NULL)) ORDER BY w.id FETCH FIRST %s ROWS ONLY""".formatted(ROUND);
+    private static final String RELEASE = """
+            UPDATE batch_row SET state = 'ACCEPTED', waits_for = NULL, message = NULL,
+            updated_at = ? WHERE id = ? AND state = 'WAITING' AND waits_for = ?""";
+    private static final String WAIT_FOR_RELEASED = """
+            UPDATE batch_row SET waits_for = ?, message = ?, updated_at = ?
+            WHERE waits_for = ? AND state = 'WAITING'""";
     private static final String REFID_OF = "SELECT ref_id FROM batch_row WHERE id = ?";
     /**
      * Another order of the same product and customer that a row waiting for a failed order would
@@ -45,11 +48,12 @@ final class JdbcRepeatWaits implements RepeatWaits {
      * waiting rows before they were decided still names the failed order, while one of those rows was
      * ordered in its place meanwhile: released too, it would order the customer's repeat a second time.
      */
-    private static final String ORDERED_IN_PLACE = "SELECT r.order_ref_id FROM batch_row w JOIN batch_row r"
-            + " ON r.repeat_key = w.repeat_key AND r.id <> w.id JOIN batch b ON b.id = r.batch_id"
-            + " WHERE w.id = ? AND r.order_ref_id IS NOT NULL AND (r.state IN ('SENDING', 'PENDING', 'UNKNOWN')"
-            + " OR (r.state = 'ACCEPTED' AND b.halt_reason IS NULL) OR (r.state = 'SUCCESS' AND r.sent_at >= w.created_at))"
-            + " ORDER BY r.id DESC FETCH FIRST 1 ROWS ONLY";
+    private static final String ORDERED_IN_PLACE = """
+            SELECT r.order_ref_id FROM batch_row w JOIN batch_row r
+            ON r.repeat_key = w.repeat_key AND r.id <> w.id JOIN batch b ON b.id = r.batch_id
+            WHERE w.id = ? AND r.order_ref_id IS NOT NULL AND (r.state IN ('SENDING', 'PENDING', 'UNKNOWN')
+            OR (r.state = 'ACCEPTED' AND b.halt_reason IS NULL) OR (r.state = 'SUCCESS' AND r.sent_at >= w.created_at))
+            ORDER BY r.id DESC FETCH FIRST 1 ROWS ONLY""";
     private static final String REJECT = "UPDATE batch_row SET state = 'REJECTED', order_ref_id = NULL, repeat_key = NULL,"
             + " price = NULL, message = ?, updated_at = ? WHERE waits_for = ? AND state = 'WAITING' AND batch_id ";
 

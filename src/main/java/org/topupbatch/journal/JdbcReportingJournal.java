@@ -11,23 +11,28 @@ import java.util.function.Consumer;
 /** {@link ReportingJournal} over JDBC: batches waiting for a report, their rows, and what was reported. */
 final class JdbcReportingJournal implements ReportingJournal {
 
-    private static final String BATCHES_TO_REPORT = "SELECT " + Mapping.BATCH_COLUMNS + " FROM batch"
-            + " WHERE reported_at IS NULL OR report_complete = FALSE ORDER BY id";
-    private static final String ROWS_OF_BATCH = "SELECT " + Mapping.ROW_COLUMNS
-            + " FROM batch_row r WHERE r.batch_id = ? ORDER BY r.seq";
-    private static final String MARK_REPORTED = "UPDATE batch SET reported_at = ?, report_complete = ?,"
-            + " balance_after = COALESCE(?, balance_after) WHERE id = ?";
+    private static final String BATCHES_TO_REPORT = """
+            SELECT %s FROM batch
+            WHERE reported_at IS NULL OR report_complete = FALSE ORDER BY id""".formatted(Mapping.BATCH_COLUMNS);
+    private static final String ROWS_OF_BATCH = """
+            SELECT %s FROM batch_row r WHERE r.batch_id = ? ORDER BY r.seq""".formatted(Mapping.ROW_COLUMNS);
+    private static final String MARK_REPORTED = """
+            UPDATE batch SET reported_at = ?, report_complete = ?,
+            balance_after = COALESCE(?, balance_after) WHERE id = ?""";
     private static final String LAST_SUBMISSION = "SELECT MAX(sent_at) AS last_sent FROM batch_row WHERE batch_id = ?";
-    private static final String BATCHES_FOR_FILE = "SELECT " + Mapping.BATCH_COLUMNS + " FROM batch"
-            + " WHERE file_name = ? ORDER BY id";
+    private static final String BATCHES_FOR_FILE = """
+            SELECT %s FROM batch
+            WHERE file_name = ? ORDER BY id""".formatted(Mapping.BATCH_COLUMNS);
     /** Each balance column stands with the time it was read at; the newest reading wins. */
-    private static final String LATEST_BALANCE = "SELECT balance, read_at FROM ("
-            + " SELECT balance_after AS balance, reported_at AS read_at FROM batch WHERE balance_after IS NOT NULL"
-            + " UNION ALL SELECT balance_before, COALESCE(submit_started_at, started_at) FROM batch"
-            + " WHERE balance_before IS NOT NULL) readings"
-            + " ORDER BY read_at DESC FETCH FIRST 1 ROWS ONLY";
-    private static final String PROVIDERS_SERVED = "SELECT DISTINCT provider FROM batch WHERE provider IS NOT NULL"
-            + " ORDER BY provider";
+    private static final String LATEST_BALANCE = """
+            SELECT balance, read_at FROM (
+            SELECT balance_after AS balance, reported_at AS read_at FROM batch WHERE balance_after IS NOT NULL
+            UNION ALL SELECT balance_before, COALESCE(submit_started_at, started_at) FROM batch
+            WHERE balance_before IS NOT NULL) readings
+            ORDER BY read_at DESC FETCH FIRST 1 ROWS ONLY""";
+    private static final String PROVIDERS_SERVED = """
+            SELECT DISTINCT provider FROM batch WHERE provider IS NOT NULL
+            ORDER BY provider""";
 
     private final JdbcSupport jdbc;
 

@@ -15,15 +15,18 @@ final class JdbcRowOutcomes implements RowOutcomes {
 
     /** Rows the provider may still change: a sent order whose outcome is not final. */
     private static final String SENT_NOT_FINAL = "('SENDING', 'PENDING', 'UNKNOWN')";
-    private static final String RECORD_OUTCOME = "UPDATE batch_row SET state = ?, serial_number = COALESCE(?, serial_number),"
-            + " price = COALESCE(?, price), message = COALESCE(?, message), updated_at = ?";
+    private static final String RECORD_OUTCOME = """
+            UPDATE batch_row SET state = ?, serial_number = COALESCE(?, serial_number),
+            price = COALESCE(?, price), message = COALESCE(?, message), updated_at = ?""";
     private static final String CLEAR_CHECK = ", next_check_at = NULL";
     private static final String WHERE_ROW_IN = " WHERE id = ? AND state IN ";
     private static final String BATCH_OF_ROW = "SELECT batch_id FROM batch_row WHERE id = ?";
-    private static final String REJECT_NEVER_TAKEN = "UPDATE batch_row SET state = 'REJECTED', repeat_key = NULL,"
-            + " message = ?, updated_at = ?, next_check_at = NULL WHERE id = ? AND state = 'UNKNOWN'";
-    private static final String REQUEUE_NEVER_TAKEN = "UPDATE batch_row SET state = 'ACCEPTED', sent_at = NULL, checks = 0,"
-            + " next_check_at = NULL, updated_at = ? WHERE id = ? AND state = 'UNKNOWN'";
+    private static final String REJECT_NEVER_TAKEN = """
+            UPDATE batch_row SET state = 'REJECTED', repeat_key = NULL,
+            message = ?, updated_at = ?, next_check_at = NULL WHERE id = ? AND state = 'UNKNOWN'""";
+    private static final String REQUEUE_NEVER_TAKEN = """
+            UPDATE batch_row SET state = 'ACCEPTED', sent_at = NULL, checks = 0,
+            next_check_at = NULL, updated_at = ? WHERE id = ? AND state = 'UNKNOWN'""";
     private static final String SCHEDULE_CHECK = "UPDATE batch_row SET next_check_at = ?, checks = ? WHERE id = ?";
 
     private final JdbcSupport jdbc;

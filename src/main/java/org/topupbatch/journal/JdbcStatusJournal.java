@@ -12,20 +12,24 @@ import java.util.stream.Collectors;
 /** {@link StatusJournal} over JDBC: what operators, the dashboard, health and metrics read. */
 final class JdbcStatusJournal implements StatusJournal {
 
-    private static final String RECENT_BATCHES = "SELECT " + Mapping.BATCH_COLUMNS + " FROM batch ORDER BY id DESC"
-            + " FETCH FIRST ? ROWS ONLY";
-    private static final String CHARGED = "SELECT COALESCE(SUM(price), 0) AS charged FROM batch_row"
-            + " WHERE batch_id = ? AND state IN ('SUCCESS', 'PENDING')";
+    private static final String RECENT_BATCHES = """
+            SELECT %s FROM batch ORDER BY id DESC
+            FETCH FIRST ? ROWS ONLY""".formatted(Mapping.BATCH_COLUMNS);
+    private static final String CHARGED = """
+            SELECT COALESCE(SUM(price), 0) AS charged FROM batch_row
+            WHERE batch_id = ? AND state IN ('SUCCESS', 'PENDING')""";
     private static final String PING = "SELECT 1 AS one";
     /** Money only where an order was charged: few rows, not every row of a big batch. */
-    private static final String CHARGED_FROM_BATCH = "SELECT batch_id, COALESCE(SUM(price), 0) AS spent FROM batch_row"
-            + " WHERE state IN ('SUCCESS', 'PENDING') AND batch_id >= ? GROUP BY batch_id";
+    private static final String CHARGED_FROM_BATCH = """
+            SELECT batch_id, COALESCE(SUM(price), 0) AS spent FROM batch_row
+            WHERE state IN ('SUCCESS', 'PENDING') AND batch_id >= ? GROUP BY batch_id""";
     /**
      * Several accounts: a batch's routed rows grouped in SQL by where they stand; a batch's rows share a
      * few routes (one per product and price list), so the groups are few however many rows there are.
      */
-    private static final String BY_ACCOUNT = "SELECT route, attempt, state, COUNT(*) AS n, COALESCE(SUM(price), 0) AS prices"
-            + " FROM batch_row WHERE batch_id = ? AND route IS NOT NULL AND state <> 'REJECTED' GROUP BY route, attempt, state";
+    private static final String BY_ACCOUNT = """
+            SELECT route, attempt, state, COUNT(*) AS n, COALESCE(SUM(price), 0) AS prices
+            FROM batch_row WHERE batch_id = ? AND route IS NOT NULL AND state <> 'REJECTED' GROUP BY route, attempt, state""";
 
     private final JdbcSupport jdbc;
 

@@ -7,14 +7,17 @@ import java.util.Optional;
 /** {@link TrackingJournal} over JDBC: sent orders not yet final, when to look at them, and their outcome. */
 final class JdbcTrackingJournal implements TrackingJournal {
 
-    private static final String DUE_FOR_CHECK = "SELECT " + Mapping.ROW_COLUMNS + " FROM batch_row r"
-            + " WHERE r.state IN ('PENDING', 'UNKNOWN') AND (r.next_check_at IS NULL OR r.next_check_at <= ?)"
-            + " ORDER BY r.next_check_at NULLS FIRST, r.id LIMIT ?";
+    private static final String DUE_FOR_CHECK = """
+            SELECT %s FROM batch_row r
+            WHERE r.state IN ('PENDING', 'UNKNOWN') AND (r.next_check_at IS NULL OR r.next_check_at <= ?)
+            ORDER BY r.next_check_at NULLS FIRST, r.id LIMIT ?""".formatted(Mapping.ROW_COLUMNS);
     private static final String FIND_ORDER = "SELECT " + Mapping.ROW_COLUMNS + " FROM batch_row r WHERE r.order_ref_id = ?";
-    private static final String SENDING_TO_UNKNOWN = "UPDATE batch_row SET state = 'UNKNOWN', next_check_at = ?,"
-            + " updated_at = ? WHERE state = 'SENDING'";
-    private static final String PENDING_DUE_BY = "UPDATE batch_row SET next_check_at = ?"
-            + " WHERE state = 'PENDING' AND (next_check_at IS NULL OR next_check_at > ?)";
+    private static final String SENDING_TO_UNKNOWN = """
+            UPDATE batch_row SET state = 'UNKNOWN', next_check_at = ?,
+            updated_at = ? WHERE state = 'SENDING'""";
+    private static final String PENDING_DUE_BY = """
+            UPDATE batch_row SET next_check_at = ?
+            WHERE state = 'PENDING' AND (next_check_at IS NULL OR next_check_at > ?)""";
 
     private static final String SENDING_AT = "SELECT COUNT(*) FROM batch_row WHERE state = 'SENDING' AND account = ?";
 

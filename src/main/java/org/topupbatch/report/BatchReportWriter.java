@@ -9,7 +9,7 @@ import org.slf4j.LoggerFactory;
 import org.topupbatch.journal.BatchRecord;
 import org.topupbatch.journal.ReportingJournal;
 import org.topupbatch.provider.ProviderException;
-import org.topupbatch.provider.ProviderGateway;
+import org.topupbatch.provider.Accounts;
 
 /**
  * Writes a batch's report as the journal holds it now, with the balance read now, and records in
@@ -20,16 +20,16 @@ public class BatchReportWriter {
     private static final Logger LOG = LoggerFactory.getLogger(BatchReportWriter.class);
 
     private final ReportingJournal journal;
-    private final ProviderGateway gateway;
+    private final Accounts gateway;
     private final ReportWriter files;
     private final Clock clock;
     private final ReportWritten written;
 
-    public BatchReportWriter(ReportingJournal journal, ProviderGateway gateway, ReportWriter files, Clock clock) {
+    public BatchReportWriter(ReportingJournal journal, Accounts gateway, ReportWriter files, Clock clock) {
         this(journal, gateway, files, clock, ReportWritten.NOBODY);
     }
 
-    public BatchReportWriter(ReportingJournal journal, ProviderGateway gateway, ReportWriter files, Clock clock,
+    public BatchReportWriter(ReportingJournal journal, Accounts gateway, ReportWriter files, Clock clock,
                              ReportWritten written) {
         this.journal = journal;
         this.gateway = gateway;

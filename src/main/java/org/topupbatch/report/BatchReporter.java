@@ -7,7 +7,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.topupbatch.journal.BatchRecord;
 import org.topupbatch.journal.ReportingJournal;
-import org.topupbatch.provider.ProviderGateway;
+import org.topupbatch.provider.Accounts;
 
 /**
  * What the report routes call: for a batch whose rows became final (the events aggregated per
@@ -29,13 +29,13 @@ public class BatchReporter {
         this.writer = writer;
     }
 
-    public BatchReporter(ReportingJournal journal, ProviderGateway gateway, ReportWriter files, Clock clock,
+    public BatchReporter(ReportingJournal journal, Accounts gateway, ReportWriter files, Clock clock,
                          Duration pendingTimeout) {
         this(journal, gateway, files, clock, pendingTimeout, ReportWritten.NOBODY);
     }
 
     /** {@code written} hears of each report once it is written and recorded (the metrics time batches there). */
-    public BatchReporter(ReportingJournal journal, ProviderGateway gateway, ReportWriter files, Clock clock,
+    public BatchReporter(ReportingJournal journal, Accounts gateway, ReportWriter files, Clock clock,
                          Duration pendingTimeout, ReportWritten written) {
         this(journal, new ReportSchedule(journal, clock, pendingTimeout),
                 new BatchReportWriter(journal, gateway, files, clock, written));

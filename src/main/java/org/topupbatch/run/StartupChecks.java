@@ -6,7 +6,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.topupbatch.journal.Journal;
 import org.topupbatch.observe.ProviderAccess;
-import org.topupbatch.provider.AccountLimitsRefresh;
+import org.topupbatch.provider.Accounts;
 import org.topupbatch.provider.ProviderException;
 
 /**
@@ -19,14 +19,14 @@ public final class StartupChecks {
     private static final Logger LOG = LoggerFactory.getLogger(StartupChecks.class);
     private static final String PROVIDER_ROUTE = "provider";
 
-    private final AccountLimitsRefresh accountLimits;
+    private final Accounts accountLimits;
     private final Journal journal;
     private final String providerBaseUrl;
     private final Clock clock;
     private final ProviderAccess providerAccess;
     private final CamelContext camel;
 
-    public StartupChecks(AccountLimitsRefresh accountLimits, Journal journal, String providerBaseUrl, Clock clock,
+    public StartupChecks(Accounts accountLimits, Journal journal, String providerBaseUrl, Clock clock,
                   ProviderAccess providerAccess, CamelContext camel) {
         this.camel = camel;
         this.accountLimits = accountLimits;

@@ -2,7 +2,7 @@ package org.topupbatch.submit;
 
 import java.time.Clock;
 import org.topupbatch.journal.Journal;
-import org.topupbatch.provider.ProviderGateway;
+import org.topupbatch.provider.Accounts;
 
 /**
  * Submission as the rest of the product sees it: the submit route's two beans ({@link #queue()},
@@ -16,7 +16,7 @@ public class OrderSubmitter {
 
     private final ProductAvailability availability;
 
-    public OrderSubmitter(Journal journal, ProviderGateway gateway, Clock clock, PriceGuard prices,
+    public OrderSubmitter(Journal journal, Accounts gateway, Clock clock, PriceGuard prices,
                           ProductAvailability availability) {
         this.availability = availability;
         this.queue = new OrderQueue(journal, new BalanceBefore(journal, gateway::checkBalance, clock), clock, prices,

@@ -7,9 +7,9 @@ import java.util.Map;
 import org.topupbatch.journal.RowRecord;
 
 /**
- * Several accounts (README "Several accounts"): each pending or unknown order is followed at the
- * account it was sent to, by that account's own look-ups, never anywhere else. The track route's
- * beans {@code unknownOrderReconciliation} and {@code pendingOrderPolling} are this one then.
+ * Each pending or unknown order is followed at the account it was sent to (README "Several accounts"),
+ * by that account's own look-ups, never anywhere else; with one account, at that one (no name). The
+ * track route's beans {@code unknownOrderReconciliation} and {@code pendingOrderPolling} are this one.
  */
 public final class AccountsTracking {
 
@@ -70,7 +70,7 @@ public final class AccountsTracking {
      * again later, loudly, and never sent anywhere. It is followed again once the settings name its account.
      */
     private Account account(RowRecord row) {
-        Account account = row.account() == null ? null : accounts.get(row.account());
+        Account account = accounts.get(row.account()); // the one account of topup.base-url is under null
         if (account == null) {
             LOG.warn("Order {} was sent {}; it cannot be looked up with these settings and stays {} until they name"
                     + " its account again (README \"Several accounts\")", row.orderRefId(),

@@ -26,7 +26,7 @@ import org.topupbatch.provider.OrderStatus;
  * caller answers 200 at once; what settled nothing is logged as a summary at a bounded rate.
  *
  * <p>With several accounts (README "Several accounts") each account has its own address,
- * topup.webhook.path/NAME (routes/track-webhook-accounts.yaml): a webhook there is verified with that
+ * topup.webhook.path/NAME (routes/track-webhook.yaml, route track-webhook-account): a webhook there is verified with that
  * account's secret in its dialect, and settles only an order placed at that account under the ref_id
  * it names. The plain address cannot tell whose secret to use: there every webhook is a hint.
  */
@@ -37,7 +37,7 @@ public class WebhookReceiver implements org.apache.camel.Service {
     static final String EVENT = "order.updated";
     /** Digiflazz's header: the HMAC-SHA1 of the raw body. */
     static final String HUB_SIGNATURE = "X-Hub-Signature";
-    /** The header routes/track-webhook-accounts.yaml's path parameter {account} arrives in. */
+    /** The header routes/track-webhook.yaml's path parameter {account} arrives in. */
     static final String ACCOUNT = "account";
     static final Duration SUMMARY_INTERVAL = Duration.ofSeconds(30);
 

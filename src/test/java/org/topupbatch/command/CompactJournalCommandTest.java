@@ -22,7 +22,7 @@ class CompactJournalCommandTest {
     Path dir;
 
     int compact(OperatorJournal j) throws Exception {
-        return new CompactJournalCommand(j.settings(), j.outStream(), j.errStream()).run(List.of());
+        return new CompactJournalCommand(new CommandContext(j.settings(), j.outStream(), j.errStream(), java.time.Clock.systemUTC())).run(List.of());
     }
 
     @Test

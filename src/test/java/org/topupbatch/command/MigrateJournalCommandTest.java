@@ -56,7 +56,8 @@ class MigrateJournalCommandTest {
         file.setProperty("topup.data", data.toString());
         SettingsLookup settings = new SettingsLookup(file, Map.of(), new Properties());
         PrintStream out = new PrintStream(output, true, StandardCharsets.UTF_8);
-        return new MigrateJournalCommand(settings, Map.of("PG_PASS", PASSWORD), out).execute(List.of(args));
+        return new MigrateJournalCommand(new CommandContext(settings, out, out, java.time.Clock.systemUTC()),
+                Map.of("PG_PASS", PASSWORD)).run(List.of(args));
     }
 
     String output() {

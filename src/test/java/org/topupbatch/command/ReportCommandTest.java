@@ -75,9 +75,9 @@ class ReportCommandTest {
         }
         Map<String, String> env = Map.of("TOPUP_DATA", dir.resolve("data").toString(),
                 "TOPUP_REPORTS", dir.resolve("reports").toString(), "TOPUP_INBOX", dir.resolve("inbox").toString());
-        return new ReportCommand(new SettingsLookup(file, env, new Properties()),
+        return new ReportCommand(new CommandContext(new SettingsLookup(file, env, new Properties()),
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-                Clock.systemUTC()).run(List.of(args));
+                Clock.systemUTC())).run(List.of(args));
     }
 
     JsonNode summary(String name) throws Exception {

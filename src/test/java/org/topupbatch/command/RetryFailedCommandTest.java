@@ -21,7 +21,7 @@ class RetryFailedCommandTest {
     Path dir;
 
     int retry(OperatorJournal j, String... args) throws Exception {
-        return new RetryFailedCommand(j.settings(), j.outStream(), j.errStream()).run(List.of(args));
+        return new RetryFailedCommand(new CommandContext(j.settings(), j.outStream(), j.errStream(), java.time.Clock.systemUTC())).run(List.of(args));
     }
 
     @Test

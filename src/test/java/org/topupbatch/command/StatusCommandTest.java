@@ -28,7 +28,7 @@ class StatusCommandTest {
     static final Clock NOW = Clock.fixed(OperatorJournal.SENT.plusSeconds(3 * 60 + 7), ZoneOffset.UTC);
 
     int status(OperatorJournal j, String... args) throws Exception {
-        return new StatusCommand(j.settings(), j.outStream(), j.errStream(), NOW).run(List.of(args));
+        return new StatusCommand(new CommandContext(j.settings(), j.outStream(), j.errStream(), NOW)).run(List.of(args));
     }
 
     @Test

@@ -27,15 +27,16 @@ import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.testing.Poll;
+import org.topupbatch.testing.TestedBlocks;
 
 /**
  * Header hygiene, security headers, one-line errors and the door's formats on the built jar
- * (docs/security.md "Headers, errors and logs", README "The HTTP door for ERPs"): nothing a request
+ * (docs/security.md "Headers, errors and logs", docs/erp-doors.md "The HTTP door for ERPs"): nothing a request
  * carries (query parameter, form field) comes back as a response header or passes for a request
  * header (a cross-site form's {@code X-Topup-Confirm=cancel} field cancels nothing), every answer
  * of both ports carries the security headers, CR/LF/NUL/ESC in webhook queries and bodies, door
  * names, headers and CSV cells leave no raw control character, forged line or stack trace in the
- * log, and README's curl commands run as printed: the form-typed and the multipart upload order
+ * log, and the door's curl commands of docs/erp-doors.md run as printed: the form-typed and the multipart upload order
  * the file once; a workbook comes form-typed, multipart or as octets alike.
  */
 class HttpHygieneE2ETest {
@@ -109,9 +110,9 @@ class HttpHygieneE2ETest {
         assertThat(resume.statusCode()).as(resume.body()).isEqualTo(200);
         assertThat(progress(id).get("state").asText()).isNotEqualTo("cancelled");
 
-        // README's command without a token, run as printed (the port aside)
+        // the page's command without a token, run as printed (the port aside)
         String printed = readmeDoorCommands().stream().filter(c -> c.contains("X-Topup-Confirm: order")).findFirst()
-                .orElseThrow(() -> new AssertionError("README's door shows no command without a token"));
+                .orElseThrow(() -> new AssertionError("docs/erp-doors.md's door shows no command without a token"));
         assertThat(batchOf(curl(printed, sampleFolder(), Map.of())).get("file").asText()).isEqualTo(SAMPLE);
         assertCleanLog();
     }
@@ -190,7 +191,7 @@ class HttpHygieneE2ETest {
         startAndAwaitReady();
         Path work = sampleFolder();
         List<String> printed = readmeDoorCommands().stream().filter(c -> c.contains("$TOPUP_INTAKE_TOKEN")).toList();
-        assertThat(printed).as("README's door commands with the token").hasSizeGreaterThanOrEqualTo(4);
+        assertThat(printed).as("docs/erp-doors.md's door commands with the token").hasSizeGreaterThanOrEqualTo(4);
         Map<String, String> env = Map.of("TOPUP_INTAKE_TOKEN", TOKEN);
 
         JsonNode taken = batchOf(curl(printed.get(0), work, env));
@@ -289,21 +290,18 @@ class HttpHygieneE2ETest {
                 .doesNotContain("Unhandled exception");
     }
 
-    /** The sample batch, named as README's commands name it, in a folder of its own. */
+    /** The sample batch, named as the page's commands name it, in a folder of its own. */
     private Path sampleFolder() throws IOException {
         Path work = Files.createDirectories(home.resolve("erp"));
         Files.copy(Path.of("inbox", SAMPLE), work.resolve(SAMPLE));
         return work;
     }
 
-    /** README's "The HTTP door for ERPs" curl commands, continuation lines joined, on this run's port. */
+    /** The door's curl commands docs/erp-doors.md marks {@code tested: door}, continuation lines joined, on this run's port. */
     private List<String> readmeDoorCommands() throws IOException {
-        String readme = Files.readString(Path.of("README.md"), StandardCharsets.UTF_8);
-        int from = readme.indexOf("## The HTTP door for ERPs");
-        int to = readme.indexOf("\n## ", from + 5);
         List<String> commands = new ArrayList<>();
         StringBuilder current = null;
-        for (String line : readme.substring(from, to).split("\n")) {
+        for (String line : String.join("", TestedBlocks.of("docs/erp-doors.md", "door")).split("\n")) {
             if (current == null && line.startsWith("$ curl ")) {
                 current = new StringBuilder(line.substring(2));
             } else if (current != null) {

@@ -93,7 +93,7 @@ class BatchIntakeSetAsideTest {
                 return new Balance(1_000_000, "IDR", "gold", "test");
             }
         };
-        intake = new BatchIntake(journal, gateway, catalog, CustomerRules.loadDefault(), BalancePolicy.BEST_EFFORT,
+        intake = new BatchIntake(journal, org.topupbatch.provider.Accounts.lone(gateway), catalog, CustomerRules.loadDefault(), BalancePolicy.BEST_EFFORT,
                 archive, Clock.fixed(Instant.parse("2026-11-21T13:15:57Z"), ZoneOffset.UTC), "sandbox", null);
         log.start();
         ((Logger) LoggerFactory.getLogger(BatchIntake.class)).addAppender(log);

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -13,16 +11,15 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.testing.PostgresServer;
+import org.topupbatch.testing.TestedBlocks;
 
 /**
- * The README's PostgreSQL setup SQL, read from the README itself and run as written on a
+ * The PostgreSQL setup SQL of docs/running-as-a-service.md, read from the page itself and run as written on a
  * PostgreSQL that has the 15+ rules; then the product's migrations run as the user it created.
  */
 class PostgresSetupTest {
@@ -30,7 +27,7 @@ class PostgresSetupTest {
     @RegisterExtension
     static final PostgresServer POSTGRES = new PostgresServer();
 
-    /** The user, database and password the README's SQL names. */
+    /** The user, database and password the page's SQL names. */
     static final String USER = "topup";
     static final String PASSWORD = "choose-a-password";
 
@@ -93,21 +90,14 @@ class PostgresSetupTest {
         }
     }
 
-    /** The statements of each ```sql block of the README's "PostgreSQL setup" section, in order. */
+    /** The statements of each ```sql block docs/running-as-a-service.md marks {@code tested: postgres-setup}, in order. */
     static List<List<String>> readmeSqlBlocks() throws IOException {
-        String readme = Files.readString(Path.of("README.md"), StandardCharsets.UTF_8);
-        int start = readme.indexOf("### PostgreSQL setup");
-        assertThat(start).as("README section 'PostgreSQL setup'").isNotNegative();
-        int end = readme.indexOf("\n## ", start);
-        int next = readme.indexOf("\n### ", start + 1);
-        String section = readme.substring(start, next > 0 && (end < 0 || next < end) ? next : end);
         List<List<String>> blocks = new ArrayList<>();
-        Matcher m = Pattern.compile("```sql\\n(.*?)```", Pattern.DOTALL).matcher(section);
-        while (m.find()) {
-            blocks.add(Arrays.stream(m.group(1).split(";\\s*\\n"))
+        for (String block : TestedBlocks.of("docs/running-as-a-service.md", "postgres-setup")) {
+            blocks.add(Arrays.stream(block.split(";\\s*\\n"))
                     .map(String::strip).filter(sql -> !sql.isEmpty()).toList());
         }
-        assertThat(blocks).as("sql blocks in the README's PostgreSQL setup").hasSize(2);
+        assertThat(blocks).as("sql blocks of docs/running-as-a-service.md, PostgreSQL setup").hasSize(2);
         return blocks;
     }
 }

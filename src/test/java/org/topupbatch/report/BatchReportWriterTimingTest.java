@@ -49,7 +49,7 @@ class BatchReportWriterTimingTest {
             };
             List<Instant> told = new ArrayList<>();
             Path reports = Files.createDirectories(dir.resolve("reports"));
-            new BatchReportWriter(journal, waitingForTheBudget, new ReportWriter(reports), clock,
+            new BatchReportWriter(journal, org.topupbatch.provider.Accounts.lone(waitingForTheBudget), new ReportWriter(reports), clock,
                     (batch, complete, at, summary) -> {
                         assertThat(reports.resolve("b.summary.json")).as("told once the files are in place").exists();
                         told.add(at);

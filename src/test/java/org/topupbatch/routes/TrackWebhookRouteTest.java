@@ -104,6 +104,17 @@ class TrackWebhookRouteTest extends RouteTestSupport {
         assertThat(lookUps()).as("no provider look-up").isEqualTo(lookUps);
     }
 
+    @Test
+    void one_account_has_the_plain_address_only() throws Exception {
+        // the accounts' route of track-webhook.yaml is made only when topup.providers names accounts
+        assertThat(context.getRoute("track-webhook")).isNotNull();
+        assertThat(context.getRoute("track-webhook-account")).as("no account route with one account").isNull();
+        HttpRequest under = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/hooks/topup/main"))
+                .timeout(Duration.ofSeconds(10)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{}", StandardCharsets.UTF_8)).build();
+        assertThat(http.send(under, HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(404);
+    }
+
     private long lookUps() {
         var perOperation = sandbox.stats().requestsPerOperation();
         return perOperation.getOrDefault("check-order", 0L) + perOperation.getOrDefault("order-history", 0L);

@@ -94,7 +94,7 @@ class PendingTimeoutRestartTest {
     final class Process {
         final ProviderGateway gateway = new ProviderGateway(client, budget, d -> { });
         final CachedPriceCatalog prices = new CachedPriceCatalog(gateway::priceList);
-        final BatchReporter reporter = new BatchReporter(journal, gateway, new ReportWriter(dir.resolve("reports")), clock, TIMEOUT);
+        final BatchReporter reporter = new BatchReporter(journal, org.topupbatch.provider.Accounts.lone(gateway), new ReportWriter(dir.resolve("reports")), clock, TIMEOUT);
         final List<Integer> exits = new CopyOnWriteArrayList<>();
         final RunMonitor monitor;
 
@@ -105,7 +105,7 @@ class PendingTimeoutRestartTest {
                 throw new java.io.UncheckedIOException(e);
             }
             monitor = new RunMonitor(InboxSnapshot.takenNow(dir.resolve("inbox")), journal,
-                    new OrderSubmitter(journal, gateway, clock, new PriceGuard(prices, java.math.BigDecimal.TEN),
+                    new OrderSubmitter(journal, org.topupbatch.provider.Accounts.lone(gateway), clock, new PriceGuard(prices, java.math.BigDecimal.TEN),
                             new ProductAvailability(journal, prices, Duration.ofMinutes(30), Duration.ofMinutes(1), clock)),
                     reporter, exits::add);
         }
