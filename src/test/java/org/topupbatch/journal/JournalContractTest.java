@@ -3,8 +3,6 @@ package org.topupbatch.journal;
 import org.topupbatch.provider.AccountLimits;
 import org.topupbatch.provider.ProviderCall;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -28,24 +26,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * What every journal database must do. Subclasses open a real database (H2 file, PostgreSQL);
  * each test starts from an empty one.
  */
-abstract class JournalContractTest {
+abstract class JournalContractTest extends JournalPerTest {
 
     static final Instant T0 = Instant.parse("2026-01-02T03:04:05.678Z");
-
-    protected JdbcJournal journal;
-
-    /** Opens the test's database; called again after {@link JdbcJournal#close()} it must open the same one. */
-    protected abstract JdbcJournal open();
-
-    @BeforeEach
-    void openJournal() {
-        journal = open();
-    }
-
-    @AfterEach
-    void closeJournal() {
-        journal.close();
-    }
 
     // ---- helpers
 
