@@ -91,7 +91,6 @@ final class AccountLeadView extends LockClusterView {
                 }
                 return;
             }
-            service.duties().followAccount(account);
             Optional<String> holder = session.holder();
             if (holder.isPresent()) {
                 freeSince = null;

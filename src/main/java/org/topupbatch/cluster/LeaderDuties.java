@@ -35,11 +35,4 @@ public interface LeaderDuties {
     default boolean awaitAccountQuiet(String account) {
         return true;
     }
-
-    /**
-     * Several accounts on two nodes, every second for each account this node does not lead: what its
-     * leader learned that this node's own calls there need (the account's limits).
-     */
-    default void followAccount(String account) {
-    }
 }

@@ -141,11 +141,6 @@ public final class RunConfiguration extends AreaConfiguration {
         }
     }
 
-    /** An account another node leads: its limits as that node learned them, for this node's own reads there. */
-    public void followAccount(String account) {
-        provider.accounts().get(account).budget.adoptRememberedLimits();
-    }
-
     /** Handing an account's lead over: waits until this node's orders on the wire there are journaled. */
     public boolean awaitAccountQuiet(String account) {
         return waitAtMostTheLongestCall(() -> journal.journal().sendingAt(account) == 0);

@@ -127,11 +127,6 @@ public final class TopupWiring implements AutoCloseable {
             public boolean awaitAccountQuiet(String account) {
                 return run.awaitAccountQuiet(account);
             }
-
-            @Override
-            public void followAccount(String account) {
-                run.followAccount(account);
-            }
         });
     }
 

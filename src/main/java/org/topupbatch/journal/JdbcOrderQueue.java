@@ -19,16 +19,18 @@ final class JdbcOrderQueue implements OrderQueue {
             AND b.held_at IS NULL AND b.cancelled_at IS NULL
             AND NOT EXISTS (SELECT 1 FROM product_outage o WHERE o.product_sku = r.product_sku AND o.held = TRUE)
             ORDER BY r.batch_id, r.seq LIMIT ?""".formatted(Mapping.ROW_COLUMNS);
-    /** Batches that have rows to send now (their own queue order: oldest first). */
+    /** Batches that have rows to send now (their own queue order: oldest first); %s: the rows' account scope (or ""). */
     private static final String ACTIVE_BATCHES = """
             SELECT b.id FROM batch b WHERE b.report_complete = FALSE
             AND b.halt_reason IS NULL AND b.error IS NULL AND b.held_at IS NULL AND b.cancelled_at IS NULL
-            AND EXISTS (SELECT 1 FROM batch_row r WHERE r.state = 'ACCEPTED' AND r.batch_id = b.id) ORDER BY b.id""";
+            AND EXISTS (SELECT 1 FROM batch_row r WHERE r.state = 'ACCEPTED' AND r.batch_id = b.id %s)
+            ORDER BY b.id""";
+    /** One batch's next rows; %s: the account scope's condition (AccountScope#where) or "". */
     private static final String NEXT_OF_BATCH = """
             SELECT %s FROM batch_row r
             WHERE r.state = 'ACCEPTED' AND r.batch_id = ?
-            AND NOT EXISTS (SELECT 1 FROM product_outage o WHERE o.product_sku = r.product_sku AND o.held = TRUE)
-            ORDER BY r.seq LIMIT ?""".formatted(Mapping.ROW_COLUMNS);
+            AND NOT EXISTS (SELECT 1 FROM product_outage o WHERE o.product_sku = r.product_sku AND o.held = TRUE) %s
+            ORDER BY r.seq LIMIT ?""".formatted(Mapping.ROW_COLUMNS, "%s");
     private static final String REJECT_UNSENT = """
             UPDATE batch_row SET state = 'REJECTED', order_ref_id = NULL,
             repeat_key = NULL, message = ?, updated_at = ? WHERE id = ? AND state = 'ACCEPTED'""";
@@ -90,13 +92,13 @@ final class JdbcOrderQueue implements OrderQueue {
     /** The fair shares of the rows that also meet {@code where} (a leading AND on {@code r.}, or ""). */
     private List<RowRecord> fairShares(int limit, String where, ConditionValues values) {
         List<Long> active = new java.util.ArrayList<>();
-        jdbc.query(ACTIVE_BATCHES.replace("r.batch_id = b.id)", "r.batch_id = b.id" + where + ")"),
+        jdbc.query(ACTIVE_BATCHES.formatted(where),
                 ps -> values.bind(ps, 1), rs -> active.add(rs.getLong(1)));
         if (active.size() <= 1 && where.isEmpty()) {
             return jdbc.rows(NEXT_TO_SUBMIT, ps -> ps.setInt(1, limit));
         }
         int share = Math.max(1, (limit + Math.max(1, active.size()) - 1) / Math.max(1, active.size()));
-        String ofBatch = NEXT_OF_BATCH.replace(" ORDER BY", where + " ORDER BY");
+        String ofBatch = NEXT_OF_BATCH.formatted(where);
         List<List<RowRecord>> queues = new java.util.ArrayList<>();
         for (long batchId : active) {
             queues.add(jdbc.rows(ofBatch, ps -> {

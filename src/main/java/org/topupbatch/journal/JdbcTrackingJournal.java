@@ -7,10 +7,11 @@ import java.util.Optional;
 /** {@link TrackingJournal} over JDBC: sent orders not yet final, when to look at them, and their outcome. */
 final class JdbcTrackingJournal implements TrackingJournal {
 
+    /** %s: the account scope's condition (AccountScope#where) or "". */
     private static final String DUE_FOR_CHECK = """
             SELECT %s FROM batch_row r
-            WHERE r.state IN ('PENDING', 'UNKNOWN') AND (r.next_check_at IS NULL OR r.next_check_at <= ?)
-            ORDER BY r.next_check_at NULLS FIRST, r.id LIMIT ?""".formatted(Mapping.ROW_COLUMNS);
+            WHERE r.state IN ('PENDING', 'UNKNOWN') AND (r.next_check_at IS NULL OR r.next_check_at <= ?) %s
+            ORDER BY r.next_check_at NULLS FIRST, r.id LIMIT ?""".formatted(Mapping.ROW_COLUMNS, "%s");
     private static final String FIND_ORDER = "SELECT " + Mapping.ROW_COLUMNS + " FROM batch_row r WHERE r.order_ref_id = ?";
     private static final String SENDING_TO_UNKNOWN = """
             UPDATE batch_row SET state = 'UNKNOWN', next_check_at = ?,
@@ -31,7 +32,7 @@ final class JdbcTrackingJournal implements TrackingJournal {
 
     @Override
     public List<RowRecord> dueForCheck(Instant now, int limit) {
-        return jdbc.rows(DUE_FOR_CHECK, ps -> {
+        return jdbc.rows(DUE_FOR_CHECK.formatted(""), ps -> {
             ps.setLong(1, now.toEpochMilli());
             ps.setInt(2, limit);
         });
@@ -42,7 +43,7 @@ final class JdbcTrackingJournal implements TrackingJournal {
         if (scope.isEmpty()) {
             return List.of();
         }
-        return jdbc.rows(DUE_FOR_CHECK.replace(" ORDER BY", scope.where() + " ORDER BY"), ps -> {
+        return jdbc.rows(DUE_FOR_CHECK.formatted(scope.where()), ps -> {
             ps.setLong(1, now.toEpochMilli());
             ps.setInt(scope.bind(ps, 2), limit);
         });

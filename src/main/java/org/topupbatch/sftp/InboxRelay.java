@@ -8,7 +8,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Properties;
 import org.apache.camel.ConsumerTemplate;
 import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
@@ -120,31 +119,14 @@ public class InboxRelay implements GenericFileFilter<Object> {
     public int fetchPresent() {
         int fetched = 0;
         try (DefaultCamelContext camel = new DefaultCamelContext()) {
-            camel.addComponent(SftpFolderComponent.NAME, new SftpFolderComponent()); // an absolute folder stays absolute
-            camel.getRegistry().bind("inboxRelay", this);
-            // a failed login goes straight to the one line below: not camel-ftp's WARN about reconnecting
-            camel.getRegistry().bind("sftpOncePoll", new org.apache.camel.spi.PollingConsumerPollStrategy() {
-                public boolean begin(org.apache.camel.Consumer c, org.apache.camel.Endpoint e) {
-                    return true;
-                }
-
-                public void commit(org.apache.camel.Consumer c, org.apache.camel.Endpoint e, int polled) {
-                }
-
-                public boolean rollback(org.apache.camel.Consumer c, org.apache.camel.Endpoint e, int retry, Exception cause)
-                        throws Exception {
-                    throw cause;
-                }
-            });
-            Properties properties = new Properties();
-            properties.setProperty("topup.internal.inbox-folder", localInbox.toAbsolutePath().toString());
-            camel.getPropertiesComponent().setOverrideProperties(properties);
-            PluginHelper.getRoutesLoader(camel).loadRoutes(
-                    PluginHelper.getResourceLoader(camel).resolveResource(DELIVERY_ROUTE_FILE));
+            // the same binding a run's Camel Main does: the @BindToRegistry methods, then configure
+            OnceFetchConfiguration beans = new OnceFetchConfiguration(this, localInbox);
+            PluginHelper.getBeanPostProcessor(camel).postProcessBeforeInitialization(beans, "onceFetch");
+            beans.configure(camel);
             camel.start();
             ConsumerTemplate consumer = camel.createConsumerTemplate();
             ProducerTemplate producer = camel.createProducerTemplate();
-            String uri = endpointUri("throwExceptionOnConnectFailed=true&pollStrategy=#sftpOncePoll");
+            String uri = endpointUri("throwExceptionOnConnectFailed=true&pollStrategy=#" + OnceFetchConfiguration.POLL_STRATEGY);
             for (Exchange e = consumer.receiveNoWait(uri); e != null; e = consumer.receiveNoWait(uri)) {
                 Exchange fetched1 = e;
                 // a new exchange through the route; this one's unit of work (the move into .archive/

@@ -20,7 +20,7 @@ import org.apache.camel.util.StringHelper;
  * whose login folder is not "/". A relative folder is built exactly as by camel-ftp.
  *
  * <p>Bound as {@code sftp} wherever the product creates SFTP endpoints: the run's context
- * (config.SftpConfiguration) and once mode's fetch (InboxRelay.fetchPresent).
+ * (config.SftpConfiguration) and once mode's fetch (OnceFetchConfiguration).
  */
 @Component(SftpFolderComponent.NAME) // the name camel-ftp's option setters (sftp-endpoint, sftp-component) are found by
 public final class SftpFolderComponent extends SftpComponent {

@@ -14,9 +14,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.assertj.core.api.SoftAssertions;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -64,29 +63,14 @@ class AccountsDashboardE2ETest {
               })
             };""";
 
-    @TempDir
-    Path home;
-
-    private JarRun run;
-    private ChromeDriver browser;
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.withoutSandbox();
+    @RegisterExtension
+    final HeadlessChromium chromium = new HeadlessChromium();
+    private final JarRun run = product.run();
+    private final ChromeDriver browser = chromium.start();
     private SandboxProvider main;
     private SandboxProvider dfz;
-
-    @AfterEach
-    void stop() throws Exception {
-        if (browser != null) {
-            browser.quit();
-        }
-        if (run != null) {
-            run.kill();
-        }
-        if (main != null) {
-            main.close();
-        }
-        if (dfz != null) {
-            dfz.close();
-        }
-    }
 
     /** The page as read at one moment: each account's line, each batch's cells and its lines per account. */
     private record Snapshot(Map<String, Map<String, String>> accounts, boolean oneAccountTilesShown,
@@ -128,13 +112,11 @@ class AccountsDashboardE2ETest {
 
     @Test
     void each_accounts_balance_rate_window_and_share_of_the_batch_is_shown_as_its_sandbox_has_it() throws Exception {
-        main = SandboxProvider.start(SandboxConfig.defaults().setSeed(81L).setUnavailable(List.of("FF100"))
-                .setLatency(DurationRange.of(Duration.ofMillis(20), Duration.ofMillis(60))), 0);
-        dfz = SandboxProvider.start(SandboxConfig.defaults().setSeed(82L).setDialect(SandboxDialect.DIGIFLAZZ)
-                .setLatency(DurationRange.of(Duration.ofMillis(10), Duration.ofMillis(40))), 0);
-        browser = DashboardE2ETest.headlessChromium();
-        run = new JarRun(home);
-        AccountsRunE2ETest.twoAccounts(run.env, main, dfz);
+        main = product.startSandbox(SandboxConfig.defaults().setSeed(81L).setUnavailable(List.of("FF100"))
+                .setLatency(DurationRange.of(Duration.ofMillis(20), Duration.ofMillis(60))));
+        dfz = product.startSandbox(SandboxConfig.defaults().setSeed(82L).setDialect(SandboxDialect.DIGIFLAZZ)
+                .setLatency(DurationRange.of(Duration.ofMillis(10), Duration.ofMillis(40))));
+        ProductFixture.twoAccounts(run.env, main, dfz);
         run.drop("dash-accounts.csv", AccountsRunE2ETest.mixedBatch("DA-", ROWS));
         long started = System.nanoTime();
         Process p = run.start();

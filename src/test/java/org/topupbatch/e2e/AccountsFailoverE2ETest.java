@@ -19,10 +19,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.LedgerEntry;
 import org.topupbatch.sandbox.SandboxConfig;
@@ -49,9 +47,6 @@ import org.topupbatch.testing.PostgresServer;
  */
 class AccountsFailoverE2ETest {
 
-    @RegisterExtension
-    static final PostgresServer POSTGRES = new PostgresServer();
-
     static final String MAIN = "main";
     static final String DFZ = "dfz";
     static final String BATCH = "accounts-failover";
@@ -60,36 +55,23 @@ class AccountsFailoverE2ETest {
     static final Map<String, List<String>> ROUTES = Map.of("TSEL10", List.of(MAIN, DFZ), "FF100", List.of(DFZ, MAIN));
     private static final Duration STEP_LIMIT = Duration.ofSeconds(60);
 
-    @TempDir
-    Path home;
-    SandboxProvider main;
-    SandboxProvider dfz;
+    // each node is a product of its own (ProductFixture.node), on the same two accounts
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.onTwoAccounts(() -> SandboxConfig.defaults().setSeed(81L)
+                    .setLatency(DurationRange.of(Duration.ofMillis(20), Duration.ofMillis(60))),
+            () -> SandboxConfig.defaults().setSeed(82L).setDialect(SandboxDialect.DIGIFLAZZ)
+                    .setLatency(DurationRange.of(Duration.ofMillis(10), Duration.ofMillis(40))));
+    final Path home = product.home();
+    final SandboxProvider main = product.sandbox(0);
+    final SandboxProvider dfz = product.sandbox(1);
     JarRun a;
     JarRun b;
     /** Each node's process, as {@link JarRun#start} gave it. */
     final Map<JarRun, Process> processes = new HashMap<>();
 
-    @AfterEach
-    void stop() throws Exception {
-        for (JarRun node : new JarRun[] {a, b}) {
-            if (node != null) {
-                node.kill();
-            }
-        }
-        for (SandboxProvider sandbox : new SandboxProvider[] {main, dfz}) {
-            if (sandbox != null) {
-                sandbox.close();
-            }
-        }
-    }
-
     @Test
     void each_node_leads_an_account_both_send_at_once_and_the_survivor_takes_over_with_one_order_per_row() throws Exception {
-        main = SandboxProvider.start(SandboxConfig.defaults().setSeed(81L)
-                .setLatency(DurationRange.of(Duration.ofMillis(20), Duration.ofMillis(60))), 0);
-        dfz = SandboxProvider.start(SandboxConfig.defaults().setSeed(82L).setDialect(SandboxDialect.DIGIFLAZZ)
-                .setLatency(DurationRange.of(Duration.ofMillis(10), Duration.ofMillis(40))), 0);
-        PostgresServer.Database journal = POSTGRES.createDatabase();
+        PostgresServer.Database journal = ProductFixture.postgresDatabase();
         Path map = Files.writeString(home.resolve("product-map.csv"),
                 "product,provider,sku\nTSEL10,main,TSEL10\nTSEL10,dfz,TSEL10\nFF100,dfz,FF100\nFF100,main,FF100\n");
         a = node("a", journal, null, map);
@@ -248,7 +230,7 @@ class AccountsFailoverE2ETest {
 
     /** A node in a home of its own (its log, its management port) on the journal and, for the second, on the first's folders. */
     private JarRun node(String name, PostgresServer.Database journal, JarRun shared, Path map) throws IOException {
-        JarRun node = new JarRun(Files.createDirectories(home.resolve("node-" + name)));
+        JarRun node = product.node(name);
         node.journalOn(journal);
         if (shared != null) {
             node.env.put("TOPUP_INBOX", shared.inbox.toString());
@@ -257,7 +239,7 @@ class AccountsFailoverE2ETest {
         }
         node.env.put("TOPUP_MODE", "watch");
         node.env.put("TOPUP_NODE_NAME", name);
-        AccountsRunE2ETest.twoAccounts(node.env, main, dfz);
+        ProductFixture.twoAccounts(node.env, main, dfz);
         node.env.put("TOPUP_PRODUCT_MAP", map.toString());
         return node;
     }

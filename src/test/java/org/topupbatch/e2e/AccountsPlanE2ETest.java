@@ -6,10 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
 
@@ -21,20 +20,20 @@ import org.topupbatch.sandbox.SandboxProvider;
  */
 class AccountsPlanE2ETest {
 
-    @TempDir
-    Path home;
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.withoutSandbox();
+    final Path home = product.home();
     SandboxProvider main;
     SandboxProvider backup;
-    JarRun run;
+    final JarRun run = product.run();
 
     @BeforeEach
     void start() throws Exception {
         // gold tier: 95% of the catalog's price. main is out of FF50; backup sells TSEL10 and ML86 cheaper but
         // has a small deposit
-        main = SandboxProvider.start(SandboxConfig.defaults().setSeed(7L).setUnavailable(List.of("FF50")), 0);
-        backup = SandboxProvider.start(SandboxConfig.defaults().setSeed(8L).setBalance(20_000)
-                .setPriceChange("TSEL10:-20%,ML86:-10%"), 0);
-        run = new JarRun(home);
+        main = product.startSandbox(SandboxConfig.defaults().setSeed(7L).setUnavailable(List.of("FF50")));
+        backup = product.startSandbox(SandboxConfig.defaults().setSeed(8L).setBalance(20_000)
+                .setPriceChange("TSEL10:-20%,ML86:-10%"));
         SandboxConfig demo = SandboxConfig.defaults();
         run.env.put("TOPUP_PROVIDERS", "main,backup");
         for (String[] account : List.of(new String[] {"MAIN", main.baseUrl()}, new String[] {"BACKUP", backup.baseUrl()})) {
@@ -48,13 +47,6 @@ class AccountsPlanE2ETest {
                 TSEL10,backup,TSEL10,cheapest
                 """);
         run.env.put("TOPUP_PRODUCT_MAP", map.toString());
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        run.kill();
-        main.close();
-        backup.close();
     }
 
     @Test

@@ -6,19 +6,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.topupbatch.sandbox.DurationRange;
@@ -28,7 +24,6 @@ import org.topupbatch.sandbox.SandboxDialect;
 import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.testing.AwayFromMidnight;
 import org.topupbatch.testing.Poll;
-import org.topupbatch.testing.PostgresServer;
 
 /**
  * {@code reconcile DAY} with two accounts (README "Reconcile with the provider") on the built jar:
@@ -43,68 +38,27 @@ import org.topupbatch.testing.PostgresServer;
  */
 class AccountsReconcileE2ETest {
 
-    @RegisterExtension
-    static final PostgresServer POSTGRES = new PostgresServer();
-
     static final String MAIN = AccountsRunE2ETest.MAIN;
     static final String DFZ = AccountsRunE2ETest.DFZ;
     static final long DEPOSIT = 500_000;
     static final long DFZ_DEPOSIT = 250_000;
     static final int ROWS = 16;
 
-    @TempDir
-    Path home;
-    SandboxProvider main;
-    SandboxProvider dfz;
-    JarRun run;
-    JarRun command;
-    PostgresServer.Database database;
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.onTwoAccounts(() -> SandboxConfig.defaults().setSeed(81L)
+                    .setLatency(DurationRange.of(Duration.ofMillis(60), Duration.ofMillis(120))),
+            () -> SandboxConfig.defaults().setSeed(82L).setDialect(SandboxDialect.DIGIFLAZZ)
+                    .setLatency(DurationRange.of(Duration.ofMillis(10), Duration.ofMillis(40))))
+            .env("TOPUP_MODE", "once").env("TOPUP_SUBMIT_CONCURRENCY", "1");
+    final SandboxProvider main = product.sandbox(0);
+    final SandboxProvider dfz = product.sandbox(1);
+    final JarRun run = product.run();
     /** The business zone: one where it is about noon, so that no day turns during a test (as Jakarta's does at 17:00 UTC). */
     final ZoneId zone = AwayFromMidnight.zone();
 
     @BeforeEach
-    void start() throws Exception {
-        run = new JarRun(home);
+    void start() {
         run.env.put("TOPUP_BUSINESS_ZONE", zone.getId());
-        command = new JarRun(home.resolve("command"));
-        main = SandboxProvider.start(SandboxConfig.defaults().setSeed(81L)
-                .setLatency(DurationRange.of(Duration.ofMillis(60), Duration.ofMillis(120))), 0);
-        dfz = SandboxProvider.start(SandboxConfig.defaults().setSeed(82L).setDialect(SandboxDialect.DIGIFLAZZ)
-                .setLatency(DurationRange.of(Duration.ofMillis(10), Duration.ofMillis(40))), 0);
-        AccountsRunE2ETest.twoAccounts(run.env, main, dfz);
-        run.env.put("TOPUP_MODE", "once");
-        run.env.put("TOPUP_SUBMIT_CONCURRENCY", "1");
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        run.kill();
-        command.kill();
-        if (main != null) {
-            main.close();
-        }
-        dfz.close();
-    }
-
-    private int command(String... args) throws Exception {
-        command.env.clear();
-        command.env.putAll(run.env);
-        Process p = command.start(args);
-        assertThat(p.waitFor(2, TimeUnit.MINUTES)).as("the command ends").isTrue();
-        return p.exitValue();
-    }
-
-    private void inJournal(JournalDatabase journal, String sql) throws Exception {
-        if (journal == JournalDatabase.POSTGRESQL) {
-            try (Connection c = database.connect(); Statement s = c.createStatement()) {
-                assertThat(s.executeUpdate(sql)).as(sql).isEqualTo(1);
-            }
-            return;
-        }
-        try (var pool = org.topupbatch.journal.JournalDataSource.open(run.data, "", null, null);
-             Connection c = pool.getConnection(); Statement s = c.createStatement()) {
-            assertThat(s.executeUpdate(sql)).as(sql).isEqualTo(1);
-        }
     }
 
     private static JsonNode summary(JarRun run, LocalDate day) throws java.io.IOException {
@@ -122,10 +76,7 @@ class AccountsReconcileE2ETest {
     @ParameterizedTest
     @EnumSource(value = JournalDatabase.class, names = "POSTGRESQL")
     void each_account_is_reconciled_on_its_own_with_its_own_exceptions(JournalDatabase journal) throws Exception {
-        if (journal == JournalDatabase.POSTGRESQL) {
-            database = POSTGRES.createDatabase();
-            run.journalOn(database);
-        }
+        product.journalOn(journal);
         LocalDate day = LocalDate.now(zone);
         long mainAtStart = main.balance();
         long dfzAtStart = dfz.balance();
@@ -156,15 +107,15 @@ class AccountsReconcileE2ETest {
         String refundedAtDfz = dfzRefs.get(0);
         String repricedAtDfz = dfzRefs.get(1);
         LedgerEntry refundAtDfz = dfz.refund(refundedAtDfz);
-        inJournal(journal, "UPDATE batch_row SET price = price + 1000 WHERE ref_id = '"
+        run.changeJournal("UPDATE batch_row SET price = price + 1000 WHERE ref_id = '"
                 + repricedAtDfz.substring(0, repricedAtDfz.length() - "-F2".length()) + "'");
         dfz.deposit(DFZ_DEPOSIT);
         LedgerEntry foreignAtDfz = dfz.foreignOrder("OTHER-D", "TSEL10", "081299990001", null);
         int mainOrders = main.ledger().size();
         int dfzOrders = dfz.ledger().size();
 
-        assertThat(command("reconcile", day.toString())).as(command.output()).isEqualTo(2);
-        String out = command.output();
+        assertThat(product.command("reconcile", day.toString())).as(product.commandOutput()).isEqualTo(2);
+        String out = product.commandOutput();
         assertThat(out).contains("Reconciliation of " + day + " (" + zone + "), 2 accounts")
                 .contains("nothing ordered")
                 .contains("Account main (topup, its order history)")
@@ -236,8 +187,8 @@ class AccountsReconcileE2ETest {
                     assertThat(r.get("message")).startsWith("refunded after success");
                 });
 
-        assertThat(command("status")).isZero();
-        assertThat(command.output()).contains("Reconciled: " + day + " (" + zone + ") at ")
+        assertThat(product.command("status")).isZero();
+        assertThat(product.commandOutput()).contains("Reconciled: " + day + " (" + zone + ") at ")
                 .contains("  Account main: " + (atMain.size() - 1) + " of " + mainOrders + " provider orders matched,"
                         + " 2 exceptions unknown_to_journal 1, status_differs 1, unexplained Rp 500.000")
                 .contains("  Account dfz: " + (atDfz.size() - 2) + " of " + atDfz.size()
@@ -245,9 +196,8 @@ class AccountsReconcileE2ETest {
 
         // main cannot be reached: dfz is reconciled all the same, the exit code says it is incomplete
         main.close();
-        main = null;
-        assertThat(command("reconcile", day.toString())).as(command.output()).isEqualTo(1);
-        assertThat(command.output()).contains("topup-batch: cannot reconcile account main for " + day + ": ")
+        assertThat(product.command("reconcile", day.toString())).as(product.commandOutput()).isEqualTo(1);
+        assertThat(product.commandOutput()).contains("topup-batch: cannot reconcile account main for " + day + ": ")
                 .contains("Account main (topup): NOT reconciled");
         JsonNode partial = summary(run, day);
         assertThat(partial.get("complete").asBoolean()).isFalse();
@@ -258,8 +208,8 @@ class AccountsReconcileE2ETest {
         assertThat(counts(d2)).as("the refund is the journal's now").isEqualTo(Map.of("unknown_to_journal", 0L,
                 "missing_at_provider", 0L, "status_differs", 0L, "price_differs", 1L, "pending_too_long", 0L));
         assertThat(dfz.ledger()).as("reconciling orders nothing at dfz").hasSize(dfzOrders);
-        assertThat(command("status")).isZero();
-        assertThat(command.output()).contains("  Account main: not reconciled: ");
+        assertThat(product.command("status")).isZero();
+        assertThat(product.commandOutput()).contains("  Account main: not reconciled: ");
         System.out.printf("ACCOUNTS RECONCILED (%s): main %d of %d provider orders matched, unexplained %d;"
                         + " dfz %d of %d journal orders matched by %d requests, balance %d; ledgers %d and %d orders before"
                         + " and after%n", journal, m.get("matched").asLong(), m.get("provider_orders").asLong(),
@@ -272,17 +222,8 @@ class AccountsReconcileE2ETest {
         run.env.put("TOPUP_MODE", "watch");
         run.env.put("TOPUP_RECONCILE_SCHEDULE", "0/2 * * * * ?"); // Quartz's form: every 2 s, for the test
         LocalDate yesterday = LocalDate.now(zone).minusDays(1);
-        Path file = run.reports.resolve("reconcile-" + yesterday + ".summary.json");
         run.start();
-        Poll.until("the daily reconciliation's summary", Duration.ofSeconds(90), () -> Files.exists(file), ok -> ok,
-                run::output);
-        JsonNode written = Poll.until("the summary readable", Duration.ofSeconds(10), () -> {
-            try {
-                return new ObjectMapper().readTree(file.toFile());
-            } catch (java.io.IOException halfSeen) {
-                return null;
-            }
-        }, n -> n != null);
+        JsonNode written = ReconcileE2ETest.scheduledSummary(run, yesterday);
         assertThat(written.get("complete").asBoolean()).as(written.toString()).isTrue();
         assertThat(written.get("accounts").get(MAIN).get("method").asText()).isEqualTo("history");
         assertThat(written.get("accounts").get(DFZ).get("method").asText()).isEqualTo("status_check");

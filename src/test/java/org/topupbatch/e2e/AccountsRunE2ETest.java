@@ -17,18 +17,14 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.assertj.core.api.SoftAssertions;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.LedgerEntry;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxDialect;
 import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.testing.Poll;
-import org.topupbatch.testing.PostgresServer;
 
 /**
  * One batch ordered across two accounts (README, "Several accounts") by the built jar: {@code main}, a
@@ -42,61 +38,22 @@ import org.topupbatch.testing.PostgresServer;
  */
 class AccountsRunE2ETest {
 
+    static final String MAIN = ProductFixture.MAIN;
+    static final String DFZ = ProductFixture.DFZ;
+
     @RegisterExtension
-    static final PostgresServer POSTGRES = new PostgresServer();
-
-    static final String MAIN = "main";
-    static final String DFZ = "dfz";
-
-    @TempDir
-    Path home;
+    final ProductFixture product = ProductFixture.withoutSandbox();
+    final Path home = product.home();
     SandboxProvider main;
     SandboxProvider dfz;
-    JarRun run;
-
-    @BeforeEach
-    void start() throws Exception {
-        run = new JarRun(home);
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        run.kill();
-        if (main != null) {
-            main.close();
-        }
-        if (dfz != null) {
-            dfz.close();
-        }
-    }
+    final JarRun run = product.run();
 
     /** Starts both sandboxes (gold tier: 300 requests a minute each) and points the run's two accounts at them. */
     private void startAccounts(SandboxConfig mainConfig) {
-        main = SandboxProvider.start(mainConfig, 0);
-        dfz = SandboxProvider.start(SandboxConfig.defaults().setSeed(72L).setDialect(SandboxDialect.DIGIFLAZZ)
-                .setLatency(DurationRange.of(Duration.ofMillis(10), Duration.ofMillis(40))), 0);
-        twoAccounts(run.env, main, dfz);
-    }
-
-    /**
-     * The run's settings for the accounts {@code main} (default dialect, the sandbox's demo key) and
-     * {@code dfz} (Digiflazz, its demo username and key, 300 a minute), polling only; a product held as
-     * an outage instead of moved on would be rejected soon rather than keep the run waiting.
-     */
-    static void twoAccounts(java.util.Map<String, String> env, SandboxProvider main, SandboxProvider dfz) {
-        SandboxConfig demo = SandboxConfig.defaults();
-        env.put("TOPUP_PROVIDERS", MAIN + "," + DFZ);
-        env.put("TOPUP_PROVIDER_MAIN_BASE_URL", main.baseUrl());
-        env.put("TOPUP_PROVIDER_MAIN_API_KEY", demo.apiKey());
-        env.put("TOPUP_PROVIDER_MAIN_API_SECRET", demo.apiSecret());
-        env.put("TOPUP_PROVIDER_DFZ_DIALECT", "digiflazz");
-        env.put("TOPUP_PROVIDER_DFZ_BASE_URL", dfz.baseUrl());
-        env.put("TOPUP_PROVIDER_DFZ_API_KEY", dfz.config().username());   // Digiflazz's username
-        env.put("TOPUP_PROVIDER_DFZ_API_SECRET", dfz.config().apiKey());  // Digiflazz's key
-        env.put("TOPUP_PROVIDER_DFZ_RATE_LIMIT", "300");
-        env.put("TOPUP_WEBHOOK_PORT", "0"); // no webhooks: every product here is instant anyway
-        env.put("TOPUP_OUTAGE_RECHECK", "1s");
-        env.put("TOPUP_OUTAGE_WAIT", "5s");
+        main = product.startSandbox(mainConfig);
+        dfz = product.startSandbox(SandboxConfig.defaults().setSeed(72L).setDialect(SandboxDialect.DIGIFLAZZ)
+                .setLatency(DurationRange.of(Duration.ofMillis(10), Duration.ofMillis(40))));
+        ProductFixture.twoAccounts(run.env, main, dfz);
     }
 
     /** Free Fire 100 (instant, 8-12 digits) and Telkomsel 10.000 (instant, 0812...), by turns. */
@@ -205,7 +162,7 @@ class AccountsRunE2ETest {
     @Test
     void a_product_down_mid_batch_sends_each_refused_row_to_the_next_account_under_a_new_ref_id() throws Exception {
         JournalDatabase journal = JournalDatabase.POSTGRESQL;
-        run.journalOn(journal, POSTGRES);
+        product.journalOn(journal);
         startAccounts(SandboxConfig.defaults().setSeed(73L)
                 .setLatency(DurationRange.of(Duration.ofMillis(20), Duration.ofMillis(60))));
         int rows = 60;

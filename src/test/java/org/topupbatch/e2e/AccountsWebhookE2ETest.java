@@ -17,9 +17,8 @@ import org.apache.commons.codec.digest.DigestUtils;
 import org.apache.commons.codec.digest.HmacAlgorithms;
 import org.apache.commons.codec.digest.HmacUtils;
 import org.assertj.core.api.SoftAssertions;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.LedgerEntry;
 import org.topupbatch.sandbox.SandboxConfig;
@@ -43,40 +42,27 @@ class AccountsWebhookE2ETest {
     static final String MAIN_SECRET = "whsec-main-8Rt2Wq";
     static final String DFZ_SECRET = "whsec-dfz-3Ka9Zm";
 
-    @TempDir
-    Path home;
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.withoutSandbox();
+    final Path home = product.home();
     SandboxProvider main;
     SandboxProvider dfz;
-    JarRun run;
+    final JarRun run = product.run();
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-    @AfterEach
-    void stop() throws Exception {
-        if (run != null) {
-            run.kill();
-        }
-        if (main != null) {
-            main.close();
-        }
-        if (dfz != null) {
-            dfz.close();
-        }
-    }
 
     @Test
     void each_accounts_signed_webhooks_settle_its_own_orders_only() throws Exception {
-        run = new JarRun(home);
         int port = run.webhookPort();
         DurationRange settle = DurationRange.of(Duration.ofSeconds(12), Duration.ofSeconds(12));
         DurationRange latency = DurationRange.of(Duration.ofMillis(10), Duration.ofMillis(40));
         // STEAM90K down at main: those rows go to dfz under their own ref_id
-        main = SandboxProvider.start(SandboxConfig.defaults().setSeed(81L).setLatency(latency).setSettleDelay(settle)
+        main = product.startSandbox(SandboxConfig.defaults().setSeed(81L).setLatency(latency).setSettleDelay(settle)
                 .setUnavailable(List.of("STEAM90K")).setWebhookSecret(MAIN_SECRET)
-                .setWebhookUrl("http://127.0.0.1:" + port + "/webhook/main"), 0);
-        dfz = SandboxProvider.start(SandboxConfig.defaults().setSeed(82L).setDialect(SandboxDialect.DIGIFLAZZ)
+                .setWebhookUrl("http://127.0.0.1:" + port + "/webhook/main"));
+        dfz = product.startSandbox(SandboxConfig.defaults().setSeed(82L).setDialect(SandboxDialect.DIGIFLAZZ)
                 .setLatency(latency).setSettleDelay(settle).setWebhookSecret(DFZ_SECRET)
-                .setWebhookUrl("http://127.0.0.1:" + port + "/webhook/dfz"), 0);
-        AccountsRunE2ETest.twoAccounts(run.env, main, dfz);
+                .setWebhookUrl("http://127.0.0.1:" + port + "/webhook/dfz"));
+        ProductFixture.twoAccounts(run.env, main, dfz);
         run.env.put("TOPUP_WEBHOOK_PORT", Integer.toString(port)); // the receiver on, this time
         run.env.put("TOPUP_PROVIDER_MAIN_WEBHOOK_SECRET", MAIN_SECRET);
         run.env.put("TOPUP_PROVIDER_DFZ_WEBHOOK_SECRET", DFZ_SECRET);

@@ -9,11 +9,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.topupbatch.sandbox.DurationRange;
@@ -21,7 +18,6 @@ import org.topupbatch.sandbox.LedgerEntry;
 import org.topupbatch.sandbox.LostAnswerMode;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
-import org.topupbatch.testing.PostgresServer;
 
 /**
  * The built jar, run as its own process in once mode, against a sandbox provider living in this
@@ -31,29 +27,11 @@ import org.topupbatch.testing.PostgresServer;
 class BatchFlowE2ETest {
 
     @RegisterExtension
-    static final PostgresServer POSTGRES = new PostgresServer();
-
-    @TempDir
-    Path home;
-    SandboxProvider sandbox;
-    JarRun run;
-
-    @BeforeEach
-    void start() throws Exception {
-        run = new JarRun(home);
-        SandboxConfig config = SandboxConfig.defaults()
-                .setSettleDelay(DurationRange.of(Duration.ofMillis(300), Duration.ofMillis(1500)))
-                .setWebhookUrl("http://127.0.0.1:" + run.webhookPort() + "/webhook")
-                .setSeed(42L);
-        sandbox = SandboxProvider.start(config, 0);
-        run.provider(sandbox.baseUrl());
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        run.kill();
-        sandbox.close();
-    }
+    final ProductFixture product = ProductFixture.on(() -> SandboxConfig.defaults()
+            .setSettleDelay(DurationRange.of(Duration.ofMillis(300), Duration.ofMillis(1500))).setSeed(42L)).sendingWebhooks();
+    final Path home = product.home();
+    final SandboxProvider sandbox = product.sandbox();
+    final JarRun run = product.run();
 
     /**
      * Semicolons, BOM, CRLF, quoted line breaks and delimiters, extra columns, every rejection reason,
@@ -90,7 +68,7 @@ class BatchFlowE2ETest {
     @EnumSource(JournalDatabase.class)
     void a_spreadsheet_file_with_every_kind_of_row_is_reported_exactly_as_the_provider_booked_it(JournalDatabase journal)
             throws Exception {
-        run.journalOn(journal, POSTGRES);
+        product.journalOn(journal);
         byte[] bom = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
         byte[] body = SPREADSHEET_FILE.getBytes(StandardCharsets.UTF_8);
         byte[] file = new byte[bom.length + body.length];

@@ -2,12 +2,10 @@ package org.topupbatch.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
@@ -24,32 +22,18 @@ import org.topupbatch.testing.Poll;
  */
 class CrashE2ETest {
 
-    @TempDir
-    Path home;
-    SandboxProvider sandbox;
-    JarRun run;
-
-    @AfterEach
-    void stop() throws Exception {
-        if (run != null) {
-            run.kill();
-        }
-        if (sandbox != null) {
-            sandbox.close();
-        }
-    }
+    // Basic tier (60 a minute, one a second): the first run's requests are still in the window
+    // and in the pace when it dies; a restart that forgot them would burst and overrun both.
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.on(() -> SandboxConfig.defaults()
+            .setTier(SandboxTier.BASIC)
+            .setLatency(DurationRange.of(Duration.ofMillis(40), Duration.ofMillis(200)))
+            .setSettleDelay(DurationRange.of(Duration.ofMillis(300), Duration.ofSeconds(2)))).sendingWebhooks();
+    final SandboxProvider sandbox = product.sandbox();
+    final JarRun run = product.run();
 
     @Test
     void a_killed_run_resumes_without_ordering_twice_losing_an_order_or_bursting() throws Exception {
-        run = new JarRun(home);
-        // Basic tier (60 a minute, one a second): the first run's requests are still in the window
-        // and in the pace when it dies; a restart that forgot them would burst and overrun both.
-        sandbox = SandboxProvider.start(SandboxConfig.defaults()
-                .setTier(SandboxTier.BASIC)
-                .setLatency(DurationRange.of(Duration.ofMillis(40), Duration.ofMillis(200)))
-                .setSettleDelay(DurationRange.of(Duration.ofMillis(300), Duration.ofSeconds(2)))
-                .setWebhookUrl("http://127.0.0.1:" + run.webhookPort() + "/webhook"), 0);
-        run.provider(sandbox.baseUrl());
         int rows = 40;
         run.drop("big.csv", BatchFlowE2ETest.plainFile("K-", rows));
 

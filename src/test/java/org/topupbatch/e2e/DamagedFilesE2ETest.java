@@ -11,10 +11,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.intake.FileMutator;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.SandboxConfig;
@@ -33,25 +31,12 @@ class DamagedFilesE2ETest {
     static final Charset WINDOWS_1252 = Charset.forName("windows-1252");
     static final int FUZZED = 20;
 
-    @TempDir
-    Path home;
-    SandboxProvider sandbox;
-    JarRun run;
-
-    @BeforeEach
-    void start() throws Exception {
-        run = new JarRun(home);
-        sandbox = SandboxProvider.start(SandboxConfig.defaults().setSeed(11L).setFailRate(0)
-                .setSettleDelay(DurationRange.of(Duration.ofMillis(100), Duration.ofMillis(500)))
-                .setWebhookUrl("http://127.0.0.1:" + run.webhookPort() + "/webhook"), 0);
-        run.provider(sandbox.baseUrl());
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        run.kill();
-        sandbox.close();
-    }
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.on(() -> SandboxConfig.defaults().setSeed(11L).setFailRate(0)
+            .setSettleDelay(DurationRange.of(Duration.ofMillis(100), Duration.ofMillis(500)))).sendingWebhooks();
+    final Path home = product.home();
+    final SandboxProvider sandbox = product.sandbox();
+    final JarRun run = product.run();
 
     @Test
     void the_intake_takes_every_damaged_file_with_a_summary_a_clean_log_and_exit_0() throws Exception {
@@ -100,14 +85,10 @@ class DamagedFilesE2ETest {
             assertThat(bad).as("a raw control character in the log: %s", visible(line)).isNegative();
         }
 
-        JarRun status = new JarRun(Files.createDirectories(home.resolve("status")));
-        status.env.clear();
-        status.env.putAll(run.env);
-        Process p = status.start("status");
-        assertThat(p.waitFor(2, java.util.concurrent.TimeUnit.MINUTES)).as("status ends").isTrue();
-        assertThat(p.exitValue()).as(status.output()).isZero();
-        assertThat(status.output()).as(status.output()).contains("esc-\\u001B[31mred.csv").contains("line\\nbreak.csv");
-        for (String line : status.output().split("\n")) {
+        assertThat(product.command("status")).as(product.commandOutput()).isZero();
+        String status = product.commandOutput();
+        assertThat(status).as(status).contains("esc-\\u001B[31mred.csv").contains("line\\nbreak.csv");
+        for (String line : status.split("\n")) {
             assertThat(rawControl(line)).as("a raw control character in status: %s", visible(line)).isNegative();
         }
 

@@ -12,16 +12,13 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.topupbatch.testing.BuiltJar;
 import org.topupbatch.testing.Poll;
@@ -34,35 +31,27 @@ import org.topupbatch.testing.Poll;
  */
 class DashboardE2ETest {
 
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     private static final int ROWS = 200;
     private static final String INTAKE_BALANCE = "Rp 10.000.000";
 
-    @TempDir
-    Path home;
+    @RegisterExtension
+    final ProductFixture product = busyProduct();
+    @RegisterExtension
+    final HeadlessChromium chromium = new HeadlessChromium();
+    private final JarRun run = product.run();
+    private final ChromeDriver browser = chromium.start();
 
-    private JarRun run;
-    private ChromeDriver browser;
-
-    @AfterEach
-    void stop() throws Exception {
-        if (browser != null) {
-            browser.quit();
-        }
-        if (run != null) {
-            run.kill();
-        }
+    /**
+     * The product on its own (embedded) sandbox, slow enough that a batch of 200 is still running while the
+     * page is looked at and its buttons are pressed.
+     */
+    static ProductFixture busyProduct() {
+        return ProductFixture.withoutSandbox().env("TOPUP_SANDBOX_LATENCY", "400ms").env("TOPUP_SANDBOX_SETTLE_DELAY", "30s")
+                .env("TOPUP_SUBMIT_CONCURRENCY", "1");
     }
 
     @Test
     void a_running_batch_shows_its_name_progress_and_the_balance() throws Exception {
-        browser = headlessChromium();
-        run = new JarRun(home);
-        // slow enough that the batch is still running while the page is looked at
-        run.env.put("TOPUP_SANDBOX_LATENCY", "400ms");
-        run.env.put("TOPUP_SANDBOX_SETTLE_DELAY", "30s");
-        run.env.put("TOPUP_SUBMIT_CONCURRENCY", "1");
         run.env.put("TOPUP_NODE_NAME", "dash-1");
         StringBuilder csv = new StringBuilder("ref_id,product_sku,customer_no\n");
         for (int i = 1; i <= ROWS; i++) {
@@ -100,21 +89,23 @@ class DashboardE2ETest {
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(120), Duration.ofMillis(300));
         // while the batch runs, the balance follows the create-order answers (balance_after), not
         // only intake and the report: it drops below what intake read with no extra provider call
-        // the rows are redrawn every 2 s: a row looked at while it is replaced is looked at again
-        WebElement batch = wait.ignoring(StaleElementReferenceException.class).withMessage(() -> "no running batch with a balance below intake's on the dashboard;"
+        // the rows are redrawn every 2 s: a row looked at while it is replaced is looked at again, and what
+        // is checked of it below is read in that same look (its text, progress and amount charged)
+        String[] batch = wait.ignoring(StaleElementReferenceException.class).withMessage(() -> "no running batch with a balance below intake's on the dashboard;"
                         + " balance " + browser.findElement(By.id("balance")).getText() + "; output:\n" + run.output())
                 .until(b -> b.findElements(By.cssSelector("tr.batch")).stream()
                         .filter(r -> r.getText().contains("reseller-march.csv")
                                 && r.findElement(By.cssSelector("td.state")).getText().matches("queued|submitting|tracking"))
                         .filter(r -> !r.findElement(By.cssSelector("td.progress")).getText().startsWith("0 /"))
                         .filter(r -> !b.findElement(By.id("balance")).getText().equals(INTAKE_BALANCE))
-                        .findFirst().orElse(null));
-        String progress = batch.findElement(By.cssSelector("td.progress")).getText();
+                        .findFirst().map(r -> new String[] {r.getText(), r.findElement(By.cssSelector("td.progress")).getText(),
+                                r.findElement(By.cssSelector("td.charged")).getText()}).orElse(null));
+        String progress = batch[1];
         String balance = browser.findElement(By.id("balance")).getText();
         String balanceAge = browser.findElement(By.id("balance-age")).getText();
         String rate = browser.findElement(By.id("rate")).getText();
         Path shot = screenshot();
-        System.out.println("DASHBOARD (screenshot " + shot + "): batch row '" + batch.getText() + "'; balance "
+        System.out.println("DASHBOARD (screenshot " + shot + "): batch row '" + batch[0] + "'; balance "
                 + balance + " (" + balanceAge + "); rate " + rate + "; pending " + browser.findElement(By.id("pending")).getText());
 
         assertThat(progress).as("done / rows (percent)").matches("\\d+ / " + ROWS + " \\(\\d+%\\)");
@@ -123,7 +114,7 @@ class DashboardE2ETest {
         assertThat(balanceAge).as("the balance's age").matches("as of \\d+ s ago");
         assertThat(rate).matches("\\d+ / \\d+");
         assertThat(browser.findElement(By.id("node")).getText()).as("the node in the header").isEqualTo("dash-1 (single)");
-        assertThat(batch.findElement(By.cssSelector("td.charged")).getText()).matches("Rp \\d{1,3}(\\.\\d{3})*");
+        assertThat(batch[2]).matches("Rp \\d{1,3}(\\.\\d{3})*");
         assertThat(Files.size(shot)).isPositive();
 
         operatorButtons(wait, page);
@@ -137,7 +128,7 @@ class DashboardE2ETest {
      * as another site's page would send it, orders nothing.
      */
     private void uploadWithPreview(WebDriverWait wait, String page) throws Exception {
-        Path file = home.resolve("upload-evening.csv");
+        Path file = product.home().resolve("upload-evening.csv");
         Files.writeString(file, "ref_id,product_sku,customer_no\nUP-1,FF100,31234567\nUP-2,FF100,31234568\n"
                 + "UP-3,NOPE1,31234569\n");
         HttpResponse<String> forged = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(page
@@ -170,12 +161,8 @@ class DashboardE2ETest {
     private void lastReconciliation(WebDriverWait wait) throws Exception {
         assertThat(browser.findElement(By.id("reconcile")).getText()).isEqualTo("none yet");
         String day = java.time.LocalDate.now(java.time.ZoneId.of("Asia/Jakarta")).toString();
-        JarRun command = new JarRun(home.resolve("command"));
-        command.env.putAll(run.env);
-        Process p = command.start("reconcile", day);
-        assertThat(p.waitFor(2, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
-        assertThat(p.exitValue()).as(command.output()).isIn(0, 2);
-        wait.withMessage(() -> "no reconciliation tile; command output:\n" + command.output())
+        assertThat(product.command("reconcile", day)).as(product.commandOutput()).isIn(0, 2);
+        wait.withMessage(() -> "no reconciliation tile; command output:\n" + product.commandOutput())
                 .until(b -> b.findElement(By.id("reconcile")).getText().startsWith(day + ": "));
         String tile = browser.findElement(By.id("reconcile")).getText();
         String detail = browser.findElement(By.id("reconcile-detail")).getText();
@@ -221,22 +208,6 @@ class DashboardE2ETest {
             button.click();
             return true;
         });
-    }
-
-    /** Chromium as Debian installs it; Selenium Manager is never asked to download anything. */
-    static ChromeDriver headlessChromium() throws Exception {
-        if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
-            throw new AssertionError("the dashboard test needs Debian's chromium and chromedriver (" + CHROMIUM + ", "
-                    + CHROMEDRIVER + "): install them with 'apt-get install -y chromium chromium-driver' (.ci/run does)");
-        }
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM.toFile());
-        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--window-size=1280,720", "--user-data-dir=" + Files.createTempDirectory("dashboard-chromium"));
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
-        return new ChromeDriver(service, options);
     }
 
     /** Kept beside the built jar (target/), where CI collects test artifacts. */

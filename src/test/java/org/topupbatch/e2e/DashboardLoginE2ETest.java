@@ -9,9 +9,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
@@ -30,30 +29,16 @@ class DashboardLoginE2ETest {
     private static final String USER = "operator";
     private static final String PASSWORD = "pw-4b7c-secret";
 
-    @TempDir
-    Path home;
-
-    private JarRun run;
-    private ChromeDriver browser;
-
-    @AfterEach
-    void stop() throws Exception {
-        if (browser != null) {
-            browser.quit();
-        }
-        if (run != null) {
-            run.kill();
-        }
-    }
+    // slow enough that the batch is still running when its Hold button is pressed
+    @RegisterExtension
+    final ProductFixture product = DashboardE2ETest.busyProduct();
+    @RegisterExtension
+    final HeadlessChromium chromium = new HeadlessChromium();
+    private final JarRun run = product.run();
+    private final ChromeDriver browser = chromium.start();
 
     @Test
     void logged_in_the_dashboard_shows_a_button_holds_and_an_upload_orders() throws Exception {
-        browser = DashboardE2ETest.headlessChromium();
-        run = new JarRun(home);
-        // slow enough that the batch is still running when its Hold button is pressed
-        run.env.put("TOPUP_SANDBOX_LATENCY", "400ms");
-        run.env.put("TOPUP_SANDBOX_SETTLE_DELAY", "30s");
-        run.env.put("TOPUP_SUBMIT_CONCURRENCY", "1");
         run.env.put("TOPUP_INTAKE_TOKEN", TOKEN);
         run.env.put("TOPUP_MANAGEMENT_USER", USER);
         run.env.put("TOPUP_MANAGEMENT_PASSWORD", PASSWORD);
@@ -116,7 +101,7 @@ class DashboardLoginE2ETest {
                 .stream().anyMatch(td -> td.getText().equals("held")));
 
         // an upload: previewed, then ordered by its button
-        Path file = home.resolve("upload-login.csv");
+        Path file = product.home().resolve("upload-login.csv");
         Files.writeString(file, "ref_id,product_sku,customer_no\nUL-1,FF100,31234567\nUL-2,FF100,31234568\n");
         browser.findElement(By.id("upload-file")).sendKeys(file.toAbsolutePath().toString());
         wait.withMessage(() -> "no preview: " + browser.findElement(By.id("preview")).getText())

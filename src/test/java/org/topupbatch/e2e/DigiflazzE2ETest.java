@@ -7,11 +7,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.topupbatch.sandbox.DurationRange;
@@ -20,7 +17,6 @@ import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxDialect;
 import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.testing.Poll;
-import org.topupbatch.testing.PostgresServer;
 
 /**
  * The built jar ordering through the Digiflazz dialect (topup.dialect=digiflazz) from a sandbox
@@ -31,31 +27,16 @@ import org.topupbatch.testing.PostgresServer;
  */
 class DigiflazzE2ETest {
 
-    @RegisterExtension
-    static final PostgresServer POSTGRES = new PostgresServer();
-
     static final String WEBHOOK_SECRET = "whsec-df-Qq7Lp2";
 
-    @TempDir
-    Path home;
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.withoutSandbox();
+    final Path home = product.home();
     SandboxProvider sandbox;
-    JarRun run;
-
-    @BeforeEach
-    void start() throws Exception {
-        run = new JarRun(home);
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        run.kill();
-        if (sandbox != null) {
-            sandbox.close();
-        }
-    }
+    final JarRun run = product.run();
 
     private void startSandbox(SandboxConfig config) {
-        sandbox = SandboxProvider.start(config.setDialect(SandboxDialect.DIGIFLAZZ), 0);
+        sandbox = product.startSandbox(config.setDialect(SandboxDialect.DIGIFLAZZ));
         run.env.put("TOPUP_DIALECT", "digiflazz");
         run.env.put("TOPUP_BASE_URL", sandbox.baseUrl());
         run.env.put("TOPUP_API_KEY", sandbox.config().username());
@@ -79,7 +60,7 @@ class DigiflazzE2ETest {
     @EnumSource(JournalDatabase.class)
     void a_batch_is_ordered_and_settled_through_digiflazz(JournalDatabase journal) throws Exception {
         if (journal == JournalDatabase.POSTGRESQL) {
-            run.journalOn(POSTGRES.createDatabase());
+            run.journalOn(ProductFixture.postgresDatabase());
         }
         startSandbox(SandboxConfig.defaults().setSeed(61L).setUnavailable(List.of("FF100"))
                 .setSettleDelay(DurationRange.of(Duration.ofMillis(300), Duration.ofMillis(1500)))

@@ -11,10 +11,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.dhatim.fastexcel.Workbook;
 import org.dhatim.fastexcel.Worksheet;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
 
@@ -27,25 +25,12 @@ import org.topupbatch.sandbox.SandboxProvider;
  */
 class ExcelE2ETest {
 
-    @TempDir
-    Path home;
-    SandboxProvider sandbox;
-    JarRun run;
-
-    @BeforeEach
-    void start() throws IOException {
-        sandbox = SandboxProvider.start(SandboxConfig.defaults(), 0);
-        run = new JarRun(home);
-        run.provider(sandbox.baseUrl());
-        run.env.put("TOPUP_MODE", "once");
-        run.env.put("TOPUP_WEBHOOK_PORT", "0");
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        run.kill();
-        sandbox.close();
-    }
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.on(SandboxConfig::defaults)
+            .env("TOPUP_MODE", "once").env("TOPUP_WEBHOOK_PORT", "0");
+    final Path home = product.home();
+    final SandboxProvider sandbox = product.sandbox();
+    final JarRun run = product.run();
 
     /** A workbook as a shop's spreadsheet saves it: text cells, and number cells where someone typed digits. */
     static void workbook(Path file) throws IOException {

@@ -6,9 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
@@ -20,16 +19,11 @@ import org.topupbatch.testing.Poll;
  */
 class FairnessE2ETest {
 
-    @TempDir
-    Path home;
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.withoutSandbox();
+    final Path home = product.home();
     SandboxProvider sandbox;
-    JarRun run;
-
-    @AfterEach
-    void stop() throws Exception {
-        run.kill();
-        sandbox.close();
-    }
+    final JarRun run = product.run();
 
     static String rows(String prefix, int rows, int customers) {
         StringBuilder csv = new StringBuilder("ref_id,product_sku,customer_no\n");
@@ -41,9 +35,8 @@ class FairnessE2ETest {
 
     @Test
     void a_small_batch_behind_a_large_one_is_reported_while_the_large_one_runs() throws Exception {
-        run = new JarRun(home);
-        sandbox = SandboxProvider.start(SandboxConfig.defaults().setSeed(31L)
-                .setLatency(DurationRange.of(Duration.ofMillis(20), Duration.ofMillis(80))), 0);
+        sandbox = product.startSandbox(SandboxConfig.defaults().setSeed(31L)
+                .setLatency(DurationRange.of(Duration.ofMillis(20), Duration.ofMillis(80))));
         run.provider(sandbox.baseUrl());
         run.env.put("TOPUP_WEBHOOK_PORT", "0");
         run.drop("large.csv", rows("L-", 400, 50_000_000));

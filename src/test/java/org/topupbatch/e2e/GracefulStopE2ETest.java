@@ -6,9 +6,8 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.journal.JdbcJournal;
 import org.topupbatch.journal.RowState;
 import org.topupbatch.sandbox.DurationRange;
@@ -26,28 +25,18 @@ class GracefulStopE2ETest {
     /** What a JVM stopped by SIGTERM exits with (128 + 15). */
     static final int SIGTERM_EXIT = 143;
 
-    @TempDir
-    java.nio.file.Path home;
-    JarRun run;
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.withoutSandbox();
+    final java.nio.file.Path home = product.home();
+    final JarRun run = product.run();
     SandboxProvider sandbox;
-
-    @AfterEach
-    void tearDown() throws Exception {
-        if (run != null) {
-            run.kill();
-        }
-        if (sandbox != null) {
-            sandbox.close();
-        }
-    }
 
     @Test
     void sigterm_mid_batch_finishes_what_was_sent_and_leaves_nothing_to_reconcile() throws Exception {
-        run = new JarRun(home);
-        sandbox = SandboxProvider.start(SandboxConfig.defaults()
+        sandbox = product.startSandbox(SandboxConfig.defaults()
                 .setLatency(DurationRange.of(Duration.ofMillis(300), Duration.ofMillis(800)))
                 .setSettleDelay(DurationRange.of(Duration.ofMillis(300), Duration.ofSeconds(2)))
-                .setWebhookUrl("http://127.0.0.1:" + run.webhookPort() + "/webhook"), 0);
+                .setWebhookUrl("http://127.0.0.1:" + run.webhookPort() + "/webhook"));
         run.provider(sandbox.baseUrl());
         int rows = 100;
         run.drop("big.csv", BatchFlowE2ETest.plainFile("G-", rows));

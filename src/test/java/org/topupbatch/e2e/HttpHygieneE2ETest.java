@@ -21,10 +21,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
@@ -48,29 +46,15 @@ class HttpHygieneE2ETest {
     /** What a forged log line would start with, were a CR/LF let through raw. */
     static final String FORGED = "17:00:00.000 INFO  RunMonitor forged";
 
-    @TempDir
-    Path home;
-    SandboxProvider sandbox;
-    JarRun run;
+    // answers slow enough that a batch is still running while the buttons are tried
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.on(() -> SandboxConfig.defaults()
+            .setLatency(DurationRange.of(Duration.ofMillis(300), Duration.ofMillis(400))))
+            .env("TOPUP_MODE", "watch").env("TOPUP_SUBMIT_CONCURRENCY", "1").env("TOPUP_INTAKE_MAX_BYTES", "65536");
+    final Path home = product.home();
+    final SandboxProvider sandbox = product.sandbox();
+    final JarRun run = product.run();
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-
-    @BeforeEach
-    void start() throws IOException {
-        // answers slow enough that a batch is still running while the buttons are tried
-        sandbox = SandboxProvider.start(SandboxConfig.defaults()
-                .setLatency(DurationRange.of(Duration.ofMillis(300), Duration.ofMillis(400))), 0);
-        run = new JarRun(home);
-        run.provider(sandbox.baseUrl());
-        run.env.put("TOPUP_MODE", "watch");
-        run.env.put("TOPUP_SUBMIT_CONCURRENCY", "1");
-        run.env.put("TOPUP_INTAKE_MAX_BYTES", "65536");
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        run.kill();
-        sandbox.close();
-    }
 
     @Test
     void nothing_a_request_carries_reaches_the_answer_or_decides_an_action_and_every_answer_has_the_security_headers()

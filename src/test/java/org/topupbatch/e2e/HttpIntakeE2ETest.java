@@ -11,10 +11,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
@@ -31,31 +29,16 @@ class HttpIntakeE2ETest {
 
     static final String TOKEN = "erp-door-token-7f3a";
 
-    @TempDir
-    Path home;
-    SandboxProvider sandbox;
-    JarRun run;
+    // answers slow enough that the report is not written the moment the batch is taken
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.on(() -> SandboxConfig.defaults()
+            .setLatency(DurationRange.of(Duration.ofMillis(800), Duration.ofMillis(1000))))
+            .env("TOPUP_MODE", "watch").env("TOPUP_WEBHOOK_PORT", "0").env("TOPUP_SUBMIT_CONCURRENCY", "1")
+            .env("TOPUP_INTAKE_TOKEN", TOKEN).env("TOPUP_INTAKE_MAX_BYTES", "4096");
+    final Path home = product.home();
+    final SandboxProvider sandbox = product.sandbox();
+    final JarRun run = product.run();
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-
-    @BeforeEach
-    void start() throws IOException {
-        // answers slow enough that the report is not written the moment the batch is taken
-        sandbox = SandboxProvider.start(SandboxConfig.defaults()
-                .setLatency(DurationRange.of(Duration.ofMillis(800), Duration.ofMillis(1000))), 0);
-        run = new JarRun(home);
-        run.provider(sandbox.baseUrl());
-        run.env.put("TOPUP_MODE", "watch");
-        run.env.put("TOPUP_WEBHOOK_PORT", "0");
-        run.env.put("TOPUP_SUBMIT_CONCURRENCY", "1");
-        run.env.put("TOPUP_INTAKE_TOKEN", TOKEN);
-        run.env.put("TOPUP_INTAKE_MAX_BYTES", "4096");
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        run.kill();
-        sandbox.close();
-    }
 
     private String base() {
         return "http://127.0.0.1:" + run.env.get("TOPUP_MANAGEMENT_PORT");

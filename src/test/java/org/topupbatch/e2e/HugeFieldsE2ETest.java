@@ -13,10 +13,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.testing.BuiltJar;
@@ -32,27 +30,13 @@ class HugeFieldsE2ETest {
     static final int EXTRA_BYTES = 900 * 1024;
     static final String HEAP = "-Xmx256m";
 
-    @TempDir
-    Path home;
-    SandboxProvider sandbox;
-    JarRun run;
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.on(() -> SandboxConfig.defaults().setSeed(5L).setFailRate(0))
+            .sendingWebhooks();
+    final Path home = product.home();
+    final SandboxProvider sandbox = product.sandbox();
+    final JarRun run = product.run();
     Process process;
-
-    @BeforeEach
-    void start() throws Exception {
-        run = new JarRun(home);
-        sandbox = SandboxProvider.start(SandboxConfig.defaults().setSeed(5L).setFailRate(0)
-                .setWebhookUrl("http://127.0.0.1:" + run.webhookPort() + "/webhook"), 0);
-        run.provider(sandbox.baseUrl());
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        if (process != null && process.isAlive()) {
-            process.destroyForcibly().waitFor();
-        }
-        sandbox.close();
-    }
 
     @Test
     void rows_with_900_kb_extra_columns_are_rejected_one_by_one_in_a_256_mib_heap() throws Exception {
@@ -115,7 +99,7 @@ class HugeFieldsE2ETest {
                 .redirectOutput(log.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("TOPUP_"));
         pb.environment().putAll(run.env);
-        process = pb.start();
+        process = product.killedAfter(pb.start());
         if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
             process.destroyForcibly().waitFor();
             throw new AssertionError("java " + HEAP + " -jar ... " + String.join(" ", args) + " did not end within " + limit

@@ -8,10 +8,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.sandbox.LedgerEntry;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
@@ -27,24 +25,11 @@ class IntakeSetAsideE2ETest {
     static final String POISON = "ref_id,product_sku,customer_no\nP-1,FF100,12345678\n";
     static final String GOOD = "ref_id,product_sku,customer_no\nG-1,FF100,12345678\n";
 
-    @TempDir
-    Path home;
-    SandboxProvider sandbox;
-    JarRun run;
-
-    @BeforeEach
-    void start() throws Exception {
-        run = new JarRun(home);
-        sandbox = SandboxProvider.start(SandboxConfig.defaults()
-                .setWebhookUrl("http://127.0.0.1:" + run.webhookPort() + "/webhook"), 0);
-        run.provider(sandbox.baseUrl());
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        run.kill();
-        sandbox.close();
-    }
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.on(SandboxConfig::defaults).sendingWebhooks();
+    final Path home = product.home();
+    final SandboxProvider sandbox = product.sandbox();
+    final JarRun run = product.run();
 
     @Test
     void a_file_whose_intake_keeps_failing_is_set_aside_the_inbox_goes_on_and_once_ends_with_exit_2() throws Exception {

@@ -100,6 +100,33 @@ final class JarRun {
         }
     }
 
+    /**
+     * Changes the stopped product's journal behind its back, as a test that needs a journal disagreeing with
+     * the provider does: each statement must change exactly one row.
+     */
+    void changeJournal(String... statements) throws SQLException {
+        if (postgres != null) {
+            try (Connection c = postgres.connect()) {
+                changeEach(c, statements);
+            }
+            return;
+        }
+        try (var pool = org.topupbatch.journal.JournalDataSource.open(data, "", null, null); Connection c = pool.getConnection()) {
+            changeEach(c, statements);
+        }
+    }
+
+    private static void changeEach(Connection c, String... statements) throws SQLException {
+        try (java.sql.Statement s = c.createStatement()) {
+            for (String sql : statements) {
+                int changed = s.executeUpdate(sql);
+                if (changed != 1) {
+                    throw new AssertionError(sql + " changed " + changed + " rows, not 1");
+                }
+            }
+        }
+    }
+
     Path drop(String name, String content) throws IOException {
         return drop(name, content.getBytes(StandardCharsets.UTF_8));
     }

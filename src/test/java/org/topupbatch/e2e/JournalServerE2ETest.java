@@ -13,10 +13,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import org.h2.tools.Shell;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.testing.BuiltJar;
@@ -31,23 +29,10 @@ import org.topupbatch.testing.Poll;
  */
 class JournalServerE2ETest {
 
-    @TempDir
-    Path home;
-    SandboxProvider sandbox;
-    JarRun run;
-
-    @BeforeEach
-    void start() throws Exception {
-        sandbox = SandboxProvider.start(SandboxConfig.defaults(), 0);
-        run = new JarRun(home);
-        run.provider(sandbox.baseUrl());
-    }
-
-    @AfterEach
-    void stop() throws InterruptedException {
-        run.kill();
-        sandbox.close();
-    }
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.on(SandboxConfig::defaults);
+    final SandboxProvider sandbox = product.sandbox();
+    final JarRun run = product.run();
 
     @Test
     void the_server_refuses_the_empty_admin_password_and_status_reads_beside_the_running_product() throws Exception {

@@ -18,15 +18,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVPrinter;
 import org.apache.commons.csv.CSVRecord;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
@@ -84,28 +81,12 @@ class LibreOfficeFilesE2ETest {
         }
     }
 
-    @TempDir
-    Path home;
-    SandboxProvider sandbox;
-    JarRun run;
-    JarRun command;
-
-    @BeforeEach
-    void start() throws Exception {
-        run = new JarRun(home);
-        command = new JarRun(Files.createDirectories(home.resolve("command")));
-        sandbox = SandboxProvider.start(SandboxConfig.defaults().setSeed(23L).setFailRate(0)
-                .setSettleDelay(DurationRange.of(Duration.ofMillis(100), Duration.ofMillis(600)))
-                .setWebhookUrl("http://127.0.0.1:" + run.webhookPort() + "/webhook"), 0);
-        run.provider(sandbox.baseUrl());
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        run.kill();
-        command.kill();
-        sandbox.close();
-    }
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.on(() -> SandboxConfig.defaults().setSeed(23L).setFailRate(0)
+            .setSettleDelay(DurationRange.of(Duration.ofMillis(100), Duration.ofMillis(600)))).sendingWebhooks();
+    final Path home = product.home();
+    final SandboxProvider sandbox = product.sandbox();
+    final JarRun run = product.run();
 
     @Test
     void files_libreoffice_writes_in_utf8_windows_1252_and_utf16_are_ordered_and_reported_in_their_own_encoding()
@@ -123,10 +104,10 @@ class LibreOfficeFilesE2ETest {
         // plan first, on a copy outside the inbox: it names the encoding it read
         Path aside = Files.write(home.resolve("aside-" + Saved.WINDOWS_1252_SEMICOLON.name + ".csv"),
                 files.get(Saved.WINDOWS_1252_SEMICOLON));
-        assertThat(command("plan", aside.toString())).as(command.output()).isZero();
-        assertThat(command.output()).as("plan names the encoding it read").contains("Read as:  windows-1252, delimiter ';'")
+        assertThat(product.command("plan", aside.toString())).as(product.commandOutput()).isZero();
+        assertThat(product.commandOutput()).as("plan names the encoding it read").contains("Read as:  windows-1252, delimiter ';'")
                 .contains("Rows:     6 read, 6 acceptable, 0 rejected");
-        StartupRefusalE2ETest.assertNoStackTrace(command.output());
+        StartupRefusalE2ETest.assertNoStackTrace(product.commandOutput());
 
         for (Map.Entry<Saved, byte[]> file : files.entrySet()) {
             run.drop(file.getKey().name + ".csv", file.getValue());
@@ -224,14 +205,6 @@ class LibreOfficeFilesE2ETest {
             }
             return new Report(parser.getHeaderNames(), rows, summary);
         }
-    }
-
-    private int command(String... args) throws Exception {
-        command.env.clear();
-        command.env.putAll(run.env);
-        Process p = command.start(args);
-        assertThat(p.waitFor(2, TimeUnit.MINUTES)).as("the command ends").isTrue();
-        return p.exitValue();
     }
 
     static String decodeStrictly(byte[] bytes, int offset, Charset charset) throws CharacterCodingException {

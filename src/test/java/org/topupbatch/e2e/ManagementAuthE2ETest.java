@@ -17,10 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
@@ -43,28 +41,14 @@ class ManagementAuthE2ETest {
     static final String USER = "operator";
     static final String PASSWORD = "pw-9d2b-secret";
 
-    @TempDir
-    Path home;
-    SandboxProvider sandbox;
-    JarRun run;
-
-    @BeforeEach
-    void start() throws IOException {
-        // answers slow enough that a batch of 200 rows is still running while it is attacked
-        sandbox = SandboxProvider.start(SandboxConfig.defaults()
-                .setLatency(DurationRange.of(Duration.ofMillis(300), Duration.ofMillis(400))), 0);
-        run = new JarRun(home);
-        run.provider(sandbox.baseUrl());
-        run.env.put("TOPUP_MODE", "watch");
-        run.env.put("TOPUP_WEBHOOK_PORT", "0");
-        run.env.put("TOPUP_SUBMIT_CONCURRENCY", "1");
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        run.kill();
-        sandbox.close();
-    }
+    // answers slow enough that a batch of 200 rows is still running while it is attacked
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.on(() -> SandboxConfig.defaults()
+            .setLatency(DurationRange.of(Duration.ofMillis(300), Duration.ofMillis(400))))
+            .env("TOPUP_MODE", "watch").env("TOPUP_WEBHOOK_PORT", "0").env("TOPUP_SUBMIT_CONCURRENCY", "1");
+    final Path home = product.home();
+    final SandboxProvider sandbox = product.sandbox();
+    final JarRun run = product.run();
 
     @Test
     void every_management_route_asks_for_the_token_or_the_login_and_health_stays_open() throws Exception {

@@ -2,14 +2,11 @@ package org.topupbatch.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.sandbox.LedgerEntry;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
@@ -22,32 +19,19 @@ import org.topupbatch.testing.PostgresServer;
 class MigrateJournalE2ETest {
 
     @RegisterExtension
-    static final PostgresServer POSTGRES = new PostgresServer();
-
-    @TempDir
-    Path home;
-    SandboxProvider sandbox;
-    JarRun run;
-
-    @AfterEach
-    void stop() throws Exception {
-        run.kill();
-        sandbox.close();
-    }
+    final ProductFixture product = ProductFixture.on(SandboxConfig::defaults).sendingWebhooks();
+    final SandboxProvider sandbox = product.sandbox();
+    final JarRun run = product.run();
 
     @Test
     void a_journal_moved_to_postgresql_still_refuses_the_ref_ids_it_ordered_on_h2() throws Exception {
-        run = new JarRun(home);
-        sandbox = SandboxProvider.start(SandboxConfig.defaults()
-                .setWebhookUrl("http://127.0.0.1:" + run.webhookPort() + "/webhook"), 0);
-        run.provider(sandbox.baseUrl());
         String content = BatchFlowE2ETest.plainFile("MV-", 8);
         run.drop("daily.csv", content);
         assertThat(run.runOnce(Duration.ofMinutes(2))).as(run.output()).isZero();
         List<LedgerEntry> ordered = sandbox.ledger();
         assertThat(ordered).hasSize(8);
 
-        PostgresServer.Database database = POSTGRES.createDatabase();
+        PostgresServer.Database database = ProductFixture.postgresDatabase();
         run.env.put("MOVE_PASSWORD", "pw-never-shown-41");
         Process move = run.start("migrate-journal", "--to", database.url(), "--user", database.user(),
                 "--password-env", "MOVE_PASSWORD");

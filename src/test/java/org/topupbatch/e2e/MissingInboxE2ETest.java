@@ -11,10 +11,9 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.testing.Poll;
@@ -27,25 +26,16 @@ import org.topupbatch.testing.Poll;
  */
 class MissingInboxE2ETest {
 
-    @TempDir
-    Path home;
-    SandboxProvider sandbox;
-    JarRun run;
-    Path typo;
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.on(SandboxConfig::defaults);
+    final Path home = product.home();
+    final SandboxProvider sandbox = product.sandbox();
+    final JarRun run = product.run();
+    final Path typo = home.resolve("srv").resolve("typo");
 
     @BeforeEach
-    void start() throws Exception {
-        sandbox = SandboxProvider.start(SandboxConfig.defaults(), 0);
-        run = new JarRun(home);
-        run.provider(sandbox.baseUrl());
-        typo = home.resolve("srv").resolve("typo");
+    void start() {
         run.env.put("TOPUP_INBOX", typo.toString());
-    }
-
-    @AfterEach
-    void stop() throws InterruptedException {
-        run.kill();
-        sandbox.close();
     }
 
     @Test

@@ -3,15 +3,13 @@ package org.topupbatch.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.LedgerEntry;
 import org.topupbatch.sandbox.SandboxConfig;
@@ -30,32 +28,19 @@ class MoneyGuardsE2ETest {
     static final long FF100 = 13_300;
     static final int IN_FLIGHT = 4;
 
-    @TempDir
-    Path home;
-    SandboxProvider sandbox;
-    JarRun run;
-    JarRun command;
-
-    @BeforeEach
-    void start() throws Exception {
-        run = new JarRun(home);
-        command = new JarRun(home.resolve("command")); // its own log; the service's folders come with run.env
-        sandbox = SandboxProvider.start(SandboxConfig.defaults().setSeed(19L)
-                .setLatency(DurationRange.of(Duration.ofMillis(20), Duration.ofMillis(60))), 0);
-        run.provider(sandbox.baseUrl());
-        run.env.put("TOPUP_WEBHOOK_PORT", "0");
-        // four orders on the wire at most: what "at most the orders in flight" is checked against
-        run.env.put("TOPUP_SUBMIT_CONCURRENCY", Integer.toString(IN_FLIGHT));
-    }
+    // four orders on the wire at most: what "at most the orders in flight" is checked against
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.on(() -> SandboxConfig.defaults().setSeed(19L)
+                    .setLatency(DurationRange.of(Duration.ofMillis(20), Duration.ofMillis(60))))
+            .env("TOPUP_WEBHOOK_PORT", "0").env("TOPUP_SUBMIT_CONCURRENCY", Integer.toString(IN_FLIGHT));
+    final SandboxProvider sandbox = product.sandbox();
+    final JarRun run = product.run();
 
     @AfterEach
     void stop() throws Exception {
         // what the guards logged, beside the figures in this class's test output
         run.output().lines().filter(l -> l.contains("Price") || l.contains("Product") || l.contains("rejected:"))
                 .limit(40).forEach(System.out::println);
-        run.kill();
-        command.kill();
-        sandbox.close();
     }
 
     /** {@code rows} rows, ML86 (max_price 15% above today's price) and FF100 (no max_price) by turns. */
@@ -136,10 +121,8 @@ class MoneyGuardsE2ETest {
         long refused = sandbox.stats().requestsPerOperation().get("create-order") - createOrdersAtOutage
                 - (sandbox.ledger().size() - ordersAtOutage);
         // status, from another process, shows the held rows and when they will be rejected
-        command.env.putAll(run.env);
-        Process status = command.start("status");
-        assertThat(status.waitFor(2, TimeUnit.MINUTES)).isTrue();
-        assertThat(command.output()).containsPattern("Held: \\d+ rows of ML86 held: unavailable since \\d\\d:\\d\\d UTC"
+        product.command("status");
+        assertThat(product.commandOutput()).containsPattern("Held: \\d+ rows of ML86 held: unavailable since \\d\\d:\\d\\d UTC"
                 + " \\(PRODUCT_UNAVAILABLE: product ML86 is currently unavailable\\); rejected at \\d\\d:\\d\\d UTC unless it is back");
         // ML86 comes back; FF100 does not
         Thread.sleep(2_000);

@@ -15,10 +15,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.testing.FreePorts;
@@ -36,20 +36,21 @@ class NotifyE2ETest {
     static final String SMTP_PASSWORD = "smtp-Pw-never-shown";
     static final String BOT_TOKEN = "123456:bot-token-never-shown";
 
-    @TempDir
-    Path home;
-    SandboxProvider sandbox;
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.on(SandboxConfig::defaults)
+            .env("TOPUP_MODE", "once").env("TOPUP_WEBHOOK_PORT", "0");
+    final Path home = product.home();
+    final SandboxProvider sandbox = product.sandbox();
     GreenMail mail;
     HttpServer receiver;
     HttpServer telegram;
     final List<String> posted = new CopyOnWriteArrayList<>();
     final List<String> telegramCalls = new CopyOnWriteArrayList<>();
     final List<String> postedHeaders = new CopyOnWriteArrayList<>();
-    JarRun run;
+    final JarRun run = product.run();
 
     @BeforeEach
     void start() throws IOException {
-        sandbox = SandboxProvider.start(SandboxConfig.defaults(), 0);
         mail = new GreenMail(new ServerSetup(FreePorts.pick(), "127.0.0.1", "smtp"));
         mail.start();
         mail.setUser("ops@example.com", "ops", SMTP_PASSWORD);
@@ -75,19 +76,14 @@ class NotifyE2ETest {
             exchange.close();
         });
         telegram.start();
-        run = new JarRun(home);
-        run.provider(sandbox.baseUrl());
-        run.env.put("TOPUP_MODE", "once");
-        run.env.put("TOPUP_WEBHOOK_PORT", "0");
     }
 
     @AfterEach
     void stop() throws Exception {
-        run.kill();
+        run.kill(); // before the receivers stop: nothing it sends meanwhile is lost to a closed port
         telegram.stop(0);
         receiver.stop(0);
         mail.stop();
-        sandbox.close();
     }
 
     @Test

@@ -15,10 +15,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
@@ -33,31 +31,18 @@ import org.topupbatch.testing.PostgresServer;
  */
 class ObserveE2ETest {
 
-    @RegisterExtension
-    static final PostgresServer POSTGRES = new PostgresServer();
-
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-    @TempDir
-    Path home;
-
-    private JarRun run;
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.withoutSandbox();
+    final Path home = product.home();
+    private final JarRun run = product.run();
     private SandboxProvider sandbox;
-
-    @AfterEach
-    void stop() throws Exception {
-        if (run != null) {
-            run.kill();
-        }
-        if (sandbox != null) {
-            sandbox.close();
-        }
-    }
 
     @Test
     void ready_then_metrics_of_a_batch_then_not_ready_when_the_credentials_are_refused() throws Exception {
-        sandbox = SandboxProvider.start(SandboxConfig.defaults().setSettleDelay(DurationRange.parse("0")), 0);
-        run = new JarRun(home).provider(sandbox.baseUrl());
+        sandbox = product.startSandbox(SandboxConfig.defaults().setSettleDelay(DurationRange.parse("0")));
+        run.provider(sandbox.baseUrl());
         run.env.put("TOPUP_NODE_NAME", "observe-1");
         run.start();
         String health = awaitHealth("UP");
@@ -138,8 +123,8 @@ class ObserveE2ETest {
 
     @Test
     void not_ready_when_the_journal_is_gone() throws Exception {
-        PostgresServer.Database database = POSTGRES.createDatabase();
-        run = new JarRun(home).journalOn(database);
+        PostgresServer.Database database = ProductFixture.postgresDatabase();
+        run.journalOn(database);
         run.env.put("TOPUP_NODE_NAME", "observe-pg");
         run.start();
         awaitHealth("UP");
@@ -149,7 +134,7 @@ class ObserveE2ETest {
         assertThat(awaitMetric("topup_node_leader")).contains("topup_node_leader{node=\"observe-pg\"} 1.0",
                 "topup_node_role{node=\"observe-pg\",role=\"leader\"} 1.0",
                 "topup_node_role{node=\"observe-pg\",role=\"standby\"} 0.0");
-        POSTGRES.superuserExecute("ALTER DATABASE " + database.name() + " ALLOW_CONNECTIONS false",
+        ProductFixture.postgres().superuserExecute("ALTER DATABASE " + database.name() + " ALLOW_CONNECTIONS false",
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + database.name() + "'");
         String down = awaitHealth("DOWN");
         assertThat(down).contains("journal does not answer");

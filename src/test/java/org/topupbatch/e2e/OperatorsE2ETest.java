@@ -7,11 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
@@ -26,39 +23,15 @@ class OperatorsE2ETest {
 
     static final String GOOD = "ref_id,product_sku,customer_no,note\nP-1,FF100,12345678,a\nP-2,FF100,12345679,b\n";
 
-    @TempDir
-    Path home;
-    JarRun run;
-    JarRun command;
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.withoutSandbox();
+    final Path home = product.home();
+    final JarRun run = product.run();
     SandboxProvider sandbox;
 
-    @BeforeEach
-    void setUp() throws Exception {
-        run = new JarRun(home);
-        command = new JarRun(Files.createDirectories(home.resolve("command")));
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        run.kill();
-        command.kill();
-        if (sandbox != null) {
-            sandbox.close();
-        }
-    }
-
     private void provider(SandboxConfig config) {
-        sandbox = SandboxProvider.start(config, 0);
+        sandbox = product.startSandbox(config);
         run.provider(sandbox.baseUrl());
-    }
-
-    /** Runs a command of the jar with the service's settings; returns its exit code. */
-    private int command(String... args) throws Exception {
-        command.env.clear();
-        command.env.putAll(run.env);
-        Process p = command.start(args);
-        assertThat(p.waitFor(2, TimeUnit.MINUTES)).as("the command ends").isTrue();
-        return p.exitValue();
     }
 
     @Test
@@ -66,8 +39,8 @@ class OperatorsE2ETest {
         provider(SandboxConfig.defaults().setSeed(3L));
         Path good = Files.writeString(home.resolve("good.csv"), GOOD);
         Files.setLastModifiedTime(good, FileTime.fromMillis(1_700_000_000_000L));
-        assertThat(command("plan", good.toString())).as(command.output()).isZero();
-        assertThat(command.output()).contains("Rows:     2 read, 2 acceptable, 0 rejected")
+        assertThat(product.command("plan", good.toString())).as(product.commandOutput()).isZero();
+        assertThat(product.commandOutput()).contains("Rows:     2 read, 2 acceptable, 0 rejected")
                 .contains("Cost:     Rp ").contains("Balance:  Rp ").contains("it covers the batch")
                 .contains("orders per minute");
         assertThat(Files.readString(good)).isEqualTo(GOOD);
@@ -75,18 +48,18 @@ class OperatorsE2ETest {
         assertThat(sandbox.ledger()).as("nothing ordered").isEmpty();
 
         Path bad = Files.writeString(home.resolve("bad.csv"), GOOD + "P-1,FF100,12345670,c\nP-4,NOPE,1,d\n");
-        assertThat(command("plan", bad.toString())).as(command.output()).isEqualTo(2);
-        assertThat(command.output()).contains("rejected  line 4  ref_id P-1: ref_id P-1 repeats line 2 of this file")
+        assertThat(product.command("plan", bad.toString())).as(product.commandOutput()).isEqualTo(2);
+        assertThat(product.commandOutput()).contains("rejected  line 4  ref_id P-1: ref_id P-1 repeats line 2 of this file")
                 .contains("rejected  line 5  ref_id P-4: product_sku NOPE is not in the price list");
-        assertThat(command("status")).as(command.output()).isZero();
-        assertThat(command.output()).as("no batch recorded").contains("No batch in the journal yet.");
+        assertThat(product.command("status")).as(product.commandOutput()).isZero();
+        assertThat(product.commandOutput()).as("no batch recorded").contains("No batch in the journal yet.");
 
-        assertThat(command("plan", home.resolve("missing.csv").toString())).isEqualTo(1);
-        assertThat(command.output()).contains("topup-batch: cannot read " + home.resolve("missing.csv") + ": no such file");
+        assertThat(product.command("plan", home.resolve("missing.csv").toString())).isEqualTo(1);
+        assertThat(product.commandOutput()).contains("topup-batch: cannot read " + home.resolve("missing.csv") + ": no such file");
         run.env.put("TOPUP_BASE_URL", "http://127.0.0.1:" + FreePorts.pick());
-        assertThat(command("plan", good.toString())).isEqualTo(1);
-        assertThat(command.output()).contains("topup-batch: the provider could not be asked");
-        StartupRefusalE2ETest.assertNoStackTrace(command.output());
+        assertThat(product.command("plan", good.toString())).isEqualTo(1);
+        assertThat(product.commandOutput()).contains("topup-batch: the provider could not be asked");
+        StartupRefusalE2ETest.assertNoStackTrace(product.commandOutput());
     }
 
     @Test
@@ -99,10 +72,10 @@ class OperatorsE2ETest {
         StartupRefusalE2ETest.awaitOutput(run, "Rate budget:");
         run.drop("live.csv", GOOD);
         StartupRefusalE2ETest.awaitOutput(run, "Batch live.csv: 2 rows");
-        assertThat(command("status")).as(command.output()).isZero();
-        assertThat(command.output()).containsPattern("live.csv\\s+2\\s");
-        assertThat(command("status", "live.csv")).as(command.output()).isZero();
-        assertThat(command.output()).contains("live.csv");
+        assertThat(product.command("status")).as(product.commandOutput()).isZero();
+        assertThat(product.commandOutput()).containsPattern("live.csv\\s+2\\s");
+        assertThat(product.command("status", "live.csv")).as(product.commandOutput()).isZero();
+        assertThat(product.commandOutput()).contains("live.csv");
         assertThat(run.output()).doesNotContain("Exception");
     }
 
@@ -111,8 +84,8 @@ class OperatorsE2ETest {
         provider(SandboxConfig.defaults().setSeed(9L).setFailRate(1.0));
         run.drop("nightly.csv", GOOD);
         assertThat(run.runOnce(Duration.ofMinutes(2))).as(run.output()).isZero();
-        assertThat(command("retry-failed", "nightly.csv")).as(command.output()).isZero();
-        assertThat(command.output()).contains("2 failed rows").contains("P-1 -> P-1-R1");
+        assertThat(product.command("retry-failed", "nightly.csv")).as(product.commandOutput()).isZero();
+        assertThat(product.commandOutput()).contains("2 failed rows").contains("P-1 -> P-1-R1");
         Path retry = Files.list(run.inbox).filter(f -> f.getFileName().toString().startsWith("nightly.retry-"))
                 .findFirst().orElseThrow();
         assertThat(Files.readString(retry, StandardCharsets.UTF_8)).contains("P-2-R1,FF100,12345679,,,b");

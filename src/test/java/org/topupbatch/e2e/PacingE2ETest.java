@@ -2,13 +2,11 @@ package org.topupbatch.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.LedgerEntry;
 import org.topupbatch.sandbox.SandboxConfig;
@@ -25,28 +23,17 @@ class PacingE2ETest {
 
     static final int ROWS = 60;
 
-    @TempDir
-    Path home;
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.withoutSandbox();
     SandboxProvider sandbox;
-    JarRun run;
-
-    @AfterEach
-    void stop() throws Exception {
-        if (run != null) {
-            run.kill();
-        }
-        if (sandbox != null) {
-            sandbox.close();
-        }
-    }
+    final JarRun run = product.run();
 
     /** nginx's own refusal: the hardest, no Retry-After and no JSON (the JSON form is in RateBudgetPacingTest). */
     @Test
     void a_batch_behind_a_five_per_second_gateway_is_hardly_refused() throws Exception {
         String answer = "html";
-        run = new JarRun(home);
-        sandbox = SandboxProvider.start(SandboxConfig.defaults().setSeed(29L).setGatewayLimit("5/s burst 10")
-                .setGatewayAnswer(answer).setLatency(DurationRange.of(Duration.ofMillis(20), Duration.ofMillis(120))), 0);
+        sandbox = product.startSandbox(SandboxConfig.defaults().setSeed(29L).setGatewayLimit("5/s burst 10")
+                .setGatewayAnswer(answer).setLatency(DurationRange.of(Duration.ofMillis(20), Duration.ofMillis(120))));
         run.provider(sandbox.baseUrl());
         run.env.put("TOPUP_WEBHOOK_PORT", "0");
         StringBuilder csv = new StringBuilder("ref_id,product_sku,customer_no\n");

@@ -11,11 +11,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.assertj.core.api.SoftAssertions;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.LedgerEntry;
 import org.topupbatch.sandbox.SandboxConfig;
@@ -40,41 +37,24 @@ import org.topupbatch.testing.PostgresServer;
  */
 class PriceListRestartE2ETest {
 
-    @RegisterExtension
-    static final PostgresServer POSTGRES = new PostgresServer();
-
     static final String MAIN = AccountsRunE2ETest.MAIN;
     static final String DFZ = AccountsRunE2ETest.DFZ;
     static final Duration RUN_LIMIT = Duration.ofSeconds(90);
 
-    @TempDir
-    Path home;
-    SandboxProvider main;
-    SandboxProvider dfz;
-    JarRun run;
+    // dfz first: where every row is meant to go
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.onTwoAccounts(
+            () -> SandboxConfig.defaults().setSeed(91L).setPriceChange("TSEL10:+10%")
+                    .setLatency(DurationRange.of(Duration.ofMillis(10), Duration.ofMillis(40))),
+            () -> SandboxConfig.defaults().setSeed(92L).setDialect(SandboxDialect.DIGIFLAZZ)
+                    .setPriceListInterval(Duration.ofMinutes(5))
+                    .setLatency(DurationRange.of(Duration.ofMillis(10), Duration.ofMillis(40))))
+            .env("TOPUP_PROVIDERS", DFZ + "," + MAIN);
+    final Path home = product.home();
+    final SandboxProvider main = product.sandbox(0);
+    final SandboxProvider dfz = product.sandbox(1);
+    final JarRun run = product.run();
     JarRun single;
-
-    @BeforeEach
-    void start() throws Exception {
-        run = new JarRun(home);
-        main = SandboxProvider.start(SandboxConfig.defaults().setSeed(91L).setPriceChange("TSEL10:+10%")
-                .setLatency(DurationRange.of(Duration.ofMillis(10), Duration.ofMillis(40))), 0);
-        dfz = SandboxProvider.start(SandboxConfig.defaults().setSeed(92L).setDialect(SandboxDialect.DIGIFLAZZ)
-                .setPriceListInterval(Duration.ofMinutes(5))
-                .setLatency(DurationRange.of(Duration.ofMillis(10), Duration.ofMillis(40))), 0);
-        AccountsRunE2ETest.twoAccounts(run.env, main, dfz);
-        run.env.put("TOPUP_PROVIDERS", DFZ + "," + MAIN); // dfz first: where every row is meant to go
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        run.kill();
-        if (single != null) {
-            single.kill();
-        }
-        main.close();
-        dfz.close();
-    }
 
     @Test
     void a_restart_within_digiflazzs_interval_orders_there_within_seconds_and_moves_no_row() throws Exception {
@@ -89,7 +69,7 @@ class PriceListRestartE2ETest {
         assertThat(out).as(out).contains("Price list of account dfz:").contains("kept from");
 
         // a single account's restart, for comparison: the same jar, one provider, a journal of its own
-        single = new JarRun(home.resolve("single")).provider(main.baseUrl());
+        single = product.node("single").provider(main.baseUrl());
         single.env.put("TOPUP_WEBHOOK_PORT", "0");
         single.drop("warm.csv", AccountsRunE2ETest.telkomselBatch("S1-", 3));
         assertThat(single.runOnce(RUN_LIMIT)).as(single.output()).isZero();
@@ -105,7 +85,7 @@ class PriceListRestartE2ETest {
 
     @Test
     void a_refused_read_after_a_restart_keeps_the_kept_list_and_moves_no_row() throws Exception {
-        PostgresServer.Database database = POSTGRES.createDatabase();
+        PostgresServer.Database database = ProductFixture.postgresDatabase();
         run.journalOn(database);
         firstRun();
         // the kept lists read 10 minutes ago (past the 5-minute cache time, within the 30-minute maximum

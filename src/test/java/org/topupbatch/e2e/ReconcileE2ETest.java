@@ -6,8 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneId;
@@ -15,10 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.topupbatch.sandbox.DurationRange;
@@ -27,7 +23,6 @@ import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.testing.AwayFromMidnight;
 import org.topupbatch.testing.Poll;
-import org.topupbatch.testing.PostgresServer;
 
 /**
  * {@code reconcile DAY} on the built jar, on both journals, against a sandbox that acts out what a
@@ -40,48 +35,22 @@ import org.topupbatch.testing.PostgresServer;
  */
 class ReconcileE2ETest {
 
-    @RegisterExtension
-    static final PostgresServer POSTGRES = new PostgresServer();
-
     static final long DEPOSIT = 500_000;
     static final int ROWS = 24;
 
-    @TempDir
-    Path home;
-    SandboxProvider sandbox;
-    JarRun run;
-    JarRun command;
-    PostgresServer.Database database;
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.on(() -> SandboxConfig.defaults().setSeed(29L)
+                    .setLatency(DurationRange.of(Duration.ofMillis(60), Duration.ofMillis(120))))
+            .env("TOPUP_WEBHOOK_PORT", "0").env("TOPUP_MODE", "once").env("TOPUP_SUBMIT_CONCURRENCY", "1")
+            .env("TOPUP_PENDING_TIMEOUT", "3s");
+    final SandboxProvider sandbox = product.sandbox();
+    final JarRun run = product.run();
     /** The business zone: one where it is about noon, so that no day turns during a test (as Jakarta's does at 17:00 UTC). */
     final ZoneId zone = AwayFromMidnight.zone();
 
     @BeforeEach
-    void start() throws Exception {
-        run = new JarRun(home);
+    void start() {
         run.env.put("TOPUP_BUSINESS_ZONE", zone.getId());
-        command = new JarRun(home.resolve("command"));
-        sandbox = SandboxProvider.start(SandboxConfig.defaults().setSeed(29L)
-                .setLatency(DurationRange.of(Duration.ofMillis(60), Duration.ofMillis(120))), 0);
-        run.provider(sandbox.baseUrl());
-        run.env.put("TOPUP_WEBHOOK_PORT", "0");
-        run.env.put("TOPUP_MODE", "once");
-        run.env.put("TOPUP_SUBMIT_CONCURRENCY", "1");
-        run.env.put("TOPUP_PENDING_TIMEOUT", "3s");
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        run.kill();
-        command.kill();
-        sandbox.close();
-    }
-
-    private int command(String... args) throws Exception {
-        command.env.clear();
-        command.env.putAll(run.env);
-        Process p = command.start(args);
-        assertThat(p.waitFor(2, TimeUnit.MINUTES)).as("the command ends").isTrue();
-        return p.exitValue();
     }
 
     static String batch() {
@@ -107,21 +76,18 @@ class ReconcileE2ETest {
         }
     }
 
-    private void inJournal(JournalDatabase journal, String... statements) throws Exception {
-        if (journal == JournalDatabase.POSTGRESQL) {
-            try (Connection c = database.connect(); Statement s = c.createStatement()) {
-                for (String sql : statements) {
-                    assertThat(s.executeUpdate(sql)).as(sql).isEqualTo(1);
-                }
+    /** The summary of the day's reconciliation the running product makes on its schedule, once written whole. */
+    static JsonNode scheduledSummary(JarRun run, LocalDate day) {
+        Path summary = run.reports.resolve("reconcile-" + day + ".summary.json");
+        Poll.until("the daily reconciliation's summary", Duration.ofSeconds(90), () -> Files.exists(summary), ok -> ok,
+                run::output);
+        return Poll.until("the summary readable", Duration.ofSeconds(10), () -> {
+            try {
+                return new ObjectMapper().readTree(summary.toFile());
+            } catch (java.io.IOException halfSeen) {
+                return null;
             }
-            return;
-        }
-        try (var pool = org.topupbatch.journal.JournalDataSource.open(run.data, "", null, null);
-             Connection c = pool.getConnection(); Statement s = c.createStatement()) {
-            for (String sql : statements) {
-                assertThat(s.executeUpdate(sql)).as(sql).isEqualTo(1);
-            }
-        }
+        }, n -> n != null);
     }
 
     @org.junit.jupiter.api.Test
@@ -129,17 +95,8 @@ class ReconcileE2ETest {
         run.env.put("TOPUP_MODE", "watch");
         run.env.put("TOPUP_RECONCILE_SCHEDULE", "0/2 * * * * ?"); // Quartz's form: every 2 s, for the test
         LocalDate yesterday = LocalDate.now(zone).minusDays(1);
-        Path summary = run.reports.resolve("reconcile-" + yesterday + ".summary.json");
         run.start();
-        Poll.until("the daily reconciliation's summary", Duration.ofSeconds(90), () -> Files.exists(summary), ok -> ok,
-                run::output);
-        JsonNode written = Poll.until("the summary readable", Duration.ofSeconds(10), () -> {
-            try {
-                return new ObjectMapper().readTree(summary.toFile());
-            } catch (java.io.IOException halfSeen) {
-                return null;
-            }
-        }, n -> n != null);
+        JsonNode written = scheduledSummary(run, yesterday);
         assertThat(written.get("day").asText()).isEqualTo(yesterday.toString());
         assertThat(written.get("exceptions").get("unknown_to_journal").asLong()).isZero();
         Poll.until("the log line", Duration.ofSeconds(10), () -> run.output().contains("Reconciled " + yesterday
@@ -152,10 +109,7 @@ class ReconcileE2ETest {
     @ParameterizedTest
     @EnumSource(value = JournalDatabase.class, names = "H2")
     void a_day_is_reconciled_every_exception_listed_and_every_rupiah_explained(JournalDatabase journal) throws Exception {
-        if (journal == JournalDatabase.POSTGRESQL) {
-            database = POSTGRES.createDatabase();
-            run.journalOn(database);
-        }
+        product.journalOn(journal);
         LocalDate day = LocalDate.now(zone);
         long balanceAtStart = sandbox.balance();
 
@@ -176,11 +130,11 @@ class ReconcileE2ETest {
 
         // after the day: a success refunded by the provider; the journal made to disagree twice
         sandbox.refund("RC-1");
-        inJournal(journal, "UPDATE batch_row SET ref_id = 'RC-GHOST', order_ref_id = 'RC-GHOST' WHERE ref_id = 'RC-3'",
+        run.changeJournal("UPDATE batch_row SET ref_id = 'RC-GHOST', order_ref_id = 'RC-GHOST' WHERE ref_id = 'RC-3'",
                 "UPDATE batch_row SET price = price + 1000 WHERE ref_id = 'RC-2'");
 
-        assertThat(command("reconcile", day.toString())).as(command.output()).isEqualTo(2);
-        assertThat(command.output()).contains("Reconciliation of " + day + " (" + zone + ")").contains("nothing ordered")
+        assertThat(product.command("reconcile", day.toString())).as(product.commandOutput()).isEqualTo(2);
+        assertThat(product.commandOutput()).contains("Reconciliation of " + day + " (" + zone + ")").contains("nothing ordered")
                 .contains("unexplained Rp 500.000").doesNotContainPattern("[A-Za-z]+Exception\\b");
         JsonNode summary = new ObjectMapper().readTree(run.reports.resolve("reconcile-" + day + ".summary.json").toFile());
         List<LedgerEntry> ledger = sandbox.ledger();
@@ -234,10 +188,10 @@ class ReconcileE2ETest {
                     .findFirst().orElseThrow(() -> new AssertionError("no earlier report kept in " + run.reports));
             assertThat(Files.readString(kept)).contains("RC-1,FF100,40000001,,success,");
         }
-        assertThat(command.output()).contains("order RC-1 of orders.csv was success in the journal");
+        assertThat(product.commandOutput()).contains("order RC-1 of orders.csv was success in the journal");
 
         // once more: the refund is the journal's now; the earlier reconciliation is kept
-        assertThat(command("reconcile", day.toString())).as(command.output()).isEqualTo(2);
+        assertThat(product.command("reconcile", day.toString())).as(product.commandOutput()).isEqualTo(2);
         JsonNode second2 = new ObjectMapper().readTree(run.reports.resolve("reconcile-" + day + ".summary.json").toFile());
         assertThat(second2.get("exceptions").get("status_differs").asLong()).isZero();
         try (Stream<Path> files = Files.list(run.reports)) {
@@ -245,12 +199,12 @@ class ReconcileE2ETest {
                     .anyMatch(n -> n.matches("reconcile-" + day + "\\.earlier-\\d{8}-\\d{6}\\.csv"));
         }
         assertThat(sandbox.ledger()).as("reconciling orders nothing").hasSize(ledger.size());
-        assertThat(command("status")).isZero();
-        assertThat(command.output()).contains("Reconciled: " + day + " (" + zone + ") at ")
+        assertThat(product.command("status")).isZero();
+        assertThat(product.commandOutput()).contains("Reconciled: " + day + " (" + zone + ") at ")
                 .contains("6 exceptions unknown_to_journal 2, missing_at_provider 1, price_differs 1, pending_too_long 2")
                 .contains("unexplained Rp 500.000");
 
-        assertThat(command("reconcile", "2999-01-01")).isEqualTo(1);
-        assertThat(command.output().strip()).startsWith("topup-batch: cannot reconcile: 2999-01-01 has not begun yet");
+        assertThat(product.command("reconcile", "2999-01-01")).isEqualTo(1);
+        assertThat(product.commandOutput().strip()).startsWith("topup-batch: cannot reconcile: 2999-01-01 has not begun yet");
     }
 }

@@ -9,9 +9,7 @@ import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.topupbatch.sandbox.DurationRange;
@@ -36,26 +34,11 @@ class ReconcileEveryRupiahE2ETest {
 
     enum Provider { FIVE_OPERATIONS, DIGIFLAZZ }
 
-    @TempDir
-    Path home;
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.withoutSandbox();
+    final Path home = product.home();
     SandboxProvider sandbox;
-    JarRun run;
-    JarRun command;
-
-    @BeforeEach
-    void start() throws Exception {
-        run = new JarRun(home);
-        command = new JarRun(home.resolve("command"));
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        run.kill();
-        command.kill();
-        if (sandbox != null) {
-            sandbox.close();
-        }
-    }
+    final JarRun run = product.run();
 
     private void startSandbox(Provider provider) {
         SandboxConfig config = SandboxConfig.defaults().setSeed(37L)
@@ -64,7 +47,7 @@ class ReconcileEveryRupiahE2ETest {
         if (provider == Provider.DIGIFLAZZ) {
             // reconcile takes a Digiflazz account as one of topup.providers (status checks; README "With several
             // accounts"): here the only one
-            sandbox = SandboxProvider.start(config.setDialect(SandboxDialect.DIGIFLAZZ), 0);
+            sandbox = product.startSandbox(config.setDialect(SandboxDialect.DIGIFLAZZ));
             run.env.put("TOPUP_PROVIDERS", "dfz");
             run.env.put("TOPUP_PROVIDER_DFZ_DIALECT", "digiflazz");
             run.env.put("TOPUP_PROVIDER_DFZ_BASE_URL", sandbox.baseUrl());
@@ -72,21 +55,13 @@ class ReconcileEveryRupiahE2ETest {
             run.env.put("TOPUP_PROVIDER_DFZ_API_SECRET", sandbox.config().apiKey());
             run.env.put("TOPUP_PROVIDER_DFZ_RATE_LIMIT", "300");
         } else {
-            sandbox = SandboxProvider.start(config.setCheckOrder(false), 0);
+            sandbox = product.startSandbox(config.setCheckOrder(false));
             run.provider(sandbox.baseUrl());
         }
         run.env.put("TOPUP_WEBHOOK_PORT", "0");
         run.env.put("TOPUP_MODE", "once");
         run.env.put("TOPUP_SUBMIT_CONCURRENCY", "1");
         run.env.put("TOPUP_PENDING_TIMEOUT", "60s");
-    }
-
-    private int command(String... args) throws Exception {
-        command.env.clear();
-        command.env.putAll(run.env);
-        Process p = command.start(args);
-        assertThat(p.waitFor(2, TimeUnit.MINUTES)).as("the command ends").isTrue();
-        return p.exitValue();
     }
 
     static String batch() {
@@ -118,9 +93,9 @@ class ReconcileEveryRupiahE2ETest {
         assertThat(once.exitValue()).as(run.output()).isZero();
         assertThat(sandbox.ledger()).hasSize(1 + ROWS);
 
-        int exit = command("reconcile", day.toString());
-        assertThat(exit).as(command.output()).isIn(0, 2);
-        assertThat(command.output()).contains("unexplained Rp 500.000").contains("PARTIAL: " + day + " is not over yet")
+        int exit = product.command("reconcile", day.toString());
+        assertThat(exit).as(product.commandOutput()).isIn(0, 2);
+        assertThat(product.commandOutput()).contains("unexplained Rp 500.000").contains("PARTIAL: " + day + " is not over yet")
                 .doesNotContainPattern("[A-Za-z]+Exception\\b");
         JsonNode file = new ObjectMapper().readTree(run.reports.resolve("reconcile-" + day + ".summary.json").toFile());
         assertThat(file.get("partial").asBoolean()).as("today is not over").isTrue();

@@ -6,10 +6,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.LedgerEntry;
 import org.topupbatch.sandbox.SandboxConfig;
@@ -30,28 +28,18 @@ class RepeatOutcomesE2ETest {
     static final String DELIVERS = "812345001";
     static final String HEADER = "ref_id,product_sku,customer_no,customer_no_zone\n";
 
-    @TempDir
-    Path home;
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.withoutSandbox();
+    final Path home = product.home();
     SandboxProvider sandbox;
-    JarRun run;
+    final JarRun run = product.run();
 
     void start(Duration settleFrom, Duration settleTo) throws Exception {
-        run = new JarRun(home);
         run.env.put("TOPUP_REPEAT_WINDOW", "24h"); // the default, which JarRun turns off for the other tests
-        sandbox = SandboxProvider.start(SandboxConfig.defaults().setSeed(37L)
+        sandbox = product.startSandbox(SandboxConfig.defaults().setSeed(37L)
                 .setSettleDelay(DurationRange.of(settleFrom, settleTo))
-                .setWebhookUrl("http://127.0.0.1:" + run.webhookPort() + "/webhook"), 0);
+                .setWebhookUrl("http://127.0.0.1:" + run.webhookPort() + "/webhook"));
         run.provider(sandbox.baseUrl());
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        if (run != null) {
-            run.kill();
-        }
-        if (sandbox != null) {
-            sandbox.close();
-        }
     }
 
     List<LedgerEntry> ordersFor(String refId) {

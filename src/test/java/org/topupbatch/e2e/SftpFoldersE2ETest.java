@@ -14,10 +14,10 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.sandbox.LedgerEntry;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
@@ -37,9 +37,10 @@ class SftpFoldersE2ETest {
     /** '&' and '#' would end or cut the password if it were not passed verbatim. */
     static final String PASSWORD = "Kata&Sandi#2026";
 
-    @TempDir
-    Path home;
-    SandboxProvider sandbox;
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.on(() -> SandboxConfig.defaults().setSeed(11L).setFailRate(0));
+    final Path home = product.home();
+    final SandboxProvider sandbox = product.sandbox();
     SftpServer server;
     JarRun run;
 
@@ -47,9 +48,7 @@ class SftpFoldersE2ETest {
     void start() throws Exception {
         server = SftpServer.start(home.resolve("server"), home.resolve("server-keys"), PASSWORD);
         Files.createDirectories(server.home().resolve("inbox"));
-        sandbox = SandboxProvider.start(SandboxConfig.defaults().setSeed(11L).setFailRate(0), 0);
-        run = new JarRun(home.resolve("node"));
-        run.provider(sandbox.baseUrl());
+        run = product.node("node").provider(sandbox.baseUrl());
         run.env.put("TOPUP_INBOX", server.uri("inbox"));
         run.env.put("TOPUP_REPORTS", server.uri("reports"));
         run.env.put("TOPUP_SFTP_PASSWORD", PASSWORD);
@@ -59,8 +58,7 @@ class SftpFoldersE2ETest {
 
     @AfterEach
     void stop() throws Exception {
-        run.kill();
-        sandbox.close();
+        run.kill(); // before its server goes
         server.close();
     }
 

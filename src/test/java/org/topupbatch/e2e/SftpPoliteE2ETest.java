@@ -13,10 +13,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.testing.FreePorts;
 import org.topupbatch.testing.Poll;
 
@@ -34,8 +34,9 @@ class SftpPoliteE2ETest {
 
     static final Path SSHD = Path.of("/usr/sbin/sshd");
 
-    @TempDir
-    Path home;
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.withoutSandbox();
+    final Path home = product.home();
     Path sshdLog;
     Process sshd;
     int port;
@@ -70,7 +71,7 @@ class SftpPoliteE2ETest {
         port = FreePorts.pick();
         sshdLog = home.resolve("sshd.log");
         startSshd();
-        run = new JarRun(home.resolve("node"));
+        run = product.node("node");
         run.env.put("TOPUP_WEBHOOK_PORT", "0");
         // a user sshd knows is not needed: a wrong password for a user that does not exist is logged as one
         run.env.put("TOPUP_INBOX", "sftp://nobody-topup@127.0.0.1:" + port + "/inbox");

@@ -15,10 +15,10 @@ import java.time.Duration;
 import java.util.List;
 import org.apache.sshd.common.config.keys.KeyUtils;
 import org.apache.sshd.common.config.keys.writer.openssh.OpenSSHKeyPairResourceWriter;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.testing.Poll;
 import org.topupbatch.testing.SftpServer;
 import org.topupbatch.testing.SftpServer.Attempt;
@@ -40,8 +40,9 @@ class SftpPoliteEmbeddedE2ETest {
     static final String UP = "\"name\":\"sftp-inbox\",\"status\":\"UP\"";
     static final String DOWN = "\"name\":\"sftp-inbox\",\"status\":\"DOWN\"";
 
-    @TempDir
-    Path home;
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.withoutSandbox();
+    final Path home = product.home();
     SftpServer server;
     JarRun watch;
 
@@ -56,7 +57,7 @@ class SftpPoliteEmbeddedE2ETest {
     @AfterEach
     void stop() throws Exception {
         if (watch != null) {
-            watch.kill();
+            watch.kill(); // before its server goes
         }
         if (server != null) {
             server.close();
@@ -65,7 +66,7 @@ class SftpPoliteEmbeddedE2ETest {
 
     /** A product with its inbox on the server as {@code user}, checking the server's real host key. */
     JarRun run(String name, String user) throws Exception {
-        JarRun run = new JarRun(home.resolve(name));
+        JarRun run = product.node(name);
         run.env.put("TOPUP_WEBHOOK_PORT", "0");
         run.env.put("TOPUP_INBOX", server.uri(user, "inbox"));
         run.env.put("TOPUP_SFTP_KNOWN_HOSTS_FILE", server.knownHosts().toString());

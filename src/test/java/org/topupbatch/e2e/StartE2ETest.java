@@ -13,9 +13,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
@@ -26,20 +25,14 @@ import org.topupbatch.testing.Poll;
 /** How the jar starts: with no settings, as the standalone sandbox, and when the provider is away. */
 class StartE2ETest {
 
-    @TempDir
-    Path home;
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.withoutSandbox();
+    final Path home = product.home();
     Process process;
-
-    @AfterEach
-    void stop() throws Exception {
-        if (process != null && process.isAlive()) {
-            process.destroyForcibly().waitFor();
-        }
-    }
 
     @Test
     void with_no_settings_it_runs_on_the_embedded_sandbox_and_reports_the_inbox() throws Exception {
-        JarRun run = new JarRun(home);
+        JarRun run = product.run();
         // Nothing but where the webhook receiver listens (tests keep servers on loopback);
         // folders, provider and mode are the defaults: ./inbox, ./reports, ./data, embedded sandbox, watch.
         run.env.clear();
@@ -62,9 +55,9 @@ class StartE2ETest {
     @Test
     void the_webhook_receiver_answers_while_the_start_up_checks_still_wait_for_a_slow_provider() throws Exception {
         // Every provider request takes 8 s: the start-up checks (the account's limits) wait that long.
-        try (SandboxProvider slow = SandboxProvider.start(SandboxConfig.defaults()
-                .setLatency(DurationRange.of(Duration.ofSeconds(8), Duration.ofSeconds(8))), 0)) {
-            JarRun run = new JarRun(home);
+        try (SandboxProvider slow = product.startSandbox(SandboxConfig.defaults()
+                .setLatency(DurationRange.of(Duration.ofSeconds(8), Duration.ofSeconds(8))))) {
+            JarRun run = product.run();
             run.provider(slow.baseUrl());
             process = run.start();
             URI webhook = URI.create("http://127.0.0.1:" + run.webhookPort() + "/webhook");
@@ -92,9 +85,9 @@ class StartE2ETest {
     @Test
     void the_jar_serves_the_sandbox_alone_and_says_where() throws Exception {
         int port = FreePorts.pick();
-        process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
-                BuiltJar.path().toAbsolutePath().toString(), "sandbox", "--port", Integer.toString(port))
-                .redirectErrorStream(true).start();
+        process = product.killedAfter(new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", BuiltJar.path().toAbsolutePath().toString(), "sandbox", "--port", Integer.toString(port))
+                .redirectErrorStream(true).start());
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         String line = out.readLine();
         assertThat(line).contains("listening on http://127.0.0.1:" + port).doesNotContain("s3cr3t");
@@ -109,7 +102,7 @@ class StartE2ETest {
 
     @Test
     void a_provider_that_cannot_be_reached_ends_a_once_run_with_exit_1() throws Exception {
-        JarRun run = new JarRun(home);
+        JarRun run = product.run();
         run.provider("http://127.0.0.1:" + FreePorts.pick());
         run.env.put("TOPUP_HTTP_CONNECT_TIMEOUT", "500ms");
         run.drop("waiting.csv", "ref_id,product_sku,customer_no\nU-1,FF100,12345678\n");

@@ -8,10 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.testing.Poll;
 
 /**
@@ -21,23 +20,15 @@ import org.topupbatch.testing.Poll;
  */
 class StartupRefusalE2ETest {
 
-    @TempDir
-    Path home;
-    JarRun run;
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.withoutSandbox();
+    final Path home = product.home();
+    final JarRun run = product.run();
     JarRun other;
 
     @BeforeEach
     void setUp() throws Exception {
-        run = new JarRun(home);
         run.drop("waiting.csv", "ref_id,product_sku,customer_no\nU-1,FF100,12345678\n");
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        run.kill();
-        if (other != null) {
-            other.kill();
-        }
     }
 
     @Test
@@ -83,7 +74,7 @@ class StartupRefusalE2ETest {
     void a_second_instance_on_the_same_journal_is_refused() throws Exception {
         run.start();
         awaitOutput(run, "Rate budget:");
-        other = new JarRun(Files.createDirectories(home.resolve("second")));
+        other = product.node("second");
         other.env.put("TOPUP_DATA", run.data.toString());
         int code = other.runOnce(Duration.ofMinutes(1));
         assertThat(code).as(other.output()).isEqualTo(1);

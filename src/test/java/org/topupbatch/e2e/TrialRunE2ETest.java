@@ -12,10 +12,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.testing.BuiltJar;
@@ -32,23 +30,11 @@ class TrialRunE2ETest {
     static final String BATCH = "ref_id,product_sku,customer_no,customer_no_zone\n"
             + "T-1,GI60,812345678,os_asia\nT-2,TSEL10,081234567890,\n";
 
-    @TempDir
-    Path home;
-    JarRun run;
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.withoutSandbox();
+    final Path home = product.home();
+    final JarRun run = product.run();
     SandboxProvider live;
-
-    @BeforeEach
-    void setUp() throws Exception {
-        run = new JarRun(home);
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        run.kill();
-        if (live != null) {
-            live.close();
-        }
-    }
 
     @Test
     void a_trial_keeps_its_sandbox_account_and_going_live_in_its_folder_is_refused() throws Exception {
@@ -84,7 +70,7 @@ class TrialRunE2ETest {
         assertThat(plan.stdout).contains("Balance:  " + rupiah(SandboxConfig.defaults().balance() - charged) + ";");
 
         // going live in the same folder: refused in one line, the trial journal untouched
-        live = SandboxProvider.start(SandboxConfig.defaults(), 0);
+        live = product.startSandbox(SandboxConfig.defaults());
         run.provider(live.baseUrl());
         run.env.remove("TOPUP_SANDBOX_SETTLE_DELAY");
         run.drop("live.csv", BATCH.replace("T-", "L-"));

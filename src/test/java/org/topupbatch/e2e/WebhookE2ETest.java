@@ -6,11 +6,10 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The built jar on its embedded sandbox: both sides use the sandbox's demo webhook secret, so the
@@ -22,12 +21,12 @@ class WebhookE2ETest {
     private static final String DEMO_WEBHOOK_SECRET = "whsec-demo-4Tq8Lm";
     private static final int JUNK = 3000;
 
-    @TempDir
-    Path home;
+    @RegisterExtension
+    final ProductFixture product = ProductFixture.withoutSandbox();
 
     @Test
     void signed_webhooks_settle_orders_and_junk_does_not_flood_the_log() throws Exception {
-        JarRun run = new JarRun(home);
+        JarRun run = product.run();
         run.env.put("TOPUP_MODE", "once");
         run.env.put("TOPUP_SANDBOX_SETTLE_DELAY", "6s");
         run.drop("steam.csv", "ref_id,product_sku,customer_no\nWE-1,STEAM45K,a@example.com\n"

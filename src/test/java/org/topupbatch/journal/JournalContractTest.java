@@ -3,8 +3,6 @@ package org.topupbatch.journal;
 import org.topupbatch.provider.AccountLimits;
 import org.topupbatch.provider.ProviderCall;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -28,24 +26,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * What every journal database must do. Subclasses open a real database (H2 file, PostgreSQL);
  * each test starts from an empty one.
  */
-abstract class JournalContractTest {
+abstract class JournalContractTest extends JournalPerTest {
 
     static final Instant T0 = Instant.parse("2026-01-02T03:04:05.678Z");
-
-    protected JdbcJournal journal;
-
-    /** Opens the test's database; called again after {@link JdbcJournal#close()} it must open the same one. */
-    protected abstract JdbcJournal open();
-
-    @BeforeEach
-    void openJournal() {
-        journal = open();
-    }
-
-    @AfterEach
-    void closeJournal() {
-        journal.close();
-    }
 
     // ---- helpers
 
@@ -537,6 +520,25 @@ abstract class JournalContractTest {
 
         journal.recordOutcome(order("T-0").id(), RowState.SUCCESS, "SN", null, null);
         assertThat(journal.dueForCheck(T0.plusSeconds(1000), 10)).extracting(RowRecord::refId).containsExactly("T-2", "T-1");
+    }
+
+    @Test
+    void anAccountScopeNarrowsWhatIsDueAndWhatIsSent() {
+        batchOf(accepted(0, "S-0"), accepted(1, "S-1"), accepted(2, "S-2"));
+        batchOf(accepted(0, "S-3"));
+        journal.markSending(order("S-0").id(), T0);
+        journal.recordOutcome(order("S-0").id(), RowState.PENDING, null, null, null);
+        journal.markSending(order("S-1").id(), T0);
+        journal.recordOutcome(order("S-1").id(), RowState.UNKNOWN, null, null, null);
+        // rows at no account: the active node's ("others"), never a node's that leads only "main"
+        AccountScope others = new AccountScope(List.of(), true, List.of("main"));
+        AccountScope mainOnly = new AccountScope(List.of("main"), false, List.of("main"));
+
+        assertThat(journal.dueForCheckAt(T0.plusSeconds(1000), 10, others)).extracting(RowRecord::refId)
+                .containsExactly("S-0", "S-1");
+        assertThat(journal.dueForCheckAt(T0.plusSeconds(1000), 10, mainOnly)).isEmpty();
+        assertThat(journal.nextToSubmitAt(10, others)).extracting(RowRecord::refId).containsExactlyInAnyOrder("S-2", "S-3");
+        assertThat(journal.nextToSubmitAt(10, mainOnly)).isEmpty();
     }
 
     @Test

@@ -1,35 +1,18 @@
 package org.topupbatch.journal;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
-import org.topupbatch.testing.PostgresServer;
-
-import java.nio.file.Path;
 
 /**
- * The journal contract on PostgreSQL: one embedded server for the class, a fresh database per
- * test. A server that cannot start fails these tests (see {@link PostgresServer}).
+ * The journal contract on PostgreSQL: the shared embedded server, a fresh database per
+ * test. A server that cannot start fails these tests (see testing.PostgresServer).
  */
 class PostgresJournalTest extends JournalContractTest {
 
     @RegisterExtension
-    static final PostgresServer POSTGRES = new PostgresServer();
-
-    @TempDir
-    Path data;
-
-    private PostgresServer.Database database;
-
-    @Override
-    @BeforeEach
-    void openJournal() {
-        database = POSTGRES.createDatabase();
-        super.openJournal();
-    }
+    final FreshPostgresJournal postgres = new FreshPostgresJournal();
 
     @Override
     protected JdbcJournal open() {
-        return JdbcJournal.open(data, database.url(), database.user(), database.password());
+        return postgres.open();
     }
 }

@@ -1,31 +1,15 @@
 package org.topupbatch.journal;
 
-import java.nio.file.Path;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
-import org.topupbatch.testing.PostgresServer;
 
-/** The kept price lists on PostgreSQL: one embedded server for the class, a fresh database per test. */
+/** The kept price lists on PostgreSQL: the shared embedded server, a fresh database per test. */
 class PostgresPriceListTest extends PriceListKeepingContractTest {
 
     @RegisterExtension
-    static final PostgresServer POSTGRES = new PostgresServer();
-
-    @TempDir
-    Path data;
-
-    private PostgresServer.Database database;
-
-    @Override
-    @BeforeEach
-    void openJournal() {
-        database = POSTGRES.createDatabase();
-        super.openJournal();
-    }
+    final FreshPostgresJournal postgres = new FreshPostgresJournal();
 
     @Override
     protected JdbcJournal open() {
-        return JdbcJournal.open(data, database.url(), database.user(), database.password());
+        return postgres.open();
     }
 }

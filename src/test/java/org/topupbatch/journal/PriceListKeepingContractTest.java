@@ -7,8 +7,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.topupbatch.provider.CachedPriceCatalog;
 import org.topupbatch.provider.PriceListKeeper;
@@ -23,25 +21,10 @@ import org.topupbatch.testing.MutableClock;
  * from it, asks the provider nothing while it is within its cache time, and keeps serving it when the
  * provider refuses a read (Digiflazz's rc 83). Run on H2 and on PostgreSQL by the subclasses.
  */
-abstract class PriceListKeepingContractTest {
+abstract class PriceListKeepingContractTest extends JournalPerTest {
 
     static final Instant T0 = Instant.parse("2026-11-27T10:00:00Z");
     static final String DFZ_URL = "http://127.0.0.1:9/dfz";
-
-    protected JdbcJournal journal;
-
-    /** Opens the test's database; called again after {@link JdbcJournal#close()} it must open the same one. */
-    protected abstract JdbcJournal open();
-
-    @BeforeEach
-    void openJournal() {
-        journal = open();
-    }
-
-    @AfterEach
-    void closeJournal() {
-        journal.close();
-    }
 
     static Product product(String sku, long price, boolean available, String description) {
         return new Product(sku, sku + " item", "TELKOMSEL", "Pulsa", price, price + 500, available, description);

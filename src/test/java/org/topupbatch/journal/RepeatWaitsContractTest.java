@@ -10,8 +10,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,24 +17,9 @@ import org.junit.jupiter.api.Test;
  * row is never taken to be sent, survives a restart, and is decided by guarded updates once the
  * order it waits for is final. Subclasses open H2 and PostgreSQL.
  */
-abstract class RepeatWaitsContractTest {
+abstract class RepeatWaitsContractTest extends JournalPerTest {
 
     static final String KEY = "TSEL10\u001F081234567890\u001F";
-    protected JdbcJournal journal;
-
-    /** Opens the test's database; called again after {@link JdbcJournal#close()} it must open the same one. */
-    protected abstract JdbcJournal open();
-
-    @BeforeEach
-    void openJournal() {
-        journal = open();
-    }
-
-    @AfterEach
-    void closeJournal() {
-        journal.close();
-    }
-
     /** Another customer's key: its orders are no repeats of those of {@link #KEY}. */
     static final String OTHER_KEY = "TSEL10\u001F081299999999\u001F";
 

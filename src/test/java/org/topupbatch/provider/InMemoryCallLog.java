@@ -11,13 +11,15 @@ import org.topupbatch.provider.ProviderCall;
 /**
  * The journal's call log kept in a list, for the rate budget's own rules; the restart tests use
  * the real journal on H2 and PostgreSQL. {@link #failing} makes every write throw, as a journal
- * database that went away would.
+ * database that went away would; {@link #beforeRead} runs before each read of the calls, outside this
+ * log's lock, as if something happened while the journal was read (or the read hung on a cut link).
  */
 public final class InMemoryCallLog implements CallLog {
 
     private final List<ProviderCall> calls = new ArrayList<>();
     private AccountLimits limits;
     volatile boolean failing;
+    volatile Runnable beforeRead = () -> { };
 
     @Override
     public synchronized long reserveCall(Instant reservedAt, String operation) {
@@ -35,8 +37,11 @@ public final class InMemoryCallLog implements CallLog {
     }
 
     @Override
-    public synchronized List<ProviderCall> callsSince(Instant since) {
-        return calls.stream().filter(c -> !c.reservedAt().isBefore(since)).toList();
+    public List<ProviderCall> callsSince(Instant since) {
+        beforeRead.run();
+        synchronized (this) {
+            return calls.stream().filter(c -> !c.reservedAt().isBefore(since)).toList();
+        }
     }
 
     @Override

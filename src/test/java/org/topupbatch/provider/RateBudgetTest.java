@@ -35,44 +35,8 @@ class RateBudgetTest {
     @Test
     void a_refusal_during_the_read_of_other_calls_gives_no_slot() {
         RateBudget[] stepping = new RateBudget[1];
-        CallLog readDuringStepDown = new CallLog() {
-            @Override
-            public long reserveCall(Instant reservedAt, String operation) {
-                return log.reserveCall(reservedAt, operation);
-            }
-
-            @Override
-            public void completeCall(long callId, Instant answeredAt, int httpStatus) {
-                log.completeCall(callId, answeredAt, httpStatus);
-            }
-
-            @Override
-            public List<ProviderCall> callsSince(Instant since) {
-                stepping[0].refuseWaiting(); // the node steps down while this read is under way
-                return log.callsSince(since);
-            }
-
-            @Override
-            public long countCallsSince(Instant since) {
-                return log.countCallsSince(since);
-            }
-
-            @Override
-            public void pruneCalls(Instant before) {
-                log.pruneCalls(before);
-            }
-
-            @Override
-            public void rememberLimits(AccountLimits limits) {
-                log.rememberLimits(limits);
-            }
-
-            @Override
-            public java.util.Optional<AccountLimits> rememberedLimits() {
-                return log.rememberedLimits();
-            }
-        };
-        stepping[0] = new RateBudget(clock, readDuringStepDown, LONGEST_CALL, waiter, 5, 1000).withoutPacing();
+        log.beforeRead = () -> stepping[0].refuseWaiting(); // the node steps down while this read is under way
+        stepping[0] = new RateBudget(clock, log, LONGEST_CALL, waiter, 5, 1000).withoutPacing();
         InterruptedException refused = catchThrowableOfType(InterruptedException.class,
                 () -> stepping[0].enter("create-order"));
         assertThat(refused).as("a slot taken after the step-down").isNotNull();

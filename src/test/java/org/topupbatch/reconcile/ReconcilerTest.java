@@ -12,7 +12,9 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.topupbatch.testing.SandboxClient;
 import org.topupbatch.journal.BatchWriter;
 import org.topupbatch.journal.JdbcJournal;
 import org.topupbatch.journal.NewRow;
@@ -20,11 +22,7 @@ import org.topupbatch.journal.ReconcileJournal;
 import org.topupbatch.journal.RowRecord;
 import org.topupbatch.journal.RowState;
 import org.topupbatch.provider.HttpProviderClient;
-import org.topupbatch.provider.InMemoryCallLog;
-import org.topupbatch.provider.ProviderEndpoint;
 import org.topupbatch.provider.ProviderGateway;
-import org.topupbatch.provider.RateBudget;
-import org.topupbatch.provider.Signer;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.LedgerEntry;
 import org.topupbatch.sandbox.SandboxProvider;
@@ -36,30 +34,25 @@ import org.topupbatch.sandbox.SandboxProvider;
  */
 class ReconcilerTest {
 
+    @RegisterExtension
+    final SandboxClient provider = SandboxClient.on(SandboxConfig::defaults).unpaced(6000);
+
     @TempDir
     Path dir;
-    SandboxProvider sandbox;
-    HttpProviderClient client;
-    ProviderGateway gateway;
+    final SandboxProvider sandbox = provider.sandbox();
+    final HttpProviderClient client = provider.client();
+    final ProviderGateway gateway = provider.gateway();
     JdbcJournal journal;
     final Clock clock = Clock.systemUTC();
 
     @BeforeEach
     void start() {
-        sandbox = SandboxProvider.start(SandboxConfig.defaults(), 0);
-        RateBudget budget = new RateBudget(clock, new InMemoryCallLog(), Duration.ofSeconds(40), RateBudget.Waiter.REAL,
-                6000, 100_000).withoutPacing();
-        client = HttpProviderClient.standalone(ProviderEndpoint.of(sandbox.baseUrl(),
-                new Signer(sandbox.config().apiKey(), sandbox.config().apiSecret())), budget);
-        gateway = new ProviderGateway(client, budget, d -> { });
         journal = JdbcJournal.open(dir, "", null, null, clock);
     }
 
     @AfterEach
     void stop() {
         journal.close();
-        client.close();
-        sandbox.close();
     }
 
     @Test

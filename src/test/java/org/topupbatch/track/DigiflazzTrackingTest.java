@@ -10,25 +10,20 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.topupbatch.journal.BatchWriter;
 import org.topupbatch.journal.JdbcJournal;
 import org.topupbatch.journal.NewRow;
 import org.topupbatch.journal.RowRecord;
 import org.topupbatch.journal.RowState;
-import org.topupbatch.provider.HttpProviderClient;
-import org.topupbatch.provider.InMemoryCallLog;
-import org.topupbatch.provider.ProviderEndpoint;
 import org.topupbatch.provider.ProviderGateway;
-import org.topupbatch.provider.RateBudget;
-import org.topupbatch.provider.Signer;
-import org.topupbatch.provider.Dialect;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.LedgerEntry;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxDialect;
 import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.testing.MutableClock;
+import org.topupbatch.testing.SandboxClient;
 import org.topupbatch.testing.Poll;
 
 /**
@@ -37,58 +32,36 @@ import org.topupbatch.testing.Poll;
  */
 class DigiflazzTrackingTest {
 
+    @RegisterExtension
+    final SandboxClient provider = SandboxClient.on(() -> SandboxConfig.defaults().setDialect(SandboxDialect.DIGIFLAZZ)
+            .setSettleDelay(DurationRange.of(Duration.ofMillis(300), Duration.ofMillis(300))));
+
     @TempDir
     Path dir;
 
     MutableClock clock;
-    SandboxProvider sandbox;
-    HttpProviderClient client;
-    ProviderGateway gateway;
+    final SandboxProvider sandbox = provider.sandbox();
+    final ProviderGateway gateway = provider.gateway();
     JdbcJournal journal;
+    TrackingJournal inJournal;
     TrackedOrders tracked;
 
     @BeforeEach
     void start() {
         // the journal's clock near the real one: the 89 days are counted from the row's sent_at
         clock = new MutableClock(Instant.now());
-        sandbox = SandboxProvider.start(SandboxConfig.defaults().setDialect(SandboxDialect.DIGIFLAZZ)
-                .setSettleDelay(DurationRange.of(Duration.ofMillis(300), Duration.ofMillis(300))), 0);
-        RateBudget budget = new RateBudget(java.time.Clock.systemUTC(), new InMemoryCallLog(), Duration.ofSeconds(40),
-                RateBudget.Waiter.REAL, 600, 100_000);
-        client = HttpProviderClient.standalone(ProviderEndpoint.of(sandbox.baseUrl(),
-                new Signer(sandbox.config().username(), sandbox.config().apiKey())).withDialect(Dialect.DIGIFLAZZ), budget);
-        gateway = new ProviderGateway(client, budget, d -> { });
         journal = JdbcJournal.open(dir, "", null, null, clock);
+        inJournal = new TrackingJournal(journal, clock);
         tracked = new TrackedOrders(journal, clock, false);
     }
 
     @AfterEach
     void stop() {
         journal.close();
-        client.close();
-        sandbox.close();
-    }
-
-    void batch(NewRow... rows) {
-        try (BatchWriter writer = journal.openBatch("t.csv", ',', List.of(), "archive/t.csv")) {
-            for (NewRow row : rows) {
-                writer.add(row);
-            }
-            writer.commit();
-        }
     }
 
     static NewRow order(int seq, String refId, String sku, String customer) {
         return new NewRow(seq, seq + 2L, refId, sku, customer, null, null, List.of(), RowState.ACCEPTED, 10_800L, null);
-    }
-
-    RowRecord row(String refId) {
-        return journal.findOrder(refId).orElseThrow();
-    }
-
-    void sentWith(String refId, RowState outcome) {
-        journal.markSending(row(refId).id(), clock.instant());
-        journal.recordOutcome(row(refId).id(), outcome, null, null, outcome.name());
     }
 
     long ordersAtProvider(String refId) {
@@ -107,59 +80,59 @@ class DigiflazzTrackingTest {
 
     @Test
     void an_unknown_order_that_never_arrived_is_made_once_by_sending_it_again() {
-        batch(order(0, "DU-1", "TSEL10", "081212340001"));
-        sentWith("DU-1", RowState.UNKNOWN);
+        inJournal.batch(order(0, "DU-1", "TSEL10", "081212340001"));
+        inJournal.sentWith("DU-1", RowState.UNKNOWN);
 
-        reconciliation().reconcile(row("DU-1"));
-        reconciliation().reconcile(row("DU-1")); // and again: the same transaction, not a second one
+        reconciliation().reconcile(inJournal.row("DU-1"));
+        reconciliation().reconcile(inJournal.row("DU-1")); // and again: the same transaction, not a second one
 
         assertThat(ordersAtProvider("DU-1")).isEqualTo(1);
-        assertThat(row("DU-1").state()).isIn(RowState.PENDING, RowState.SUCCESS);
+        assertThat(inJournal.row("DU-1").state()).isIn(RowState.PENDING, RowState.SUCCESS);
     }
 
     @Test
     void a_pending_order_is_settled_by_sending_the_same_request_again() throws Exception {
-        batch(order(0, "DP-1", "TSEL10", "081212340002"));
-        journal.markSending(row("DP-1").id(), clock.instant());
-        gateway.createOrder(new OrderRequests(new BigDecimal("10")).of(row("DP-1")));
-        journal.recordOutcome(row("DP-1").id(), RowState.PENDING, null, null, "pending");
+        inJournal.batch(order(0, "DP-1", "TSEL10", "081212340002"));
+        journal.markSending(inJournal.row("DP-1").id(), clock.instant());
+        gateway.createOrder(new OrderRequests(new BigDecimal("10")).of(inJournal.row("DP-1")));
+        journal.recordOutcome(inJournal.row("DP-1").id(), RowState.PENDING, null, null, "pending");
         Poll.until("the sandbox settles DP-1", Duration.ofSeconds(30), () -> sandbox.ledger().stream()
                 .anyMatch(e -> e.refId().equals("DP-1") && !e.status().equals("pending")));
 
-        polling().poll(List.of(row("DP-1")));
+        polling().poll(List.of(inJournal.row("DP-1")));
 
-        assertThat(row("DP-1").state()).isEqualTo(RowState.SUCCESS);
+        assertThat(inJournal.row("DP-1").state()).isEqualTo(RowState.SUCCESS);
         assertThat(ordersAtProvider("DP-1")).isEqualTo(1);
     }
 
     @Test
     void an_unknown_order_refused_when_sent_again_was_never_made_and_is_failed_with_the_reason() {
         sandbox.config().setUnavailable(List.of("TSEL10"));
-        batch(order(0, "DR-1", "TSEL10", "081212340003"));
-        sentWith("DR-1", RowState.UNKNOWN);
+        inJournal.batch(order(0, "DR-1", "TSEL10", "081212340003"));
+        inJournal.sentWith("DR-1", RowState.UNKNOWN);
 
-        reconciliation().reconcile(row("DR-1"));
+        reconciliation().reconcile(inJournal.row("DR-1"));
 
         assertThat(ordersAtProvider("DR-1")).isZero();
-        assertThat(row("DR-1").state().isFinal()).isTrue();
-        assertThat(row("DR-1").message()).isNotBlank();
+        assertThat(inJournal.row("DR-1").state().isFinal()).isTrue();
+        assertThat(inJournal.row("DR-1").message()).isNotBlank();
     }
 
     /** Digiflazz: a ref_id checked after 90 days makes a new transaction. Never from us. */
     @Test
     void an_order_first_sent_ninety_days_ago_is_never_sent_again() {
-        batch(order(0, "DO-1", "TSEL10", "081212340004"), order(1, "DO-2", "TSEL10", "081212340005"));
+        inJournal.batch(order(0, "DO-1", "TSEL10", "081212340004"), order(1, "DO-2", "TSEL10", "081212340005"));
         clock.set(Instant.now().minus(Duration.ofDays(90)));
-        sentWith("DO-1", RowState.UNKNOWN);
-        sentWith("DO-2", RowState.PENDING);
+        inJournal.sentWith("DO-1", RowState.UNKNOWN);
+        inJournal.sentWith("DO-2", RowState.PENDING);
         clock.set(Instant.now());
 
-        reconciliation().reconcile(row("DO-1"));
-        polling().poll(List.of(row("DO-2")));
+        reconciliation().reconcile(inJournal.row("DO-1"));
+        polling().poll(List.of(inJournal.row("DO-2")));
 
         assertThat(ordersAtProvider("DO-1")).isZero();
         assertThat(ordersAtProvider("DO-2")).isZero();
-        assertThat(row("DO-1").state()).isEqualTo(RowState.UNKNOWN);
-        assertThat(row("DO-2").state()).isEqualTo(RowState.PENDING);
+        assertThat(inJournal.row("DO-1").state()).isEqualTo(RowState.UNKNOWN);
+        assertThat(inJournal.row("DO-2").state()).isEqualTo(RowState.PENDING);
     }
 }

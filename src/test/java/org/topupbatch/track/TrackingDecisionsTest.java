@@ -11,24 +11,20 @@ import org.apache.camel.impl.DefaultCamelContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.topupbatch.journal.BatchWriter;
 import org.topupbatch.journal.JdbcJournal;
 import org.topupbatch.journal.NewRow;
 import org.topupbatch.journal.RowRecord;
 import org.topupbatch.journal.RowState;
-import org.topupbatch.provider.HttpProviderClient;
-import org.topupbatch.provider.InMemoryCallLog;
 import org.topupbatch.provider.OrderRequest;
-import org.topupbatch.provider.ProviderEndpoint;
 import org.topupbatch.provider.ProviderGateway;
-import org.topupbatch.provider.RateBudget;
-import org.topupbatch.provider.Signer;
 import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.LedgerEntry;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.testing.MutableClock;
+import org.topupbatch.testing.SandboxClient;
 
 /**
  * The track decisions: which orders are due and how they are grouped, what reconciling an unknown
@@ -39,46 +35,32 @@ class TrackingDecisionsTest {
 
     static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
 
+    @RegisterExtension
+    final SandboxClient provider = SandboxClient.on(() -> SandboxConfig.defaults()
+            .setSettleDelay(DurationRange.of(Duration.ofMinutes(10), Duration.ofMinutes(10))));
+
     @TempDir
     Path dir;
 
     final MutableClock clock = new MutableClock(T0);
-    SandboxProvider sandbox;
+    final SandboxProvider sandbox = provider.sandbox();
     CamelContext camel;
-    HttpProviderClient client;
-    ProviderGateway gateway;
+    final ProviderGateway gateway = provider.gateway();
     JdbcJournal journal;
+    TrackingJournal inJournal;
 
     @BeforeEach
     void start() {
-        sandbox = SandboxProvider.start(SandboxConfig.defaults()
-                .setSettleDelay(DurationRange.of(Duration.ofMinutes(10), Duration.ofMinutes(10))), 0);
         camel = new DefaultCamelContext();
         camel.start();
-        // the rate budget on the real clock: the sandbox counts real time
-        RateBudget budget = new RateBudget(java.time.Clock.systemUTC(), new InMemoryCallLog(), Duration.ofSeconds(40),
-                RateBudget.Waiter.REAL, 600, 100_000);
-        client = HttpProviderClient.standalone(ProviderEndpoint.of(sandbox.baseUrl(),
-                new Signer(sandbox.config().apiKey(), sandbox.config().apiSecret())), budget);
-        gateway = new ProviderGateway(client, budget, d -> { });
         journal = JdbcJournal.open(dir, "", null, null, clock);
+        inJournal = new TrackingJournal(journal, clock);
     }
 
     @AfterEach
     void stop() {
         journal.close();
-        client.close();
         camel.stop();
-        sandbox.close();
-    }
-
-    void batch(NewRow... rows) {
-        try (BatchWriter writer = journal.openBatch("t.csv", ',', List.of(), "archive/t.csv")) {
-            for (NewRow row : rows) {
-                writer.add(row);
-            }
-            writer.commit();
-        }
     }
 
     static NewRow order(int seq, String refId, String sku, String customer) {
@@ -94,15 +76,6 @@ class TrackingDecisionsTest {
         return new OrderRequest(refId, "GI60", "812345678", "asia");
     }
 
-    RowRecord row(String refId) {
-        return journal.findOrder(refId).orElseThrow();
-    }
-
-    void sentWith(String refId, RowState outcome) {
-        journal.markSending(row(refId).id(), clock.instant());
-        journal.recordOutcome(row(refId).id(), outcome, null, null, outcome.name());
-    }
-
     long ordersAtProvider(String refId) {
         return sandbox.ledger().stream().map(LedgerEntry::refId).filter(refId::equals).count();
     }
@@ -115,12 +88,12 @@ class TrackingDecisionsTest {
 
     @Test
     void due_orders_come_as_unknown_ones_and_pending_ones_grouped_by_product() {
-        batch(order(0, "D-1", "ML86", "123456789"), order(1, "D-2", "ML86", "123456780"),
+        inJournal.batch(order(0, "D-1", "ML86", "123456789"), order(1, "D-2", "ML86", "123456780"),
                 order(2, "D-3", "GI60", "812345678"), order(3, "D-4", "ML86", "123456781"));
-        sentWith("D-1", RowState.PENDING);
-        sentWith("D-2", RowState.UNKNOWN);
-        sentWith("D-3", RowState.PENDING);
-        sentWith("D-4", RowState.PENDING);
+        inJournal.sentWith("D-1", RowState.PENDING);
+        inJournal.sentWith("D-2", RowState.UNKNOWN);
+        inJournal.sentWith("D-3", RowState.PENDING);
+        inJournal.sentWith("D-4", RowState.PENDING);
 
         DueOrders.Round round = new DueOrders(journal, clock, false).take(300);
 
@@ -131,12 +104,12 @@ class TrackingDecisionsTest {
 
     @Test
     void a_fresh_pending_order_waits_for_its_signed_webhook_before_it_is_looked_up() {
-        batch(order(0, "W-1", "ML86", "123456789"));
-        sentWith("W-1", RowState.PENDING);
+        inJournal.batch(order(0, "W-1", "ML86", "123456789"));
+        inJournal.sentWith("W-1", RowState.PENDING);
         DueOrders due = new DueOrders(journal, clock, true);
 
         assertThat(due.take(300).isEmpty()).isTrue();
-        assertThat(row("W-1").nextCheckAt()).isEqualTo(T0.plus(CheckSchedule.WEBHOOK_WAIT));
+        assertThat(inJournal.row("W-1").nextCheckAt()).isEqualTo(T0.plus(CheckSchedule.WEBHOOK_WAIT));
 
         clock.advance(CheckSchedule.WEBHOOK_WAIT);
         assertThat(due.take(300).pendingByProduct()).extracting(g -> g.get(0).refId()).containsExactly("W-1");
@@ -144,51 +117,51 @@ class TrackingDecisionsTest {
 
     @Test
     void an_unknown_order_that_never_reached_the_provider_is_sent_again_under_the_same_ref_id() {
-        batch(slowOrder(0, "U-1"));
-        sentWith("U-1", RowState.UNKNOWN);
+        inJournal.batch(slowOrder(0, "U-1"));
+        inJournal.sentWith("U-1", RowState.UNKNOWN);
 
-        reconciliation().reconcile(row("U-1"));
+        reconciliation().reconcile(inJournal.row("U-1"));
 
         assertThat(ordersAtProvider("U-1")).isEqualTo(1);
-        RowRecord after = row("U-1");
+        RowRecord after = inJournal.row("U-1");
         assertThat(after.state()).isEqualTo(RowState.PENDING);
         assertThat(after.nextCheckAt()).isAfter(T0);
     }
 
     @Test
     void an_unknown_order_of_a_held_batch_is_not_sent_again_until_it_is_resumed() {
-        batch(slowOrder(0, "U-H"));
-        sentWith("U-H", RowState.UNKNOWN);
-        long batchId = row("U-H").batchId();
+        inJournal.batch(slowOrder(0, "U-H"));
+        inJournal.sentWith("U-H", RowState.UNKNOWN);
+        long batchId = inJournal.row("U-H").batchId();
         journal.holdBatch(batchId, clock.instant());
 
-        reconciliation().reconcile(row("U-H"));
+        reconciliation().reconcile(inJournal.row("U-H"));
 
         assertThat(ordersAtProvider("U-H")).isZero();
-        assertThat(row("U-H").state()).isEqualTo(RowState.UNKNOWN);
-        assertThat(row("U-H").nextCheckAt()).isAfter(T0);
+        assertThat(inJournal.row("U-H").state()).isEqualTo(RowState.UNKNOWN);
+        assertThat(inJournal.row("U-H").nextCheckAt()).isAfter(T0);
 
         journal.resumeBatch(batchId);
-        assertThat(row("U-H").nextCheckAt()).as("due at once after resume").isEqualTo(T0);
-        reconciliation().reconcile(row("U-H"));
+        assertThat(inJournal.row("U-H").nextCheckAt()).as("due at once after resume").isEqualTo(T0);
+        reconciliation().reconcile(inJournal.row("U-H"));
         assertThat(ordersAtProvider("U-H")).isEqualTo(1);
-        assertThat(row("U-H").state()).isEqualTo(RowState.PENDING);
+        assertThat(inJournal.row("U-H").state()).isEqualTo(RowState.PENDING);
     }
 
     @Test
     void an_unknown_order_of_a_held_batch_that_the_provider_never_took_is_queued_again_for_after_resume() {
-        batch(slowOrder(0, "U-Q"));
-        sentWith("U-Q", RowState.UNKNOWN);
-        long batchId = row("U-Q").batchId();
+        inJournal.batch(slowOrder(0, "U-Q"));
+        inJournal.sentWith("U-Q", RowState.UNKNOWN);
+        long batchId = inJournal.row("U-Q").batchId();
         journal.holdBatch(batchId, clock.instant());
 
         clock.advance(UnknownOrderReconciliation.SETTLED_AFTER);
-        reconciliation().reconcile(row("U-Q"));
+        reconciliation().reconcile(inJournal.row("U-Q"));
 
         // a queued row of the held batch now: its report and a once run need not wait for it
         assertThat(ordersAtProvider("U-Q")).isZero();
-        assertThat(row("U-Q").state()).isEqualTo(RowState.ACCEPTED);
-        assertThat(row("U-Q").sentAt()).isNull();
+        assertThat(inJournal.row("U-Q").state()).isEqualTo(RowState.ACCEPTED);
+        assertThat(inJournal.row("U-Q").sentAt()).isNull();
         assertThat(journal.nextToSubmit(10)).as("held: not sent").isEmpty();
         journal.resumeBatch(batchId);
         assertThat(journal.nextToSubmit(10)).extracting(RowRecord::refId).containsExactly("U-Q");
@@ -196,20 +169,20 @@ class TrackingDecisionsTest {
 
     @Test
     void an_unknown_order_of_a_cancelled_batch_that_the_provider_never_took_is_rejected_not_sent_again() {
-        batch(slowOrder(0, "U-C"));
-        sentWith("U-C", RowState.UNKNOWN);
-        journal.cancelBatch(row("U-C").batchId(), clock.instant(), "cancelled by the operator");
+        inJournal.batch(slowOrder(0, "U-C"));
+        inJournal.sentWith("U-C", RowState.UNKNOWN);
+        journal.cancelBatch(inJournal.row("U-C").batchId(), clock.instant(), "cancelled by the operator");
 
         // just sent: a slow provider may not know it yet, so it is only looked at again
-        reconciliation().reconcile(row("U-C"));
-        assertThat(row("U-C").state()).isEqualTo(RowState.UNKNOWN);
-        assertThat(row("U-C").nextCheckAt()).isEqualTo(T0.plus(UnknownOrderReconciliation.SETTLED_AFTER));
+        reconciliation().reconcile(inJournal.row("U-C"));
+        assertThat(inJournal.row("U-C").state()).isEqualTo(RowState.UNKNOWN);
+        assertThat(inJournal.row("U-C").nextCheckAt()).isEqualTo(T0.plus(UnknownOrderReconciliation.SETTLED_AFTER));
 
         clock.advance(UnknownOrderReconciliation.SETTLED_AFTER);
-        reconciliation().reconcile(row("U-C"));
+        reconciliation().reconcile(inJournal.row("U-C"));
 
         assertThat(ordersAtProvider("U-C")).isZero();
-        RowRecord after = row("U-C");
+        RowRecord after = inJournal.row("U-C");
         assertThat(after.state()).isEqualTo(RowState.REJECTED);
         assertThat(after.message()).startsWith("cancelled by the operator at 2026-03-01 10:00 UTC; not sent")
                 .endsWith("(the provider has no order under this ref_id)");
@@ -218,39 +191,39 @@ class TrackingDecisionsTest {
 
     @Test
     void an_unknown_order_of_a_cancelled_batch_that_the_provider_took_is_tracked_as_usual() {
-        batch(slowOrder(0, "U-T"));
-        sentWith("U-T", RowState.UNKNOWN);
+        inJournal.batch(slowOrder(0, "U-T"));
+        inJournal.sentWith("U-T", RowState.UNKNOWN);
         gateway.createOrder(slowRequest("U-T"));
-        journal.cancelBatch(row("U-T").batchId(), clock.instant(), "cancelled by the operator");
+        journal.cancelBatch(inJournal.row("U-T").batchId(), clock.instant(), "cancelled by the operator");
         clock.advance(UnknownOrderReconciliation.SETTLED_AFTER);
 
-        reconciliation().reconcile(row("U-T"));
+        reconciliation().reconcile(inJournal.row("U-T"));
 
         assertThat(ordersAtProvider("U-T")).isEqualTo(1);
-        assertThat(row("U-T").state()).isEqualTo(RowState.PENDING);
+        assertThat(inJournal.row("U-T").state()).isEqualTo(RowState.PENDING);
     }
 
     @Test
     void an_unknown_order_the_provider_already_holds_is_adopted_not_sent_twice() {
-        batch(slowOrder(0, "U-2"));
-        sentWith("U-2", RowState.UNKNOWN);
+        inJournal.batch(slowOrder(0, "U-2"));
+        inJournal.sentWith("U-2", RowState.UNKNOWN);
         gateway.createOrder(slowRequest("U-2"));
 
-        reconciliation().reconcile(row("U-2"));
+        reconciliation().reconcile(inJournal.row("U-2"));
 
         assertThat(ordersAtProvider("U-2")).isEqualTo(1);
-        assertThat(row("U-2").state()).isEqualTo(RowState.PENDING);
+        assertThat(inJournal.row("U-2").state()).isEqualTo(RowState.PENDING);
     }
 
     @Test
     void an_unknown_order_whose_ref_id_holds_another_customers_order_is_refused_as_not_ours() {
-        batch(order(0, "U-3", "ML86", "123456789"));
-        sentWith("U-3", RowState.UNKNOWN);
+        inJournal.batch(order(0, "U-3", "ML86", "123456789"));
+        inJournal.sentWith("U-3", RowState.UNKNOWN);
         gateway.createOrder(new OrderRequest("U-3", "ML86", "999999999", "2345"));
 
-        reconciliation().reconcile(row("U-3"));
+        reconciliation().reconcile(inJournal.row("U-3"));
 
-        RowRecord after = row("U-3");
+        RowRecord after = inJournal.row("U-3");
         assertThat(after.state()).isEqualTo(RowState.REFUSED);
         assertThat(after.message()).contains("another order under this ref_id");
         assertThat(ordersAtProvider("U-3")).isEqualTo(1);
@@ -258,14 +231,14 @@ class TrackingDecisionsTest {
 
     @Test
     void a_pending_order_still_pending_at_the_provider_is_looked_at_again_backing_off() {
-        batch(slowOrder(0, "P-1"));
+        inJournal.batch(slowOrder(0, "P-1"));
         gateway.createOrder(slowRequest("P-1"));
-        sentWith("P-1", RowState.PENDING);
+        inJournal.sentWith("P-1", RowState.PENDING);
         TrackedOrders tracked = new TrackedOrders(journal, clock, false);
 
-        new PendingOrderPolling(gateway, new OrderHistorySearch(gateway, tracked, clock), tracked).poll(List.of(row("P-1")));
+        new PendingOrderPolling(gateway, new OrderHistorySearch(gateway, tracked, clock), tracked).poll(List.of(inJournal.row("P-1")));
 
-        RowRecord after = row("P-1");
+        RowRecord after = inJournal.row("P-1");
         assertThat(after.state()).isEqualTo(RowState.PENDING);
         assertThat(after.checks()).isEqualTo(1);
         assertThat(after.nextCheckAt()).isEqualTo(CheckSchedule.next(T0, 1, false));
