@@ -138,7 +138,7 @@ final class AccountLeadView extends LockClusterView {
         service.accountsLed().take(account);
         lastLine = null;
         LOG.info("node {} leads account {}: it sends and follows its orders", getLocalMember().getId(), account);
-        fireLeadershipChangedEvent(getLocalMember());
+        announce(Optional.of(getLocalMember()), () -> { });
     }
 
     private void handOver(int nodes) {
@@ -150,7 +150,7 @@ final class AccountLeadView extends LockClusterView {
         service.handedOver(Instant.now());
         LOG.info("node {} hands the lead of account {} over ({} nodes share {} accounts){}", getLocalMember().getId(), account, nodes,
                 service.accounts().size(), quiet ? "" : "; orders still on the wire are looked up by the next leader");
-        fireLeadershipChangedEvent(Optional.empty());
+        announce(Optional.empty(), () -> { });
     }
 
     private void lose(String why) {
@@ -159,7 +159,8 @@ final class AccountLeadView extends LockClusterView {
         LOG.error("node {} lost the lead of account {} ({}); it takes it again when it can", getLocalMember().getId(), account, why);
         lost = session == null ? null : session.id(); // the server may keep it (a cut link): ended once reachable
         closeSession();
-        fireLeadershipChangedEvent(Optional.empty());
+        lastLine = null; // who leads it after this is logged, even the node that led it before
+        announce(Optional.empty(), () -> { });
     }
 
     private void once(String line) {

@@ -103,8 +103,9 @@ final class JournalLockClusterView extends LockClusterView {
         otherLeader = null;
         service.node().become(NodeRole.Role.LEADER);
         service.accountsLed().active(true); // several accounts led apart: rows at no account of this run are the active node's
+        lastLine = null; // standing by after a later step-down is logged, even behind the same node as before
         LOG.info("node {} is active on journal {}", getLocalMember().getId(), service.shownUrl());
-        fireLeadershipChangedEvent(getLocalMember());
+        announce(Optional.of(getLocalMember()), () -> { });
     }
 
     private void standBy() {
@@ -126,7 +127,13 @@ final class JournalLockClusterView extends LockClusterView {
                 + " it stands by and leads again when it can take the lock", getLocalMember().getId(), why, silentMillis);
         lost = session == null ? null : session.id(); // the server may keep it (a cut link): ended once reachable
         closeSession();
-        fireLeadershipChangedEvent(Optional.empty());
+        lastLine = null; // the first standing-by line after this is logged, even if it repeats an earlier one
+        // the routes stop on the announcer's thread: their graceful stop may wait on exchanges hung on the cut
+        // link, while the next polls go on, so that the node stands by again as soon as the database answers
+        long steppedDownAt = System.nanoTime();
+        String name = getLocalMember().getId();
+        announce(Optional.empty(), () -> LOG.info("node {}: the active node's routes stopped, {} ms after its step-down", name,
+                (System.nanoTime() - steppedDownAt) / 1_000_000));
         // no exit: the next polls connect afresh and take the lock again when the database is back and no
         // other node took over (a restarted database), or stand by behind the node that did
     }

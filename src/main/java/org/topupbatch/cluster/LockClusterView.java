@@ -16,6 +16,14 @@ abstract class LockClusterView extends AbstractCamelClusterView {
 
     private final Member local;
     private java.util.concurrent.ScheduledExecutorService poller;
+    /**
+     * Tells the route policies that the leader changed, on a thread of its own and in order. Camel's
+     * clustered route policy starts or stops the leader's routes in the listener it is told from, and a
+     * graceful stop waits for the exchanges in flight (up to the shutdown timeout, route after route):
+     * after a partition those may hang on the cut link for minutes. Told from the poller, that would stop
+     * the lock's checks meanwhile, and the node would stand by again only once its routes let go.
+     */
+    private java.util.concurrent.ExecutorService announcer;
 
     LockClusterView(CamelClusterService service, String namespace, String nodeName) {
         super(service, namespace);
@@ -33,8 +41,31 @@ abstract class LockClusterView extends AbstractCamelClusterView {
                 t.setDaemon(true);
                 return t;
             });
+            announcer = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, threadName + "-routes");
+                t.setDaemon(true);
+                return t;
+            });
             poller.scheduleWithFixedDelay(this::poll, 0, interval.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
         }
+    }
+
+    /**
+     * Tells the listeners (the clustered route policies) that {@code leader} leads now, without waiting
+     * for them to start or stop their routes; then runs {@code then}. Changes are told in the order they
+     * happen, and each policy asks who leads when it is told, so a stop still under way when this node
+     * leads again is followed by a start.
+     */
+    final synchronized void announce(Optional<CamelClusterMember> leader, Runnable then) {
+        if (announcer == null) { // not polling (stopped, or a test driving poll() itself): told at once
+            fireLeadershipChangedEvent(leader.orElse(null));
+            then.run();
+            return;
+        }
+        announcer.execute(() -> {
+            fireLeadershipChangedEvent(leader.orElse(null));
+            then.run();
+        });
     }
 
     @Override
@@ -47,6 +78,10 @@ abstract class LockClusterView extends AbstractCamelClusterView {
         if (poller != null) {
             poller.shutdownNow();
             poller = null;
+        }
+        if (announcer != null) {
+            announcer.shutdownNow(); // Camel stops every route itself as it stops
+            announcer = null;
         }
     }
 
