@@ -5,9 +5,7 @@ import java.io.PrintStream;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
 import org.topupbatch.config.ProviderSession;
-import org.topupbatch.journal.JdbcJournal;
 import org.topupbatch.journal.Journal;
 import org.topupbatch.journal.JournalException;
 import org.topupbatch.reconcile.AccountReconciliation;
@@ -19,6 +17,7 @@ import org.topupbatch.report.ReportWriter;
 import org.topupbatch.run.ExitCode;
 import org.topupbatch.settings.ProviderAccount;
 import org.topupbatch.settings.Settings;
+import org.topupbatch.text.OneLine;
 import org.topupbatch.text.Rupiah;
 import org.topupbatch.track.OrderRequests;
 
@@ -31,22 +30,21 @@ import org.topupbatch.track.OrderRequests;
  */
 final class AccountsReconcileCommand {
 
-    private final Function<String, String> lookup;
+    private final CommandContext context;
     private final PrintStream out;
     private final PrintStream err;
     private final Clock clock;
 
-    AccountsReconcileCommand(Function<String, String> lookup, PrintStream out, PrintStream err, Clock clock) {
-        this.lookup = lookup;
-        this.out = out;
-        this.err = err;
-        this.clock = clock;
+    AccountsReconcileCommand(CommandContext context) {
+        this.context = context;
+        this.out = context.out();
+        this.err = context.err();
+        this.clock = context.clock();
     }
 
     int run(Settings settings, ReconcileDay day) {
         List<ProviderSession> sessions = new ArrayList<>();
-        try (Journal journal = JdbcJournal.openForReading(settings.data(), settings.dbUrl(), settings.dbUser(),
-                settings.dbPassword())) {
+        try (Journal journal = context.openJournal()) {
             List<AccountsReconcileRun.Account> accounts = new ArrayList<>();
             for (ProviderAccount account : settings.accounts()) {
                 accounts.add(new AccountsReconcileRun.Account(account.name(), account.dialect(), () -> {
@@ -65,22 +63,22 @@ final class AccountsReconcileCommand {
             print(done);
             for (AccountReconciliation a : done.summary().accounts()) {
                 if (!a.reconciled()) {
-                    err.println("topup-batch: cannot reconcile account " + a.account() + " for " + day + ": " + a.failure());
+                    err.println(CommandContext.VOICE + "cannot reconcile account " + a.account() + " for " + day + ": "
+                            + OneLine.of(a.failure(), 500));
                 }
             }
             if (!done.summary().complete()) {
-                return ExitCode.FAILED.code();
+                return ExitCode.FAILED.code(); // each account's failure said above, the others' work written
             }
             return done.summary().exceptionCount() == 0 ? ExitCode.OK.code() : ExitCode.ATTENTION.code();
         } catch (JournalException e) {
-            err.println("topup-batch: cannot reconcile " + day + ": " + e.getMessage());
+            throw ReconcileCommand.cannot(day, e.getMessage(), e);
         } catch (IOException e) {
-            err.println("topup-batch: cannot reconcile " + day + ": cannot write into " + settings.reports() + ": "
-                    + (e.getMessage() == null ? e.toString() : e.getMessage()));
+            throw ReconcileCommand.cannot(day, "cannot write into " + settings.reports() + ": "
+                    + (e.getMessage() == null ? e.toString() : e.getMessage()), e);
         } finally {
             sessions.forEach(ProviderSession::close);
         }
-        return ExitCode.FAILED.code();
     }
 
     private void print(AccountsReconcileRun.Done done) {

@@ -2,11 +2,8 @@ package org.topupbatch.command;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.time.Clock;
 import java.util.List;
-import java.util.function.Function;
 import org.topupbatch.config.ProviderSession;
-import org.topupbatch.journal.JdbcJournal;
 import org.topupbatch.journal.Journal;
 import org.topupbatch.journal.JournalException;
 import org.topupbatch.provider.ProviderException;
@@ -28,65 +25,59 @@ import org.topupbatch.settings.Settings;
  */
 public final class ReconcileCommand implements Command {
 
-    private final Function<String, String> lookup;
+    private final CommandContext context;
     private final PrintStream out;
-    private final PrintStream err;
-    private final Clock clock;
 
-    public ReconcileCommand(Function<String, String> lookup, PrintStream out, PrintStream err, Clock clock) {
-        this.lookup = lookup;
-        this.out = out;
-        this.err = err;
-        this.clock = clock;
+    public ReconcileCommand(CommandContext context) {
+        this.context = context;
+        this.out = context.out();
     }
 
     @Override
     public int run(List<String> args) {
+        return CommandFrame.run("reconcile", context, () -> reconcile(args));
+    }
+
+    private int reconcile(List<String> args) {
         if (args.size() > 1) {
-            err.println("topup-batch: usage: java -jar topup-batch.jar reconcile [DAY] (YYYY-MM-DD in topup.business-zone;"
-                    + " default yesterday)");
-            return ExitCode.FAILED.code();
+            throw new CommandFailure.Usage("reconcile [DAY] (YYYY-MM-DD in topup.business-zone; default yesterday)");
         }
-        Settings settings = BatchArgument.settings(lookup, err).orElse(null);
-        if (settings == null) {
-            return ExitCode.FAILED.code();
-        }
+        Settings settings = context.settings();
         if (!settings.severalAccounts() && !settings.providerHasHistory()) {
-            err.println("topup-batch: cannot reconcile: the " + settings.dialect() + " dialect has no order history to"
+            throw new CommandFailure("cannot reconcile: the " + settings.dialect() + " dialect has no order history to"
                     + " compare the journal with (docs/dialects.md); use the provider's own transaction export");
-            return ExitCode.FAILED.code();
         }
         ReconcileDay day;
         try {
-            day = ReconcileDay.parse(args.isEmpty() ? null : args.get(0), settings.businessZone(), clock);
+            day = ReconcileDay.parse(args.isEmpty() ? null : args.get(0), settings.businessZone(), context.clock());
         } catch (ReconcileDay.BadDayException e) {
-            err.println("topup-batch: cannot reconcile: " + e.getMessage());
-            return ExitCode.FAILED.code();
+            throw new CommandFailure("cannot reconcile: " + e.getMessage(), e);
         }
         if (settings.severalAccounts()) {
-            return new AccountsReconcileCommand(lookup, out, err, clock).run(settings, day);
+            return new AccountsReconcileCommand(context).run(settings, day);
         }
-        try (Journal journal = JdbcJournal.openForReading(settings.data(), settings.dbUrl(), settings.dbUser(),
-                settings.dbPassword());
-             ProviderSession provider = new ProviderSession(settings, lookup, journal, clock)) {
+        try (Journal journal = context.openJournal();
+             ProviderSession provider = context.providerSession(journal)) {
             provider.limits(); // the account's rate, so that paging keeps to it beside a running service
             ReconcileRun.Done done = new ReconcileRun(provider.gateway, journal,
                     new ReportWriter(settings.reports(), org.topupbatch.report.ReportDelivery.LOCAL, settings.reportCharset()).alsoXlsx(settings.reportXlsx()),
-                    settings.reports(), settings.businessZone(), settings.pendingTimeout(), clock).run(day);
+                    settings.reports(), settings.businessZone(), settings.pendingTimeout(), context.clock()).run(day);
             print(done);
             return done.result().summary().exceptionCount() == 0 ? ExitCode.OK.code() : ExitCode.ATTENTION.code();
-        } catch (JournalException e) {
-            err.println("topup-batch: cannot reconcile " + day + ": " + e.getMessage());
         } catch (ProviderException e) {
-            err.println("topup-batch: cannot reconcile " + day + ": the provider could not be asked: " + (e.stopsSubmission()
-                    ? "it refused the credentials (" + e.code() + ")" : e.getMessage()));
+            throw cannot(day, "the provider could not be asked: " + (e.stopsSubmission()
+                    ? "it refused the credentials (" + e.code() + ")" : e.getMessage()), e);
         } catch (IOException e) {
-            err.println("topup-batch: cannot reconcile " + day + ": cannot write into " + settings.reports() + ": "
-                    + (e.getMessage() == null ? e.toString() : e.getMessage()));
-        } catch (SandboxStateException | IllegalStateException e) {
-            err.println("topup-batch: cannot reconcile " + day + ": " + e.getMessage());
+            throw cannot(day, "cannot write into " + settings.reports() + ": "
+                    + (e.getMessage() == null ? e.toString() : e.getMessage()), e);
+        } catch (JournalException | SandboxStateException | IllegalStateException e) {
+            throw cannot(day, e.getMessage(), e);
         }
-        return ExitCode.FAILED.code();
+    }
+
+    /** Why {@code day} could not be reconciled, as the operator reads it: {@code cannot reconcile DAY: ...}. */
+    static CommandFailure cannot(ReconcileDay day, String why, Throwable cause) {
+        return new CommandFailure("cannot reconcile " + day + ": " + why, cause);
     }
 
     private void print(ReconcileRun.Done done) {
