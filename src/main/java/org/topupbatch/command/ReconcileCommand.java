@@ -2,6 +2,7 @@ package org.topupbatch.command;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.List;
 import org.topupbatch.config.ProviderSession;
 import org.topupbatch.journal.Journal;
@@ -9,9 +10,12 @@ import org.topupbatch.journal.JournalException;
 import org.topupbatch.provider.ProviderException;
 import org.topupbatch.reconcile.ReconcileDay;
 import org.topupbatch.reconcile.ReconcileRun;
-import org.topupbatch.reconcile.ReconcileSummary;
+import org.topupbatch.reconcile.AccountReconciliation;
+import org.topupbatch.report.ReportDelivery;
 import org.topupbatch.report.ReportWriter;
-import org.topupbatch.text.Rupiah;
+import org.topupbatch.settings.ProviderAccount;
+import org.topupbatch.track.OrderRequests;
+import org.topupbatch.text.OneLine;
 import org.topupbatch.run.ExitCode;
 import org.topupbatch.sandbox.SandboxStateException;
 import org.topupbatch.settings.Settings;
@@ -21,7 +25,8 @@ import org.topupbatch.settings.Settings;
  * provider's orders of a business day against the journal's, and the balance's movement explained.
  * Works beside a running service (its requests share the service's rate budget) and never creates
  * an order. Exit 0 when everything matches, 2 when exceptions are listed, 1 with one line when it
- * could not reconcile. With several accounts each is reconciled on its own ({@link AccountsReconcileCommand}).
+ * could not reconcile. With several accounts each is reconciled on its own, and exit 1 also
+ * when one of them could not be (one line each on stderr; the others are reconciled and written all the same).
  */
 public final class ReconcileCommand implements Command {
 
@@ -53,17 +58,33 @@ public final class ReconcileCommand implements Command {
         } catch (ReconcileDay.BadDayException e) {
             throw new CommandFailure("cannot reconcile: " + e.getMessage(), e);
         }
-        if (settings.severalAccounts()) {
-            return new AccountsReconcileCommand(context).run(settings, day);
-        }
-        try (Journal journal = context.openJournal();
-             ProviderSession provider = context.providerSession(journal)) {
-            provider.limits(); // the account's rate, so that paging keeps to it beside a running service
-            ReconcileRun.Done done = new ReconcileRun(provider.gateway, journal,
-                    new ReportWriter(settings.reports(), org.topupbatch.report.ReportDelivery.LOCAL, settings.reportCharset()).alsoXlsx(settings.reportXlsx()),
-                    settings.reports(), settings.businessZone(), settings.pendingTimeout(), context.clock()).run(day);
-            print(done);
-            return done.result().summary().exceptionCount() == 0 ? ExitCode.OK.code() : ExitCode.ATTENTION.code();
+        List<ProviderSession> sessions = new ArrayList<>();
+        try (Journal journal = context.openJournal()) {
+            List<ReconcileRun.Account> accounts = ReconcileRun.accounts(settings, account -> {
+                // each account's own dialect, credentials and rate budget (its calls journaled under its name)
+                ProviderSession session = account == null ? context.providerSession(journal)
+                        : ProviderSession.forAccount(settings, account, journal, context.clock());
+                sessions.add(session);
+                session.limits(); // the account's rate, so that its calls keep to it beside a running service
+                return session.gateway;
+            });
+            ReconcileRun.Done done = new ReconcileRun(accounts, journal,
+                    new ReportWriter(settings.reports(), ReportDelivery.LOCAL, settings.reportCharset())
+                            .alsoXlsx(settings.reportXlsx())
+                            .withAccounts(settings.accounts().stream().map(ProviderAccount::name).toList()),
+                    settings.reports(), settings.businessZone(), settings.pendingTimeout(),
+                    new OrderRequests(settings.priceTolerance()), context.clock()).run(day);
+            new ReconcilePrinted(out).print(done);
+            for (AccountReconciliation a : done.summary().accounts()) {
+                if (!a.reconciled()) {
+                    context.err().println(CommandContext.VOICE + "cannot reconcile account " + a.account() + " for " + day
+                            + ": " + OneLine.of(a.failure(), 500));
+                }
+            }
+            if (!done.summary().complete()) {
+                return ExitCode.FAILED.code(); // each account's failure said above, the others' work written
+            }
+            return done.summary().exceptionCount() == 0 ? ExitCode.OK.code() : ExitCode.ATTENTION.code();
         } catch (ProviderException e) {
             throw cannot(day, "the provider could not be asked: " + (e.stopsSubmission()
                     ? "it refused the credentials (" + e.code() + ")" : e.getMessage()), e);
@@ -72,31 +93,13 @@ public final class ReconcileCommand implements Command {
                     + (e.getMessage() == null ? e.toString() : e.getMessage()), e);
         } catch (JournalException | SandboxStateException | IllegalStateException e) {
             throw cannot(day, e.getMessage(), e);
+        } finally {
+            sessions.forEach(ProviderSession::close);
         }
     }
 
     /** Why {@code day} could not be reconciled, as the operator reads it: {@code cannot reconcile DAY: ...}. */
     static CommandFailure cannot(ReconcileDay day, String why, Throwable cause) {
         return new CommandFailure("cannot reconcile " + day + ": " + why, cause);
-    }
-
-    private void print(ReconcileRun.Done done) {
-        ReconcileSummary s = done.result().summary();
-        out.println("Reconciliation of " + s.day() + " (" + s.zone() + "), " + s.requests() + " provider requests, nothing ordered");
-        String partial = ReconcileSummary.partialWords(s.day(), s.partial());
-        if (partial != null) {
-            out.println(partial);
-        }
-        out.println("Orders:      " + s.providerOrders() + " at the provider, " + s.journalOrders() + " in the journal, "
-                + s.matched() + " matched");
-        out.println("Exceptions:  " + (s.exceptionCount() == 0 ? "none" : s.exceptionCount() + " " + s.exceptions()));
-        out.println("Money:       charged " + Rupiah.format(s.charged()) + ", refunded " + Rupiah.format(s.refunded())
-                + ", orders unknown to the journal " + Rupiah.format(s.foreignCharged()));
-        out.println("Balance:     " + s.balanceWords());
-        if (s.corrected() + s.settled() > 0) {
-            out.println("Journal:     " + s.corrected() + " orders corrected, " + s.settled()
-                    + " settled from the provider's history; their batches' reports written again (earlier ones kept)");
-        }
-        out.println("Written:     " + done.files().csv() + ", " + done.files().summary());
     }
 }
