@@ -47,12 +47,10 @@ final class AccountsPlan {
     private static final long EVERY_BALANCE = Long.MAX_VALUE / 4;
 
     private final PrintStream out;
-    private final PrintStream err;
     private final Clock clock;
 
-    AccountsPlan(PrintStream out, PrintStream err, Clock clock) {
+    AccountsPlan(PrintStream out, Clock clock) {
         this.out = out;
-        this.err = err;
         this.clock = clock;
     }
 
@@ -80,9 +78,8 @@ final class AccountsPlan {
             shares.put(account.name(), ask(settings, account, journal));
         }
         if (shares.values().stream().allMatch(s -> s.unreachable != null)) {
-            err.println("topup-batch: no account could be asked: " + String.join("; ",
+            throw new CommandFailure("no account could be asked: " + String.join("; ",
                     shares.values().stream().map(s -> s.account.name() + ": " + s.unreachable).toList()));
-            return ExitCode.FAILED.code();
         }
         Map<String, Map<String, Product>> priceLists = new HashMap<>();
         shares.values().stream().filter(s -> s.priceList != null).forEach(s -> priceLists.put(s.account.name(), s.priceList));

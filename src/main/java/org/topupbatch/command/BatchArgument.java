@@ -1,9 +1,6 @@
 package org.topupbatch.command;
 
-import org.topupbatch.settings.SettingsException;
-import org.topupbatch.settings.Settings;
 
-import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -62,18 +59,5 @@ final class BatchArgument {
                     .collect(Collectors.joining(", ")));
         }
         return matches.get(0);
-    }
-
-    /**
-     * The settings the commands share with the service; empty after one line on {@code err} naming the
-     * bad one. For {@code plan} and {@code reconcile}, until they take theirs from {@link CommandContext#settings()}.
-     */
-    static Optional<Settings> settings(java.util.function.Function<String, String> lookup, PrintStream err) {
-        try {
-            return Optional.of(Settings.load(lookup));
-        } catch (SettingsException e) {
-            err.println("topup-batch: bad setting: " + e.getMessage());
-            return Optional.empty();
-        }
     }
 }

@@ -1,6 +1,5 @@
 package org.topupbatch.command;
 
-import java.io.PrintStream;
 import java.util.function.IntSupplier;
 import org.topupbatch.intake.UnreadableBatchException;
 import org.topupbatch.journal.JournalException;
@@ -77,12 +76,5 @@ final class CommandFrame {
 
     private static String message(RuntimeException e) {
         return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-    }
-
-    /** For {@link TopupBatchMain}: what escaped a command not yet on the frame, said the same way on {@code err}. */
-    static int report(String name, RuntimeException e, PrintStream err) {
-        Failure failure = failure(name, e);
-        err.println(CommandContext.VOICE + failure.line());
-        return failure.exit().code();
     }
 }

@@ -8,16 +8,13 @@ import org.topupbatch.report.TimeSpan;
 import org.topupbatch.text.Rupiah;
 import org.topupbatch.config.ProviderSession;
 import org.topupbatch.settings.Settings;
-import org.topupbatch.settings.SettingsException;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.function.Function;
 import org.topupbatch.settings.BalancePolicy;
 import org.topupbatch.intake.BatchCheck;
 import org.topupbatch.intake.BatchPlanner;
@@ -26,16 +23,10 @@ import org.topupbatch.provider.CachedPriceCatalog;
 import org.topupbatch.intake.CustomerRules;
 import org.topupbatch.intake.PlanSummary;
 import org.topupbatch.intake.PlanWriter;
-import org.topupbatch.provider.PriceListUnavailableException;
 import org.topupbatch.intake.RowDecision;
 import org.topupbatch.intake.UnreadableBatchException;
 import org.topupbatch.provider.AccountLimits;
-import org.topupbatch.journal.JdbcJournal;
 import org.topupbatch.journal.Journal;
-import org.topupbatch.journal.JournalException;
-import org.topupbatch.provider.ProviderException;
-import org.topupbatch.provider.ProviderGateway;
-import org.topupbatch.sandbox.SandboxStateException;
 
 /**
  * {@code java -jar topup-batch.jar plan FILE.csv}: the intake's own checks ({@link BatchCheck}) on
@@ -49,68 +40,48 @@ public final class PlanCommand implements Command {
     /** Share of the rate budget a batch leaves to status checks, balance and price list reads. */
     static final double OVERHEAD_SHARE = 0.10;
 
-    private final Function<String, String> lookup;
+    private final CommandContext context;
     private final PrintStream out;
-    private final PrintStream err;
-    private final Clock clock;
 
-    public PlanCommand(Function<String, String> lookup, PrintStream out, PrintStream err, Clock clock) {
-        this.lookup = lookup;
-        this.out = out;
-        this.err = err;
-        this.clock = clock;
+    public PlanCommand(CommandContext context) {
+        this.context = context;
+        this.out = context.out();
     }
 
     @Override
     public int run(List<String> args) {
+        return CommandFrame.run("plan", context, () -> plan(args));
+    }
+
+    private int plan(List<String> args) {
         if (args.size() != 1 || args.get(0).isBlank()) {
-            err.println("topup-batch: usage: java -jar topup-batch.jar plan FILE.csv");
-            return ExitCode.FAILED.code();
+            throw new CommandFailure.Usage("plan FILE.csv");
         }
         Path file = Path.of(args.get(0));
         if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
-            err.println("topup-batch: cannot read " + file + ": " + (Files.exists(file) ? "not a readable file" : "no such file"));
-            return ExitCode.FAILED.code();
+            throw new CommandFailure("cannot read " + file + ": "
+                    + (Files.exists(file) ? "not a readable file" : "no such file"));
         }
-        Settings settings = BatchArgument.settings(lookup, err).orElse(null);
-        if (settings == null) {
-            return ExitCode.FAILED.code();
-        }
+        Settings settings = context.settings();
         CustomerRules rules;
         try {
             rules = settings.customerRules() == null ? CustomerRules.loadDefault()
                     : CustomerRules.load(Path.of(settings.customerRules()));
         } catch (RuntimeException e) {
-            err.println("topup-batch: bad setting: topup.customer-rules: " + e.getMessage());
-            return ExitCode.FAILED.code();
+            throw new CommandFailure("bad setting: topup.customer-rules: " + OneLine.of(String.valueOf(e.getMessage()), 500), e);
         }
-        try (Journal journal = JdbcJournal.openForReading(settings.data(), settings.dbUrl(), settings.dbUser(),
-                settings.dbPassword())) {
+        try (Journal journal = context.openJournal()) {
             if (settings.severalAccounts()) {
-                return new AccountsPlan(out, err, clock).plan(file, settings, rules, journal);
+                return new AccountsPlan(out, context.clock()).plan(file, settings, rules, journal);
             }
-            try (ProviderSession provider = new ProviderSession(settings, lookup, journal, clock)) {
+            try (ProviderSession provider = context.providerSession(journal)) {
                 return plan(file, settings, rules, journal, provider);
             }
-        } catch (SettingsException e) {
-            err.println("topup-batch: bad setting: " + e.getMessage());
-            return ExitCode.FAILED.code();
-        } catch (JournalException e) {
-            err.println("topup-batch: " + e.getMessage());
-            return ExitCode.FAILED.code();
-        } catch (ProviderException | PriceListUnavailableException e) {
-            err.println("topup-batch: the provider could not be asked: " + (e instanceof ProviderException p
-                    && p.stopsSubmission() ? "it refused the credentials (" + p.code() + ")" : e.getMessage()));
-            return ExitCode.FAILED.code();
         } catch (UnreadableBatchException e) {
-            err.println("topup-batch: " + OneLine.of(file.toString()) + " cannot be read as a batch: " + OneLine.of(e.getMessage(), 1000));
-            return ExitCode.FAILED.code();
+            throw new CommandFailure(OneLine.of(file.toString()) + " cannot be read as a batch: "
+                    + OneLine.of(e.getMessage(), 1000), e);
         } catch (IOException e) {
-            err.println("topup-batch: cannot read " + file + ": " + e.getMessage());
-            return ExitCode.FAILED.code();
-        } catch (SandboxStateException e) {
-            err.println("topup-batch: " + e.getMessage());
-            return ExitCode.FAILED.code();
+            throw new CommandFailure("cannot read " + file + ": " + OneLine.of(String.valueOf(e.getMessage()), 500), e);
         }
     }
 

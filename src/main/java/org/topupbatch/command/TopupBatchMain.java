@@ -51,7 +51,7 @@ public final class TopupBatchMain {
      * lines go to stderr, warnings and errors only.
      */
     private static final Map<String, Supplier<Command>> COMMANDS = Map.of(
-            "plan", () -> new PlanCommand(SettingsLookup.standard(), System.out, System.err, Clock.systemUTC()),
+            "plan", () -> new PlanCommand(context()),
             "status", () -> new StatusCommand(context()),
             "report", () -> new ReportCommand(context()),
             "retry-failed", () -> new RetryFailedCommand(context()),
@@ -60,7 +60,7 @@ public final class TopupBatchMain {
             "cancel", () -> new BatchControlCommand(OperatorAction.CANCEL, context()),
             "hold", () -> new BatchControlCommand(OperatorAction.HOLD, context()),
             "resume", () -> new BatchControlCommand(OperatorAction.RESUME, context()),
-            "reconcile", () -> new ReconcileCommand(SettingsLookup.standard(), System.out, System.err, Clock.systemUTC()));
+            "reconcile", () -> new ReconcileCommand(context()));
 
     private TopupBatchMain() {
     }
@@ -82,7 +82,8 @@ public final class TopupBatchMain {
             System.setProperty("topup.log.level", "WARN");
             // the pool's and Flyway's own warnings come with stack traces; a command says what failed in its one line
             System.setProperty("topup.log.libraries", "OFF");
-            System.exit(runCommand(name, command.get(), rest));
+            // each command says its own failure in one line (CommandFrame): nothing escapes it
+            System.exit(command.get().run(rest));
         } else if (HELP.contains(name)) {
             System.out.println(USAGE);
             System.exit(ExitCode.OK.code());
@@ -92,19 +93,6 @@ public final class TopupBatchMain {
             System.err.println("topup-batch: unknown argument '" + name + "'");
             System.err.println(USAGE);
             System.exit(ExitCode.FAILED.code());
-        }
-    }
-
-    /**
-     * Runs one command; whatever escapes it still ends as one line on stderr and its exit code, never a
-     * stack trace ({@link CommandFrame}: the commands on the frame never let anything escape; this is
-     * for {@code plan} and {@code reconcile}, which catch what they expect themselves).
-     */
-    static int runCommand(String name, Command command, List<String> args) {
-        try {
-            return command.run(args);
-        } catch (RuntimeException e) {
-            return CommandFrame.report(name, e, System.err);
         }
     }
 

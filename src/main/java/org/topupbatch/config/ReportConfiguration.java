@@ -43,22 +43,16 @@ public final class ReportConfiguration extends AreaConfiguration {
     /** The daily reconciliation of routes/reconcile.yaml (README, "Reconcile with the provider"). */
     @BindToRegistry("reconcileRun")
     public org.topupbatch.reconcile.DailyReconciliation reconcileRun() {
-        ReportWriter reports = new ReportWriter(settings.reports(), sftp.reportDelivery(), settings.reportCharset())
-                .alsoXlsx(settings.reportXlsx());
-        if (settings.severalAccounts()) {
-            // each account through its own gateway, so within its own rate budget (README "Several accounts")
-            java.util.List<org.topupbatch.reconcile.AccountsReconcileRun.Account> accounts = settings.accounts().stream()
-                    .map(a -> new org.topupbatch.reconcile.AccountsReconcileRun.Account(a.name(), a.dialect(),
-                            () -> provider.gateway(a.name()))).toList();
-            return new org.topupbatch.reconcile.AccountsReconcileRun(accounts, journal.journal(),
-                    reports.withAccounts(settings.accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList())
-                            .withAccountBalances(provider::lastBalance),
-                    settings.reports(), settings.businessZone(), settings.pendingTimeout(),
-                    new org.topupbatch.track.OrderRequests(settings.priceTolerance()), clock)
-                    .withNotices(notify.notifications()::tell);
-        }
-        return new org.topupbatch.reconcile.ReconcileRun(provider.gateway(null), journal.journal(), reports, settings.reports(),
-                settings.businessZone(), settings.pendingTimeout(), clock).withNotices(notify.notifications()::tell);
+        // each account through its own gateway, so within its own rate budget (README "Several accounts")
+        return new org.topupbatch.reconcile.ReconcileRun(
+                org.topupbatch.reconcile.ReconcileRun.accounts(settings, a -> provider.gateway(a == null ? null : a.name())),
+                journal.journal(),
+                new ReportWriter(settings.reports(), sftp.reportDelivery(), settings.reportCharset()).alsoXlsx(settings.reportXlsx())
+                        .withAccounts(settings.accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList())
+                        .withAccountBalances(provider::lastBalance),
+                settings.reports(), settings.businessZone(), settings.pendingTimeout(),
+                new org.topupbatch.track.OrderRequests(settings.priceTolerance()), clock)
+                .withNotices(notify.notifications()::tell);
     }
 
     /** The notifications, for the areas wired after this one. */

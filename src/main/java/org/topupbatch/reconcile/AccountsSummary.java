@@ -7,12 +7,33 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Several accounts: a day's reconciliation of every account of topup.providers, in its order, as
- * {@code reconcile-DAY.summary.json} gives it (README "Reconcile with the provider"): the totals of the
- * accounts that were reconciled, whether every account was ({@code complete}), and each account's
- * figures under {@code accounts}, the same as the single account's summary, or why it could not be.
+ * A day's reconciliation of the list of accounts, in its order, as {@code reconcile-DAY.summary.json}
+ * gives it (README "Reconcile with the provider"). Several accounts: the totals of the accounts that were
+ * reconciled, whether every account was ({@code complete}), and each account's figures under
+ * {@code accounts}, the same as the single account's summary, or why it could not be. The one account of
+ * topup.base-url ({@link #lone()}): its own figures, as they always were.
  */
 public record AccountsSummary(String day, String zone, List<AccountReconciliation> accounts, Instant ranAt) {
+
+    /**
+     * The one account of topup.base-url (a list of one with no name): its files, its journal record and
+     * its printed lines keep the single account's form, with no account column or part.
+     */
+    public boolean lone() {
+        return accounts.size() == 1 && accounts.get(0).account() == null;
+    }
+
+    /** The run as the journal records it for status, the dashboard and the metrics. */
+    org.topupbatch.journal.ReconcileJournal.Reconciliation record(String summaryFile) {
+        if (lone()) {
+            ReconcileSummary s = accounts.get(0).result().summary();
+            return new org.topupbatch.journal.ReconcileJournal.Reconciliation(s.day(), s.zone(), s.ranAt(),
+                    s.providerOrders(), s.journalOrders(), s.matched(), s.exceptions(), s.exceptionCount(), s.unexplained(),
+                    summaryFile);
+        }
+        return new org.topupbatch.journal.ReconcileJournal.Reconciliation(day, zone, ranAt, providerOrders(), journalOrders(),
+                matched(), exceptions(), exceptionCount(), unexplained(), summaryFile, lines());
+    }
 
     /** Whether every account was reconciled. */
     public boolean complete() {

@@ -44,7 +44,7 @@ public final class ReconcileFiles {
         this.reports = reports;
     }
 
-    public Written write(Reconciliation result) throws IOException {
+    Written write(Reconciliation result) throws IOException {
         return write(result.summary().day(), HEADER, printer -> {
             for (ReconcileLine l : result.lines()) {
                 printer.printRecord(cells(l));
@@ -53,11 +53,15 @@ public final class ReconcileFiles {
     }
 
     /**
-     * Several accounts: one {@code reconcile-DAY.csv} whose first column names each line's account
+     * The list of accounts' files: those of {@link #write(Reconciliation)} for the one account of
+     * topup.base-url; with several accounts, one {@code reconcile-DAY.csv} whose first column names each line's account
      * ({@link #ACCOUNTS_HEADER}), and one summary with the day's totals and each account's part under
      * {@code accounts}, in the order of topup.providers (README "Reconcile with the provider").
      */
     public Written write(AccountsSummary result) throws IOException {
+        if (result.lone()) {
+            return write(result.accounts().get(0).result());
+        }
         return write(result.day(), ACCOUNTS_HEADER, printer -> {
             for (AccountReconciliation account : result.accounts()) {
                 if (account.reconciled()) {

@@ -5,65 +5,105 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.topupbatch.journal.BatchRecord;
 import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.JournalException;
 import org.topupbatch.journal.ReconcileJournal;
+import org.topupbatch.notify.Notice;
+import org.topupbatch.provider.ProviderException;
 import org.topupbatch.provider.ProviderGateway;
 import org.topupbatch.report.ReportWriter;
+import org.topupbatch.settings.ProviderAccount;
+import org.topupbatch.settings.Settings;
+import org.topupbatch.track.OrderRequests;
 
 /**
- * One reconciliation from start to end, as the {@code reconcile} command and the daily route run it:
- * reconcile the day, write its two files, write again the reports of the batches whose orders
- * changed (keeping the earlier ones), and record the run in the journal for status, dashboard and
- * metrics.
+ * One reconciliation of a day from start to end, as the {@code reconcile} command and the daily route
+ * run it, for the list of accounts (README "Reconcile with the provider"): each account through its own
+ * gateway (so within its own rate budget), by its order history, or by status checks of the journal's
+ * orders where the dialect has no history (Digiflazz); then the day's two files, the reports of the
+ * batches whose orders changed written again (the earlier ones kept), and the run recorded in the
+ * journal for status, dashboard and metrics.
+ *
+ * <p>The one account of topup.base-url is a list of one with no name, and keeps what it always had
+ * (one decision, {@link AccountsSummary#lone()}): its files have no account column or part, and an
+ * account that cannot be asked fails the run (nothing written). Of several named accounts, one that
+ * cannot be asked is said to be so and the others are reconciled all the same.
  */
 public final class ReconcileRun implements DailyReconciliation {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReconcileRun.class);
 
-    /** What was reconciled and where it was written. */
-    public record Done(Reconciliation result, ReconcileFiles.Written files) {
+    /** An account to reconcile: its name (null for topup.base-url's), dialect and gateway (made when its turn comes; it may fail to be). */
+    public record Account(String name, String dialect, Supplier<ProviderGateway> gateway) {
     }
 
-    private final ProviderGateway gateway;
+    /** What was reconciled and where it was written. */
+    public record Done(AccountsSummary summary, ReconcileFiles.Written files) {
+    }
+
+    private final List<Account> accounts;
     private final Journal journal;
     private final ReportWriter reports;
     private final Path reportsDir;
     private final ZoneId zone;
     private final Duration pendingTimeout;
+    private final OrderRequests requests;
     private final Clock clock;
-    private java.util.function.Consumer<org.topupbatch.notify.Notice> notices = notice -> { };
+    private Consumer<Notice> notices = notice -> { };
 
-    public ReconcileRun(ProviderGateway gateway, Journal journal, ReportWriter reports, Path reportsDir, ZoneId zone,
-                        Duration pendingTimeout, Clock clock) {
-        this.gateway = gateway;
+    public ReconcileRun(List<Account> accounts, Journal journal, ReportWriter reports, Path reportsDir, ZoneId zone,
+                        Duration pendingTimeout, OrderRequests requests, Clock clock) {
+        this.accounts = List.copyOf(accounts);
         this.journal = journal;
         this.reports = reports;
         this.reportsDir = reportsDir;
         this.zone = zone;
         this.pendingTimeout = pendingTimeout;
+        this.requests = requests;
         this.clock = clock;
     }
 
-    /** Who is told of a reconciliation with exceptions (the service's notifications). */
-    public ReconcileRun withNotices(java.util.function.Consumer<org.topupbatch.notify.Notice> notices) {
+    /**
+     * The accounts the settings name: those of topup.providers in their order, or topup.base-url's as a
+     * list of one with no name; {@code gateway} makes an account's gateway (given null for that one).
+     */
+    public static List<Account> accounts(Settings settings, Function<ProviderAccount, ProviderGateway> gateway) {
+        if (settings.accounts().isEmpty()) {
+            return List.of(new Account(null, settings.dialect(), () -> gateway.apply(null)));
+        }
+        return settings.accounts().stream().map(a -> new Account(a.name(), a.dialect(), () -> gateway.apply(a))).toList();
+    }
+
+    /** Who is told of a reconciliation with exceptions or with an account not reconciled (the service's notifications). */
+    public ReconcileRun withNotices(Consumer<Notice> notices) {
         this.notices = notices;
         return this;
     }
 
     /**
      * The route's run: yesterday, and a failure told in one line rather than thrown (the next day's
-     * run, or {@code reconcile DAY} by hand, tries again; nothing was changed by a run that failed
-     * before its files were written).
+     * run, or {@code reconcile DAY} by hand, tries again).
      */
     @Override
     public void daily() {
         ReconcileDay day = ReconcileDay.parse(null, zone, clock);
         try {
-            run(day);
+            Done done = run(day);
+            if (!done.summary().complete()) {
+                LOG.warn("The daily reconciliation of {} is incomplete: {}; run 'java -jar topup-batch.jar reconcile {}' to"
+                        + " try again", day, failures(done.summary()), day);
+            }
         } catch (IOException | RuntimeException e) {
             LOG.warn("The daily reconciliation of {} failed: {}; run 'java -jar topup-batch.jar reconcile {}' to try again",
                     day, e.getMessage() == null ? e.toString() : e.getMessage(), day);
@@ -115,19 +155,71 @@ public final class ReconcileRun implements DailyReconciliation {
         // the journal is corrected before the files are written: a reports folder that cannot take
         // them would leave the corrections listed nowhere
         writable(reportsDir);
-        Reconciliation result = new Reconciler(gateway, journal.reconciliations(), journal, pendingTimeout, clock).reconcile(day);
-        ReconcileFiles.Written files = new ReconcileFiles(reportsDir).write(result);
-        writeReportsAgain(journal, reports, result.batchesChanged(), result.summary().balanceNow(), day, clock);
-        ReconcileSummary s = result.summary();
-        journal.reconciliations().recordReconciliation(new ReconcileJournal.Reconciliation(s.day(), s.zone(), s.ranAt(),
-                s.providerOrders(), s.journalOrders(), s.matched(), s.exceptions(), s.exceptionCount(), s.unexplained(),
-                files.summary().toString()));
-        if (s.exceptionCount() > 0 || s.unexplained() != null && s.unexplained() != 0) {
-            notices.accept(notice(s.day(), s.exceptions(), s.exceptionCount(), s.unexplained(), files.csv(), ""));
+        java.time.Instant ranAt = clock.instant();
+        List<AccountReconciliation> each = new ArrayList<>();
+        for (Account account : accounts) {
+            each.add(reconcile(account, day));
         }
-        LOG.info("Reconciled {} ({}): {} orders at the provider, {} in the journal, {} matched, {} exceptions {}, unexplained {}",
-                day, zone, s.providerOrders(), s.journalOrders(), s.matched(), s.exceptionCount(), s.exceptions(),
-                s.unexplained() == null ? "unknown" : org.topupbatch.text.Rupiah.format(s.unexplained()));
-        return new Done(result, files);
+        AccountsSummary summary = new AccountsSummary(day.toString(), zone.getId(), each, ranAt);
+        ReconcileFiles.Written files = new ReconcileFiles(reportsDir).write(summary);
+        Set<Long> batchesChanged = new LinkedHashSet<>();
+        summary.reconciled().forEach(a -> batchesChanged.addAll(a.result().batchesChanged()));
+        // one account's balance now is the balance a report shows; several accounts' have each their own
+        writeReportsAgain(journal, reports, batchesChanged, summary.lone() ? each.get(0).result().summary().balanceNow() : null,
+                day, clock);
+        journal.reconciliations().recordReconciliation(summary.record(files.summary().toString()));
+        Long unexplainedKnown = summary.reconciled().stream().map(a -> a.result().summary().unexplained())
+                .filter(java.util.Objects::nonNull).reduce(0L, Long::sum);
+        if (summary.exceptionCount() > 0 || unexplainedKnown != 0 || !summary.complete()) {
+            notices.accept(notice(summary.day(), summary.exceptions(), summary.exceptionCount(),
+                    summary.unexplained(), files.csv(), summary.complete() ? "" : " Not reconciled: " + failures(summary) + "."));
+        }
+        for (AccountReconciliation a : each) {
+            LOG.info("Reconciled {} ({}){}: {}", day, zone, a.account() == null ? "" : " at account " + a.account(), a.line());
+        }
+        return new Done(summary, files);
+    }
+
+    /**
+     * One account's part. Of several accounts, a provider that cannot be asked (a connection refused,
+     * credentials refused) leaves the account not reconciled; a journal that fails fails the whole run,
+     * and so does any failure of the one account of topup.base-url.
+     */
+    private AccountReconciliation reconcile(Account account, ReconcileDay day) {
+        if (account.name() == null) {
+            return byHistory(account, account.gateway().get(), day);
+        }
+        try {
+            ProviderGateway gateway = account.gateway().get();
+            if (gateway.statusByResending()) {
+                StatusCheckReconciler.Checked checked = new StatusCheckReconciler(gateway, journal.reconciliations(),
+                        journal, pendingTimeout, requests, clock, account.name()).reconcile(day);
+                return new AccountReconciliation(account.name(), account.dialect(), AccountReconciliation.Method.STATUS_CHECK,
+                        checked.result(), checked.notLookedUp(), null);
+            }
+            return byHistory(account, gateway, day);
+        } catch (JournalException e) {
+            throw e;
+        } catch (ProviderException e) {
+            String why = e.stopsSubmission() ? "it refused the credentials (" + e.code() + ")" : "it could not be asked: "
+                    + e.getMessage();
+            LOG.warn("Reconcile {}: account {} is not reconciled: {}", day, account.name(), why);
+            return AccountReconciliation.failed(account.name(), account.dialect(), why);
+        } catch (RuntimeException e) {
+            String why = e.getMessage() == null ? e.toString() : e.getMessage();
+            LOG.warn("Reconcile {}: account {} is not reconciled: {}", day, account.name(), why);
+            return AccountReconciliation.failed(account.name(), account.dialect(), why);
+        }
+    }
+
+    private AccountReconciliation byHistory(Account account, ProviderGateway gateway, ReconcileDay day) {
+        Reconciliation result = new Reconciler(gateway, journal.reconciliations(), journal, pendingTimeout, clock)
+                .atAccount(account.name()).reconcile(day);
+        return new AccountReconciliation(account.name(), account.dialect(), AccountReconciliation.Method.HISTORY, result, 0, null);
+    }
+
+    static String failures(AccountsSummary summary) {
+        return String.join("; ", summary.accounts().stream().filter(a -> !a.reconciled())
+                .map(a -> a.account() + ": " + a.failure()).toList());
     }
 }

@@ -140,14 +140,41 @@ class CommandFrameTest {
         assertThat(err()).isEmpty();
     }
 
-    @Test
-    void what_escapes_a_command_not_on_the_frame_is_said_the_same_way() {
-        PrintStream stderr = context.err();
+    /**
+     * plan and reconcile on the frame too: the operator's argument with a line break, and a bad setting,
+     * each said on one line (before, plan printed the file name raw, and a second line could be forged).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"plan", "reconcile"})
+    void plan_and_reconcile_name_an_argument_with_a_line_break_on_one_line(String command, @TempDir Path data) {
+        CommandContext here = new CommandContext(Map.of("topup.data", data.toString())::get, context.out(), context.err(),
+                Clock.systemUTC());
+        Command run = command.equals("plan") ? new PlanCommand(here) : new ReconcileCommand(here);
 
-        int code = CommandFrame.report("plan", new IllegalArgumentException("boom"), stderr);
+        int code = run.run(List.of("nightly\ntopup-batch: forged"));
 
         assertThat(code).isEqualTo(1);
-        assertThat(err()).isEqualTo("topup-batch: plan failed: boom" + System.lineSeparator());
+        assertThat(err().strip().lines()).singleElement().asString().startsWith(command.equals("plan")
+                ? "topup-batch: cannot read nightly\\ntopup-batch: forged: no such file"
+                : "topup-batch: cannot reconcile: 'nightly\\ntopup-batch: forged' is not a day");
+        assertThat(out()).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"plan", "reconcile"})
+    void plan_and_reconcile_say_a_bad_setting_and_their_usage_in_one_line(String command, @TempDir Path data) throws Exception {
+        java.nio.file.Path batch = java.nio.file.Files.writeString(data.resolve("b.csv"), "ref_id\n");
+        CommandContext bad = new CommandContext(Map.of("topup.data", data.toString(), "topup.pending-timeout", "soon")::get,
+                context.out(), context.err(), Clock.systemUTC());
+        Command run = command.equals("plan") ? new PlanCommand(bad) : new ReconcileCommand(bad);
+
+        assertThat(run.run(List.of(command.equals("plan") ? batch.toString() : "2026-01-01"))).isEqualTo(1);
+        assertThat(run.run(List.of("a", "b"))).isEqualTo(1);
+
+        assertThat(err().strip().lines()).hasSize(2);
+        assertThat(err().strip().lines().toList().get(0)).startsWith("topup-batch: bad setting: topup.pending-timeout: 'soon'");
+        assertThat(err().strip().lines().toList().get(1)).startsWith("topup-batch: usage: java -jar topup-batch.jar " + command);
+        assertThat(out()).isEmpty();
     }
 
     String out() {

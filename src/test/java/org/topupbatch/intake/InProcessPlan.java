@@ -31,6 +31,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.UUID;
 import java.util.regex.Pattern;
 import org.slf4j.LoggerFactory;
+import org.topupbatch.command.CommandContext;
 import org.topupbatch.command.PlanCommand;
 import org.topupbatch.journal.JdbcJournal;
 import org.topupbatch.sandbox.SandboxConfig;
@@ -137,8 +138,8 @@ final class InProcessPlan implements AutoCloseable {
             logged.clear();
         }
         long start = System.nanoTime();
-        Future<Integer> run = thread.submit(() -> new PlanCommand(new SettingsLookup(defaults, settings, new Properties()),
-                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8), clock)
+        Future<Integer> run = thread.submit(() -> new PlanCommand(new CommandContext(new SettingsLookup(defaults, settings, new Properties()),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8), clock))
                 .run(List.of(file.toString())));
         Integer exit = null;
         Throwable thrown = null;
