@@ -9,7 +9,7 @@ import org.topupbatch.journal.JournalException;
 import org.topupbatch.journal.JournalLock;
 
 /**
- * Who leads one account (several accounts on two nodes, README "Two nodes"): a namespace of Camel's
+ * Who leads one account (several accounts on two nodes, docs/two-nodes.md#two-nodes): a namespace of Camel's
  * cluster service per account, backed by an advisory lock of its own on the journal's database. The
  * node holding it is the only one sending that account's orders and following them; the journal's own
  * lock still decides which node takes files and writes reports.

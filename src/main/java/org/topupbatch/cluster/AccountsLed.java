@@ -6,7 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The accounts whose orders this node sends and follows. Every account on a single node, or with one
- * account; with several accounts on a shared PostgreSQL journal (README "Two nodes"), the accounts
+ * account; with several accounts on a shared PostgreSQL journal (docs/two-nodes.md#two-nodes), the accounts
  * whose lead this node holds now, one leader per account, so that two nodes send at once, each for
  * its own accounts. Submission and tracking ask it before they take a row and again right before an
  * order leaves.
@@ -109,8 +109,7 @@ public final class AccountsLed {
 
     /**
      * The lead is lost (its lock session stopped answering): no marking starts here from now on, and
-     * this does not wait for one under way, which may hang on the same cut link as the lock (README "Two
-     * nodes": a lost lead does not wait; the next leader looks up what this node left SENDING).
+     * this does not wait for one under way, which may hang on the same cut link as the lock (docs/two-nodes.md#two-nodes: a lost lead does not wait; the next leader looks up what this node left SENDING).
      */
     void lost(String account) {
         led.remove(account);

@@ -38,7 +38,7 @@ public final class NodeSessions {
     }
 
     /**
-     * Several accounts on two nodes: the node leading each account now (README "Two nodes"), in the
+     * Several accounts on two nodes: the node leading each account now (docs/two-nodes.md#two-nodes), in the
      * order given; an account no node leads maps to null.
      *
      * @throws JournalException when the database cannot be reached (the message names it without the password)

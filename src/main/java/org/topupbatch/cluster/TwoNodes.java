@@ -4,7 +4,7 @@ import java.time.Duration;
 import org.apache.camel.CamelContext;
 
 /**
- * Active/passive on a shared PostgreSQL journal (README, "Two nodes"): wires the journal-lock
+ * Active/passive on a shared PostgreSQL journal (docs/two-nodes.md#two-nodes): wires the journal-lock
  * cluster service and the leader-only route policy into Camel for this node (bound as {@code nodeRole}
  * by the cluster's configuration class).
  *

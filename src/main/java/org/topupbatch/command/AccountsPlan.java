@@ -30,7 +30,7 @@ import org.topupbatch.text.OneLine;
 import org.topupbatch.text.Rupiah;
 
 /**
- * {@code plan FILE} with several accounts (topup.providers, README "Several accounts"): the intake's
+ * {@code plan FILE} with several accounts (topup.providers, docs/accounts-and-dialects.md#several-accounts): the intake's
  * own checks on the file, then every acceptable row routed to the account that would take it first.
  * Each account is asked with its own dialect, credentials and rate budget for its limits, balance and
  * price list; one that cannot be asked counts as having no product, and the plan says so. Prints each

@@ -9,7 +9,7 @@ import org.topupbatch.run.ExitCode;
 import org.topupbatch.text.OneLine;
 
 /**
- * {@code cancel BATCH}, {@code hold BATCH}, {@code resume BATCH} (README "Cancel, hold, resume"): the
+ * {@code cancel BATCH}, {@code hold BATCH}, {@code resume BATCH} (docs/operating.md#cancel-hold-resume): the
  * operator's hand on a batch, written into the journal beside a running service (as {@code status}
  * reads it) or while it is stopped. The service obeys within a second or two: the row it marks
  * SENDING next is checked against the batch's state in the same statement. Whatever the product is

@@ -12,7 +12,7 @@ public class CommandFailure extends RuntimeException {
 
     private final transient ExitCode exit;
 
-    /** A command that could not do its work: exit 1 (README, "Operating it"). */
+    /** A command that could not do its work: exit 1 (docs/operating.md#operating-it-plan-status-cancel-hold-resume-reconcile-retry-failed). */
     public CommandFailure(String line) {
         this(line, ExitCode.FAILED, null);
     }

@@ -11,7 +11,7 @@ import org.topupbatch.journal.JournalInUseException;
 
 /**
  * {@code java -jar topup-batch.jar compact-journal}: gives the disk space a stopped product's H2
- * journal no longer uses back to the file system (README, "Journal size"). A PostgreSQL journal
+ * journal no longer uses back to the file system (docs/journal.md#journal-size). A PostgreSQL journal
  * needs nothing: PostgreSQL reuses its space itself. Exit 0 when done (or nothing to do), 1 with one
  * line when the journal is in use or cannot be compacted.
  */

@@ -18,8 +18,7 @@ import org.topupbatch.settings.PostgresUrlHint;
 
 /**
  * {@code migrate-journal --to JDBC_URL [--user U] [--password-env VAR] [--data DIR]}: moves the
- * embedded H2 journal of a data folder into an empty PostgreSQL database (see README, "Moving an
- * H2 journal to PostgreSQL"). Without {@code --to}: brings the configured journal's schema up to
+ * embedded H2 journal of a data folder into an empty PostgreSQL database (see docs/running-as-a-service.md#moving-an-h2-journal-to-postgresql). Without {@code --to}: brings the configured journal's schema up to
  * date in place, which the other commands never do. The password comes from an environment variable, never from the
  * command line, where other users of the machine could read it.
  */

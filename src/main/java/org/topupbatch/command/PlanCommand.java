@@ -113,7 +113,7 @@ public final class PlanCommand implements Command {
                 warnings[0] += warn(row, decision);
             }
 
-            // acceptable: ordered if the order it repeats fails (README "Rejected rows")
+            // acceptable: ordered if the order it repeats fails (docs/batch-files-and-reports.md#rejected-rows)
             @Override
             public void waits(BatchRow row, String message) {
                 waiting[0]++;

@@ -21,7 +21,7 @@ import org.topupbatch.sandbox.SandboxStateException;
 import org.topupbatch.settings.Settings;
 
 /**
- * {@code java -jar topup-batch.jar reconcile [DAY]} (README, "Reconcile with the provider"): the
+ * {@code java -jar topup-batch.jar reconcile [DAY]} (docs/reconcile.md#reconcile-with-the-provider): the
  * provider's orders of a business day against the journal's, and the balance's movement explained.
  * Works beside a running service (its requests share the service's rate budget) and never creates
  * an order. Exit 0 when everything matches, 2 when exceptions are listed, 1 with one line when it

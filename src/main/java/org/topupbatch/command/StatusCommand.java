@@ -106,7 +106,7 @@ public final class StatusCommand implements Command {
         return ExitCode.OK.code();
     }
 
-    /** The last reconciliation with the provider (README "Reconcile with the provider"). */
+    /** The last reconciliation with the provider (docs/reconcile.md#reconcile-with-the-provider). */
     private void printReconciliation(Journal journal) {
         journal.reconciliations().lastReconciliation().ifPresent(r -> {
             out.println("Reconciled: " + r.day() + " (" + r.zone()
@@ -169,7 +169,7 @@ public final class StatusCommand implements Command {
     private boolean severalAccounts;
 
     /**
-     * Several accounts (README "Several accounts"): one line per account with the batch's rows there,
+     * Several accounts (docs/accounts-and-dialects.md#several-accounts): one line per account with the batch's rows there,
      * by outcome, what they cost, and how many reached it after another account refused them (counted
      * by the journal, as the dashboard counts them).
      */
@@ -179,7 +179,7 @@ public final class StatusCommand implements Command {
                 + n.movedHere() + " of them after another account refused them; charged " + Rupiah.format(n.charged())));
     }
 
-    /** Products the provider reports unavailable, whose rows wait in QUEUED (README "Outages: rows held, not sent"). */
+    /** Products the provider reports unavailable, whose rows wait in QUEUED (docs/batch-files-and-reports.md#outages-rows-held-not-sent). */
     private void printHeld(Journal journal) {
         for (ProductOutages.ProductOutage outage : journal.productOutages()) {
             if (outage.held()) {
@@ -188,7 +188,7 @@ public final class StatusCommand implements Command {
         }
     }
 
-    /** Which node is active and which stand by (README, "Two nodes"), with when each connected to the journal. */
+    /** Which node is active and which stand by (docs/two-nodes.md#two-nodes), with when each connected to the journal. */
     static String nodes(List<NodeSessions.Node> nodes) {
         if (nodes.isEmpty()) {
             return "Nodes: none is connected to this journal";

@@ -41,7 +41,7 @@ public final class TopupBatchMain {
             "  help                            this text",
             "",
             "Settings are topup.* properties (-Dtopup.mode=once) or TOPUP_* environment variables (TOPUP_MODE=once),",
-            "documented in README.md, section \"Settings\"; without TOPUP_BASE_URL, TOPUP_API_KEY and TOPUP_API_SECRET",
+            "documented in docs/settings.md#settings; without TOPUP_BASE_URL, TOPUP_API_KEY and TOPUP_API_SECRET",
             "the service orders from its embedded sandbox (nothing real is ordered).");
 
     private static final Set<String> HELP = Set.of("help", "--help", "-h");

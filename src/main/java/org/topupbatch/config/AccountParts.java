@@ -20,7 +20,7 @@ import org.topupbatch.settings.ProviderAccount;
 import org.topupbatch.settings.Settings;
 
 /**
- * One account as a run uses it (README "Several accounts"; the one account of topup.base-url too): its address,
+ * One account as a run uses it (docs/accounts-and-dialects.md#several-accounts; the one account of topup.base-url too): its address,
  * credentials and dialect, its own rate budget and stop gate, its balance as answers show it, its
  * client through the one provider route, and its price list.
  *
@@ -52,7 +52,7 @@ final class AccountParts {
     }
 
     /**
-     * The one account of topup.base-url (README "Settings"), as a list of one: no name, so that its calls,
+     * The one account of topup.base-url (docs/settings.md#settings), as a list of one: no name, so that its calls,
      * price list, balances and rows are journaled as they always were; its limits as topup.rate-limit and
      * topup.daily-limit set them, and remembered in the journal.
      */

@@ -14,7 +14,7 @@ import org.topupbatch.settings.Settings;
 /**
  * This node: its name ({@code topup.node-name}, else the host's) and role, bound as
  * {@code nodeRole} on every journal; on a shared PostgreSQL journal also the journal-lock cluster
- * service and the leader-only route policy (README, "Two nodes").
+ * service and the leader-only route policy (docs/two-nodes.md#two-nodes).
  */
 public final class ClusterConfiguration extends AreaConfiguration {
 
@@ -27,7 +27,7 @@ public final class ClusterConfiguration extends AreaConfiguration {
         this.settings = settings;
         String name = NodeName.resolve(lookup);
         this.node = TwoNodes.sharedJournal(settings.dbUrl()) ? new NodeRole(name, clock) : NodeRole.single(name, clock);
-        // several accounts on a shared journal: one leader per account (README "Two nodes")
+        // several accounts on a shared journal: one leader per account (docs/two-nodes.md#two-nodes)
         java.util.List<String> accounts = settings.accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList();
         this.accountsLed = TwoNodes.sharedJournal(settings.dbUrl()) && accounts.size() > 1 ? AccountsLed.separately(accounts)
                 : AccountsLed.EVERY;

@@ -5,7 +5,7 @@ import org.topupbatch.notify.Notifications;
 import org.topupbatch.settings.Settings;
 
 /**
- * Notifications (routes/notify.yaml, README "Notifications"): the one {@link Notifications} that
+ * Notifications (routes/notify.yaml, docs/operating.md#notifications): the one {@link Notifications} that
  * every area tells its events to, delivering to the endpoints of {@code topup.notify.uris}.
  */
 public final class NotifyConfiguration extends AreaConfiguration {

@@ -15,7 +15,7 @@ import org.topupbatch.settings.ProviderName;
 import org.topupbatch.settings.Settings;
 
 /**
- * Dashboard, health and metrics on the management port (README, "Dashboard, health and metrics"):
+ * Dashboard, health and metrics on the management port (docs/operating.md#dashboard-health-and-metrics):
  * the meter registry and the dashboard's view as beans, the readiness checks, and the HTTP servers
  * of the management and webhook ports.
  */

@@ -56,7 +56,7 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
                 account -> accountParts(account).balances);
     }
 
-    // ---- the accounts: those of topup.providers, or the one of topup.base-url (README "Several accounts") ----
+    // ---- the accounts: those of topup.providers, or the one of topup.base-url (docs/accounts-and-dialects.md#several-accounts) ----
 
     private java.util.Map<String, AccountParts> accounts;
 

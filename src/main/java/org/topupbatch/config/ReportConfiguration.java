@@ -40,10 +40,10 @@ public final class ReportConfiguration extends AreaConfiguration {
         journal.onRowsFinal(new RowFinalEvents(camelContext));
     }
 
-    /** The daily reconciliation of routes/reconcile.yaml (README, "Reconcile with the provider"). */
+    /** The daily reconciliation of routes/reconcile.yaml (docs/reconcile.md#reconcile-with-the-provider). */
     @BindToRegistry("reconcileRun")
     public org.topupbatch.reconcile.DailyReconciliation reconcileRun() {
-        // each account through its own gateway, so within its own rate budget (README "Several accounts")
+        // each account through its own gateway, so within its own rate budget (docs/accounts-and-dialects.md#several-accounts)
         return new org.topupbatch.reconcile.ReconcileRun(
                 org.topupbatch.reconcile.ReconcileRun.accounts(settings, a -> provider.gateway(a == null ? null : a.name())),
                 journal.journal(),

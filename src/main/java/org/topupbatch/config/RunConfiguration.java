@@ -109,7 +109,7 @@ public final class RunConfiguration extends AreaConfiguration {
         }
     }
 
-    /** Several accounts on two nodes: each account has a leader of its own (README "Two nodes"). */
+    /** Several accounts on two nodes: each account has a leader of its own (docs/two-nodes.md#two-nodes). */
     private boolean accountsApart;
     private org.topupbatch.cluster.AccountsLed led = org.topupbatch.cluster.AccountsLed.EVERY;
 

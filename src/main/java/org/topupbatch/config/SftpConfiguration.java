@@ -12,7 +12,7 @@ import org.topupbatch.sftp.SftpInboxPolls;
 import org.topupbatch.sftp.SftpWiring;
 
 /**
- * Inbox and reports on an SFTP server (README, "Inbox and reports on an SFTP server"): the relay
+ * Inbox and reports on an SFTP server (docs/erp-doors.md#inbox-and-reports-on-an-sftp-server): the relay
  * the sftp-inbox routes call (the remote file filter and the delivery steps), bound only when
  * those routes run, and how reports reach their folder.
  */

@@ -29,8 +29,7 @@ import org.topupbatch.report.ReportWriter;
 import org.topupbatch.text.OneLine;
 
 /**
- * The HTTP door for ERPs that push rather than drop files (routes/http-intake.yaml, README "The HTTP
- * door"): {@code POST /batches?name=FILE} puts the body into the inbox the way a careful ERP would
+ * The HTTP door for ERPs that push rather than drop files (routes/http-intake.yaml, docs/erp-doors.md#the-http-door-for-erps): {@code POST /batches?name=FILE} puts the body into the inbox the way a careful ERP would
  * (written aside, then renamed in), so it goes through the very same intake, and answers once the
  * intake has recorded it: {@code 202} with the batch's id and counts. The same bytes under the same
  * name again answer the batch they made and order nothing. {@code GET /batches/{id}} is its progress,

@@ -17,7 +17,7 @@ import org.topupbatch.journal.Journal;
 import org.topupbatch.text.OneLine;
 
 /**
- * The dashboard's preview of a file before it is ordered (README "Upload with a preview"): the
+ * The dashboard's preview of a file before it is ordered (docs/erp-doors.md#upload-with-a-preview): the
  * intake's own checks on the uploaded bytes, as {@code plan} runs them, recording nothing; answers
  * the rows, the rejected ones with their reasons, what the acceptable ones cost at the current
  * prices, the balance they would draw on, and the time at the account's rate.

@@ -29,7 +29,7 @@ import org.topupbatch.journal.RowState;
  * leaves the planner; the caller then closes the writer uncommitted and records the file as
  * unreadable.
  *
- * <p>Repeats (topup.repeat-window, README "Rejected rows", docs/money-guards.md): a row otherwise
+ * <p>Repeats (topup.repeat-window, docs/batch-files-and-reports.md#rejected-rows, docs/money-guards.md): a row otherwise
  * fit to order whose product and customer ({@link RepeatKey}) an order of an earlier batch sent
  * within the window already has, delivered, is rejected naming that order's ref_id, unless its
  * allow_repeat column says yes. When that order (or an earlier accepted row of this file) is still
@@ -44,7 +44,7 @@ public final class BatchPlanner {
     /** Characters of rows read ahead at most: wide rows make smaller chunks, so memory stays flat. */
     static final long CHUNK_CHARS = 2_000_000;
 
-    /** The extra column that lets a row repeat an earlier order (README "Input file"). */
+    /** The extra column that lets a row repeat an earlier order (docs/batch-files-and-reports.md#input-file). */
     public static final String ALLOW_REPEAT = "allow_repeat";
 
     private final RowValidator validator;
@@ -76,7 +76,7 @@ public final class BatchPlanner {
 
 
     /**
-     * The first row with a ref_id counts, even a rejected one (README, "Rejected rows"); a ref_id an
+     * The first row with a ref_id counts, even a rejected one (docs/batch-files-and-reports.md#rejected-rows); a ref_id an
      * earlier batch ordered is taken for good.
      */
     static String refIdConflict(BatchWriter writer, String refId) {

@@ -16,7 +16,7 @@ import java.util.stream.StreamSupport;
 import org.topupbatch.journal.BatchEncoding;
 
 /**
- * Reads a batch file (README, "Input file") as a stream of {@link BatchRow}s: UTF-8, UTF-16 or
+ * Reads a batch file (docs/batch-files-and-reports.md#input-file) as a stream of {@link BatchRow}s: UTF-8, UTF-16 or
  * Windows-1252 ({@link CsvSniffer}), {@code ,}, {@code ;} or tab detected from the header line,
  * CRLF, LF or CR, RFC 4180 quoting, blank lines (also lines of empty fields only, as spreadsheets
  * export them) ignored. Opening reads only the header; rows are read one at a time as the iterator advances,

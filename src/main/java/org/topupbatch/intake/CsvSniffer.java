@@ -20,7 +20,7 @@ import org.topupbatch.journal.BatchEncoding;
 
 /**
  * What kind of text a batch file is, before any record is parsed: not a spreadsheet or other
- * binary; its encoding (README, "Input file"); blank lines and empty rows before the header
+ * binary; its encoding (docs/batch-files-and-reports.md#input-file); blank lines and empty rows before the header
  * skipped; and {@code ,}, {@code ;} or tab as the delimiter, from the header line.
  *
  * <p>The encoding, when {@code topup.input-charset} is {@code auto}: a byte-order mark decides

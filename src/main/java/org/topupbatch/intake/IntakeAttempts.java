@@ -16,7 +16,7 @@ import org.topupbatch.journal.JournalException;
 import org.topupbatch.provider.ProviderException;
 
 /**
- * Failed intakes of inbox files (README, "A file whose intake keeps failing"), so that no file can
+ * Failed intakes of inbox files (docs/batch-files-and-reports.md#a-file-whose-intake-keeps-failing), so that no file can
  * hold up the inbox: a failure that is the file's counts as an attempt, and after
  * {@link #MAX_ATTEMPTS} the file is set aside into the error folder beside the archive, with a note.
  *

@@ -7,7 +7,7 @@ import java.util.HexFormat;
 import java.util.Locale;
 
 /**
- * Whom a row orders for, as the repeat guard compares it (README "Rejected rows", topup.repeat-window):
+ * Whom a row orders for, as the repeat guard compares it (docs/batch-files-and-reports.md#rejected-rows, topup.repeat-window):
  * product_sku, customer_no and customer_no_zone in one string.
  *
  * <p>Only what is certainly the same customer is made equal: a customer_no of a product whose

@@ -12,7 +12,7 @@ import org.topupbatch.provider.Product;
 import org.topupbatch.provider.Routing;
 
 /**
- * Several accounts (README "Several accounts"): which accounts can take an accepted row, best first,
+ * Several accounts (docs/accounts-and-dialects.md#several-accounts): which accounts can take an accepted row, best first,
  * decided when the batch is taken, from each account's price list as it is then. A row no account
  * can take is rejected with the reason. The price lists the intake's checks see are the same ones.
  */

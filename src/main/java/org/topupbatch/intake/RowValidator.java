@@ -11,7 +11,7 @@ import org.topupbatch.provider.Product;
 
 /**
  * Decides whether a row may be ordered, with one reason when not. The checks run in the order of
- * README section "Rejected rows" so that the reason is the first thing wrong: malformed row, required
+ * docs/batch-files-and-reports.md#rejected-rows so that the reason is the first thing wrong: malformed row, required
  * fields, ref_id form, ref_id already taken, product, customer rules, max_price, repeated order
  * (when the caller asks: {@link Repeats}). The balance is the planner's business (it needs the
  * running total). Thread-safe when the catalog is.

@@ -1,7 +1,7 @@
 package org.topupbatch.journal;
 
 /**
- * Several accounts (README "Several accounts"): a batch's rows at one account, by outcome, as
+ * Several accounts (docs/accounts-and-dialects.md#several-accounts): a batch's rows at one account, by outcome, as
  * {@code status BATCH} and the dashboard show them. A row counts at the account it stands at now (its
  * route's stop of its attempt); {@code movedHere} are those that reached it after an earlier account
  * refused them in a way that proves no order was made there. {@code charged}: the price of its

@@ -5,7 +5,7 @@ import java.sql.SQLException;
 import java.util.List;
 
 /**
- * Several accounts on two nodes (README "Two nodes"): which rows one node takes, by the account each
+ * Several accounts on two nodes (docs/two-nodes.md#two-nodes): which rows one node takes, by the account each
  * row is at now ({@code batch_row.account}): those of the accounts it leads, and, on the active node,
  * those at no account or at an account topup.providers does not name (moved on or rejected unsent
  * when queued; waiting when sent).

@@ -3,7 +3,7 @@ package org.topupbatch.journal;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Test-only crash hook for the crash campaign (README, "Crash campaign and fault matrix"): with
+ * Test-only crash hook for the crash campaign (docs/development.md#crash-campaign-and-fault-matrix): with
  * {@code -Dtopup.internal.crash-at=<point>:<n>} the process halts, as a SIGKILL would (no shutdown
  * hooks, exit code 137), at the n-th pass of the named point. Without the property every call is a
  * no-op. The points sit at the moments a crash is most likely to lose or double something, which

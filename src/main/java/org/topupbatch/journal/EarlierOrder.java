@@ -5,7 +5,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 
 /**
- * An order a new row would repeat (README "Rejected rows", docs/money-guards.md): the row with the
+ * An order a new row would repeat (docs/batch-files-and-reports.md#rejected-rows, docs/money-guards.md): the row with the
  * same repeat key that is ordered and not failed (ACCEPTED, SENDING, PENDING, SUCCESS, UNKNOWN or
  * WAITING), of an earlier batch or of this file. {@code at} is when it was sent (epoch millis), or
  * when it was accepted for a row not sent yet ({@code sent} false); {@code fileName} is null for a

@@ -11,7 +11,7 @@ import org.topupbatch.provider.ProviderCall;
 /**
  * The provider's {@link CallLog} kept in the journal: provider calls and the account's limits.
  *
- * <p>With several accounts (README "Several accounts") each named account has a log of its own
+ * <p>With several accounts (docs/accounts-and-dialects.md#several-accounts) each named account has a log of its own
  * ({@link #forAccount}): its calls are journaled under its name, and it counts those and the calls
  * journaled without an account (by a process with single-account settings, or before topup.providers
  * was set), which may have gone to any of them; its limits are remembered under its name. The single

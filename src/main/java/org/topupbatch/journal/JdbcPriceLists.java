@@ -13,7 +13,7 @@ import org.topupbatch.provider.Product;
 
 /**
  * Each account's last price list in tables price_list (when it was read, from which provider) and
- * price_list_product (its products in the provider's order), README "Price list". A list is replaced
+ * price_list_product (its products in the provider's order), docs/batch-files-and-reports.md#price-list. A list is replaced
  * whole in one transaction, so a restart reads either the old list or the new one, never a mix.
  */
 final class JdbcPriceLists {

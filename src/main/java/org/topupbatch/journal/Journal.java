@@ -15,14 +15,13 @@ public interface Journal extends IntakeJournal, OrderQueue, TrackingJournal, Rep
         ProductOutages, BatchControl, AutoCloseable {
 
     /**
-     * Several accounts: the calls of one named account, which its rate budget counts (README "Several
-     * accounts"). This journal's whole log where the calls are not told apart by account.
+     * Several accounts: the calls of one named account, which its rate budget counts (docs/accounts-and-dialects.md#several-accounts). This journal's whole log where the calls are not told apart by account.
      */
     default CallLog callLogOf(String account) {
         return this;
     }
 
-    /** The rows that wait for the outcome of an order they repeat (README "Rejected rows"). */
+    /** The rows that wait for the outcome of an order they repeat (docs/batch-files-and-reports.md#rejected-rows). */
     RepeatWaits repeatWaits();
 
     /**

@@ -194,7 +194,7 @@ public final class JournalDataSource {
             String shown = url.replace(H2_OPTIONS, "");
             return instance ? H2InstanceLock.takeForInstance(folder, shown) : H2InstanceLock.tryForReader(folder, shown);
         }
-        return null; // PostgreSQL: the leadership service holds the JournalLock (README, "Two nodes")
+        return null; // PostgreSQL: the leadership service holds the JournalLock (docs/two-nodes.md#two-nodes)
     }
 
     static void closeQuietly(AutoCloseable lock) {

@@ -40,7 +40,7 @@ public final class JournalLock implements AutoCloseable {
             + " || coalesce(current_schema(), '') || ?)::bigint & 4294967295)::oid";
 
     /**
-     * The bound on the server's side (README "Two nodes", docs/two-nodes.md): PostgreSQL ends a lock
+     * The bound on the server's side (docs/two-nodes.md#two-nodes, docs/two-nodes.md): PostgreSQL ends a lock
      * session, and frees its lock, once its node has answered nothing for this long: neither a query
      * nor a TCP keepalive probe (the server probes an idle session every second). Without it the
      * server keeps a cut-off node's session, and its lock, for the kernel's two hours. Longer than
@@ -92,8 +92,7 @@ public final class JournalLock implements AutoCloseable {
     }
 
     /**
-     * A session that may take the lead of one account (several accounts on two nodes, README "Two
-     * nodes"): a lock of its own per account, on the journal's database, named after its node.
+     * A session that may take the lead of one account (several accounts on two nodes, docs/two-nodes.md#two-nodes): a lock of its own per account, on the journal's database, named after its node.
      */
     public static JournalLock accountSession(String url, String user, String password, String node, String account) {
         return identified(new JournalLock(connect(url, user, password, ACCOUNT_SESSION + node), false, "/account/" + account,

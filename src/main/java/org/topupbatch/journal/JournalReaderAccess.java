@@ -14,7 +14,7 @@ import java.util.function.Supplier;
 
 /**
  * How a command ({@code status}, {@code hold}, ...) reaches the journal whatever the product is doing
- * (README, "Commands while the product runs"). On H2 the product holds the file and serves it over
+ * (docs/operating.md#commands-while-the-product-runs). On H2 the product holds the file and serves it over
  * its journal server: a command goes through that server while the product runs, opens the file
  * itself when no product holds it, and, when the product is starting (the server not published yet)
  * or closing (the server gone, the file not yet free), tries again until one of the two ways opens,

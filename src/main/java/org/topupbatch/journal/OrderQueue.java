@@ -16,7 +16,7 @@ public interface OrderQueue extends RowOutcomes {
     List<RowRecord> nextToSubmit(int limit);
 
     /**
-     * Several accounts on two nodes (README "Two nodes"): as {@link #nextToSubmit(int)}, only the rows in
+     * Several accounts on two nodes (docs/two-nodes.md#two-nodes): as {@link #nextToSubmit(int)}, only the rows in
      * {@code scope} (at the accounts this node leads, and on the active node the rows of no account of this run).
      */
     List<RowRecord> nextToSubmitAt(int limit, AccountScope scope);

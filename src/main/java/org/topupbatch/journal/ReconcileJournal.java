@@ -6,8 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What reconciliation with the provider reads from the journal and writes into it (README,
- * "Reconcile with the provider"): the orders a day sent, one order by its ref_id, the provider's
+ * What reconciliation with the provider reads from the journal and writes into it (docs/reconcile.md#reconcile-with-the-provider): the orders a day sent, one order by its ref_id, the provider's
  * truth about an order whose final status differs, and the result of each run.
  */
 public interface ReconcileJournal {

@@ -1,7 +1,7 @@
 package org.topupbatch.journal;
 
 /**
- * Rows that repeat an order still in flight ({@link RowState#WAITING}, README "Rejected rows",
+ * Rows that repeat an order still in flight ({@link RowState#WAITING}, docs/batch-files-and-reports.md#rejected-rows,
  * docs/money-guards.md) are decided here once that order is final: a failed order (FAILED,
  * REFUSED, never sent) is no repeat, so the first row waiting for it is ordered (ACCEPTED) and the
  * others wait for that row instead; a delivered order (SUCCESS) makes every row waiting for it a

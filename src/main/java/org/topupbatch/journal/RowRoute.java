@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * With several accounts (README "Several accounts"), where a row may be ordered, decided at intake:
+ * With several accounts (docs/accounts-and-dialects.md#several-accounts), where a row may be ordered, decided at intake:
  * the accounts that could take it then, best first, each with the row's SKU there and the price it
  * asked. The row is at one of them at a time ({@link RowRecord#attempt()}); it moves to the next only
  * after the one before refused it in a way that proves no order was made.

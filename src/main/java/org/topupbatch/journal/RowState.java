@@ -16,7 +16,7 @@ package org.topupbatch.journal;
  * REFUSED is a row the provider answered with an error at creation, so no order exists: it is
  * reported as {@code failed} with the provider's message and no price.
  *
- * <p>WAITING is a row that repeats an order still in flight (README "Rejected rows"): it is not
+ * <p>WAITING is a row that repeats an order still in flight (docs/batch-files-and-reports.md#rejected-rows): it is not
  * sent (the queue takes ACCEPTED rows only) until that order is final, then it becomes ACCEPTED
  * when the earlier order failed, or REJECTED as a repeat when it succeeded ({@link RepeatWaits}).
  */

@@ -11,7 +11,7 @@ public interface TrackingJournal extends RowOutcomes {
     List<RowRecord> dueForCheck(Instant now, int limit);
 
     /**
-     * Several accounts on two nodes (README "Two nodes"): as {@link #dueForCheck}, only orders in {@code scope}.
+     * Several accounts on two nodes (docs/two-nodes.md#two-nodes): as {@link #dueForCheck}, only orders in {@code scope}.
      */
     List<RowRecord> dueForCheckAt(Instant now, int limit, AccountScope scope);
 

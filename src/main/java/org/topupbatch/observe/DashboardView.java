@@ -163,7 +163,7 @@ public final class DashboardView {
                 .orElse(null));
     }
 
-    /** A rate budget's window and day; {@code perSecond}: its even pace (README "How it works"). */
+    /** A rate budget's window and day; {@code perSecond}: its even pace (docs/architecture.md#how-it-works). */
     private static Map<String, Object> rate(int used, AccountLimits limits) {
         Map<String, Object> rate = new LinkedHashMap<>();
         rate.put("used", used);

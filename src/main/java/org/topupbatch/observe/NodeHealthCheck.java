@@ -6,7 +6,7 @@ import org.apache.camel.impl.health.AbstractHealthCheck;
 import org.topupbatch.cluster.NodeRole;
 
 /**
- * Liveness and readiness: this node's name and role (README, "Two nodes"). A standby is healthy:
+ * Liveness and readiness: this node's name and role (docs/two-nodes.md#two-nodes). A standby is healthy:
  * it answers webhooks and is ready to take over, so a load balancer must keep sending it webhooks.
  * Only a node that lost the journal lock while active is DOWN: it is on its way out.
  */

@@ -5,8 +5,7 @@ import org.topupbatch.provider.BalanceSeen;
 import org.topupbatch.provider.RateBudget;
 
 /**
- * One account of topup.providers as the dashboard and the metrics show it (README "Several
- * accounts"): its name, how its API is spoken and where, its balance as its latest answer carried it,
+ * One account of topup.providers as the dashboard and the metrics show it (docs/accounts-and-dialects.md#several-accounts): its name, how its API is spoken and where, its balance as its latest answer carried it,
  * and its own rate budget. Never its credentials.
  *
  * @param host the host (and port) of its base URL: where it is, without a path or user part

@@ -35,7 +35,7 @@ public final class TopupMetrics {
     static final List<String> NOTICE_EVENTS = List.of("batch_reported", "batch_stopped", "balance_low", "orders_pending",
             "reconcile_exceptions", "inbox_unreadable", "leader_changed");
 
-    /** Notifications delivered and given up after their retries, by event (README, "Notifications"). */
+    /** Notifications delivered and given up after their retries, by event (docs/operating.md#notifications). */
     public void notifications(MeterRegistry registry, org.topupbatch.notify.Notifications notifications) {
         for (String event : NOTICE_EVENTS) {
             io.micrometer.core.instrument.FunctionCounter.builder("topup.notifications", notifications,

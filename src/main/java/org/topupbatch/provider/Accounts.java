@@ -10,7 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Every provider account a run sends to, as one list (README "Several accounts"): the accounts of
+ * Every provider account a run sends to, as one list (docs/accounts-and-dialects.md#several-accounts): the accounts of
  * topup.providers, or the one account of topup.base-url as a list of one. What is asked of one account
  * (an order, a look-up, a price list) is asked of its own gateway ({@link #of(String)}); what the parts
  * of the product that see one provider ask is answered here for the whole list: the balance is the

@@ -47,7 +47,7 @@ final class AnswerClassifier {
 
     /**
      * Whether a check-order answer says the provider has no such endpoint: 404, 405 or 501 that
-     * does not carry ORDER_NOT_FOUND (README "Check order (extension)").
+     * does not carry ORDER_NOT_FOUND (docs/provider-client.md#check-order-extension).
      */
     static boolean meansNoSuchEndpoint(HttpProviderClient.HttpAnswer answer) {
         int status = answer.status();

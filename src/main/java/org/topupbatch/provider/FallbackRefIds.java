@@ -7,7 +7,7 @@ import java.util.HexFormat;
 
 /**
  * The ref_id under which a row goes to its next account after one that proved it took nothing
- * (README, "Several accounts"): attempt n (n >= 2) is sent as {@code ORIGINAL-Fn}. A new ref_id,
+ * (docs/accounts-and-dialects.md#several-accounts): attempt n (n >= 2) is sent as {@code ORIGINAL-Fn}. A new ref_id,
  * because each attempt is another order, and derived from the original alone, so that a restart
  * finds the same ref_id again and the row's attempts are recognisable in every report and ledger.
  *

@@ -19,7 +19,7 @@ import org.apache.commons.csv.CSVRecord;
 import org.topupbatch.settings.SettingsException;
 
 /**
- * The product map ({@code topup.product-map}, README "Several accounts"): which account sells a
+ * The product map ({@code topup.product-map}, docs/accounts-and-dialects.md#several-accounts): which account sells a
  * reseller's product code under which SKU, in which order of preference, and whether the order or the
  * price decides. A CSV file with the header {@code product,provider,sku} and an optional
  * {@code routing} column; the lines of one product, in file order, are its order of preference.

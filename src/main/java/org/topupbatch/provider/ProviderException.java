@@ -124,7 +124,7 @@ public class ProviderException extends RuntimeException {
      * With several accounts: a refusal that proves this account made no order and that another
      * account may well take it (the product cannot be had here now, or this account's balance is
      * short, or it could not be connected to at all: no request reached it). The row goes to its next
-     * account under a new ref_id (README "Several accounts").
+     * account under a new ref_id (docs/accounts-and-dialects.md#several-accounts).
      */
     public boolean meansAnotherAccountMayTakeIt() {
         return !outcomeUnknown && (meansProductUnavailable() || is(ProviderError.INSUFFICIENT_BALANCE)

@@ -72,7 +72,7 @@ public final class RateBudget implements RequestGate {
     private int othersWaiting;
     /**
      * Set without this budget's lock, and looked at after every journal read: on a cut link that read
-     * does not come back, and a node stepping down must not wait for it (README "Two nodes").
+     * does not come back, and a node stepping down must not wait for it (docs/two-nodes.md#two-nodes).
      */
     private volatile boolean refusing;
 

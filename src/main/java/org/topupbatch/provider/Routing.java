@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Which accounts can take a row, best first (README, "Several accounts"): a pure decision on the
+ * Which accounts can take a row, best first (docs/accounts-and-dialects.md#several-accounts): a pure decision on the
  * product's {@link ProductMap.Route}, the row's max_price and each account's current price list.
  * An account whose price list could not be read has none here, so it takes nothing: a list we cannot
  * see says nothing about availability or price.

@@ -9,7 +9,7 @@ import org.topupbatch.journal.ReconcileJournal;
 import org.topupbatch.journal.ReconcileJournal.JournalOrder;
 
 /**
- * The journal's orders at one account (README "Several accounts"), found by the ref_id their order
+ * The journal's orders at one account (docs/accounts-and-dialects.md#several-accounts), found by the ref_id their order
  * carries there. A row moved to its n-th account is ordered there as {@code REF-Fn}, which the journal
  * does not keep as such (long ref_ids are shortened with a hash), so such orders are found among those
  * sent at the account in a window before the day; the row's own ref_id is looked up directly. With one

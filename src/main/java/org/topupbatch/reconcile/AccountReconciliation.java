@@ -3,7 +3,7 @@ package org.topupbatch.reconcile;
 import java.util.Locale;
 
 /**
- * Several accounts (README "Several accounts"): one account's part of a day's reconciliation. It was
+ * Several accounts (docs/accounts-and-dialects.md#several-accounts): one account's part of a day's reconciliation. It was
  * reconciled by its order history (the default dialect) or by status checks of the journal's orders
  * (Digiflazz, {@link StatusCheckReconciler}); or it could not be asked, and {@code failure} says why.
  */

@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * A day's reconciliation of the list of accounts, in its order, as {@code reconcile-DAY.summary.json}
- * gives it (README "Reconcile with the provider"). Several accounts: the totals of the accounts that were
+ * gives it (docs/reconcile.md#reconcile-with-the-provider). Several accounts: the totals of the accounts that were
  * reconciled, whether every account was ({@code complete}), and each account's figures under
  * {@code accounts}, the same as the single account's summary, or why it could not be. The one account of
  * topup.base-url ({@link #lone()}): its own figures, as they always were.

@@ -56,7 +56,7 @@ public final class ReconcileFiles {
      * The list of accounts' files: those of {@link #write(Reconciliation)} for the one account of
      * topup.base-url; with several accounts, one {@code reconcile-DAY.csv} whose first column names each line's account
      * ({@link #ACCOUNTS_HEADER}), and one summary with the day's totals and each account's part under
-     * {@code accounts}, in the order of topup.providers (README "Reconcile with the provider").
+     * {@code accounts}, in the order of topup.providers (docs/reconcile.md#reconcile-with-the-provider).
      */
     public Written write(AccountsSummary result) throws IOException {
         if (result.lone()) {

@@ -29,7 +29,7 @@ import org.topupbatch.track.OrderRequests;
 
 /**
  * One reconciliation of a day from start to end, as the {@code reconcile} command and the daily route
- * run it, for the list of accounts (README "Reconcile with the provider"): each account through its own
+ * run it, for the list of accounts (docs/reconcile.md#reconcile-with-the-provider): each account through its own
  * gateway (so within its own rate budget), by its order history, or by status checks of the journal's
  * orders where the dialect has no history (Digiflazz); then the day's two files, the reports of the
  * batches whose orders changed written again (the earlier ones kept), and the run recorded in the

@@ -4,8 +4,7 @@ import java.time.Instant;
 import java.util.Map;
 
 /**
- * The figures of a reconciliation, as written to {@code reconcile-DAY.summary.json} (README,
- * "Reconcile with the provider"). Amounts in IDR. {@code balanceFirst}, and with it
+ * The figures of a reconciliation, as written to {@code reconcile-DAY.summary.json} (docs/reconcile.md#reconcile-with-the-provider). Amounts in IDR. {@code balanceFirst}, and with it
  * {@code unexplained}, is null when no order was placed on the account from the day's start until
  * the balance was read, or the provider cannot be asked for its first order's balance. {@code inFlight}:
  * orders of ours the provider does not list yet, sent moments before the balance was read (a minute

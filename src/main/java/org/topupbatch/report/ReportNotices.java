@@ -8,7 +8,7 @@ import org.topupbatch.text.OneLine;
 import org.topupbatch.text.Rupiah;
 
 /**
- * What the notifications say when a batch's report is written (README, "Notifications"): the batch
+ * What the notifications say when a batch's report is written (docs/operating.md#notifications): the batch
  * reported with its figures, orders still pending at the pending timeout, and a balance below
  * {@code topup.notify.low-balance}. Rupiah are written the Indonesian way.
  */

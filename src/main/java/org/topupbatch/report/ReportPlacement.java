@@ -16,7 +16,7 @@ import org.topupbatch.journal.BatchRecord;
 
 /**
  * Decides which file names a batch's report takes, so that no batch's report ever overwrites
- * another batch's (README, "Report"). {@code NAME.result.csv} and {@code NAME.summary.json} belong
+ * another batch's (docs/batch-files-and-reports.md#report). {@code NAME.result.csv} and {@code NAME.summary.json} belong
  * to the latest batch of that name; the summary's {@code batch} field says which batch that is.
  * An earlier batch's pair is first renamed to
  * {@code NAME.batch-<id>-<started yyyyMMdd-HHmmss UTC>.result.csv / .summary.json}, and an earlier

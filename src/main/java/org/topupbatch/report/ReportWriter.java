@@ -36,7 +36,7 @@ import org.topupbatch.journal.BatchRecord;
 import org.topupbatch.journal.RowRecord;
 
 /**
- * Writes a batch's report (README, "Report") into the reports folder:
+ * Writes a batch's report (docs/batch-files-and-reports.md#report) into the reports folder:
  * {@code NAME.result.csv} then {@code NAME.summary.json}, each under a temporary name in the same
  * folder, flushed to disk and renamed over any older report of the same batch, so a reader never
  * sees half a file. The summary is renamed last: once it is there, the result file is complete too.
@@ -79,7 +79,7 @@ public final class ReportWriter {
         this.charset = charset;
     }
 
-    /** Several accounts (README "Several accounts"): columns provider and provider_ref_id, and accounts in the summary. */
+    /** Several accounts (docs/accounts-and-dialects.md#several-accounts): columns provider and provider_ref_id, and accounts in the summary. */
     private boolean accounts;
     /** The accounts of topup.providers, in its order: each is in the summary, with no rows too. */
     private List<String> accountNames = List.of();

@@ -1,7 +1,7 @@
 package org.topupbatch.run;
 
 /**
- * How a run or an operator command ends, as the process's exit code (README, "Running" and
+ * How a run or an operator command ends, as the process's exit code (docs/getting-started.md#running and
  * "Operator commands"). One vocabulary for the service in once mode and every command.
  */
 public enum ExitCode {

@@ -147,7 +147,7 @@ public final class ProgressLog {
         if (budget.inWindow() >= limits.perMinute()) {
             return "the rate limit (" + limits.perMinute() + " requests per minute)";
         }
-        // rows of a product the provider reports unavailable wait for it (README "Outages")
+        // rows of a product the provider reports unavailable wait for it (docs/batch-files-and-reports.md#outages-rows-held-not-sent)
         String held = journal.productOutages().stream().filter(o -> o.held() && o.rowsWaiting() > 0)
                 .map(o -> o.sku() + " (unavailable since " + o.sinceShown() + ")")
                 .collect(java.util.stream.Collectors.joining(", "));

@@ -11,7 +11,7 @@ import org.topupbatch.submit.OrderSubmitter;
 import org.topupbatch.report.BatchReporter;
 
 /**
- * Ends a run in once mode (README, "Running": exit codes): when the batches present at start are taken,
+ * Ends a run in once mode (docs/getting-started.md#running: exit codes): when the batches present at start are taken,
  * nothing is left to submit, and every report is written: exit 0 when every order is final,
  * 3 when some were still pending at the pending timeout (or a batch held by the operator during the
  * run was not resumed within the pending timeout of its hold: until then the run waits for it, as for

@@ -54,7 +54,7 @@ public final class StartupChecks {
         return this;
     }
 
-    /** Whether topup.providers is set for this run (README "Several accounts"). */
+    /** Whether topup.providers is set for this run (docs/accounts-and-dialects.md#several-accounts). */
     public StartupChecks severalAccounts(boolean several) {
         this.severalAccounts = several;
         return this;
@@ -73,7 +73,7 @@ public final class StartupChecks {
         }
         return other + " orders sent " + (severalAccounts ? "before topup.providers was set" : "with topup.providers set")
                 + " still wait for their outcome; finish them with the settings they were sent with, then switch"
-                + " (README \"Several accounts\")";
+                + " (docs/accounts-and-dialects.md#several-accounts)";
     }
 
     /** Returns the fatal problem in one line, or null when the run may start its routes. */

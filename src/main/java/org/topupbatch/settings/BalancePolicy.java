@@ -3,7 +3,7 @@ package org.topupbatch.settings;
 import java.util.Locale;
 import java.util.Optional;
 
-/** What to do when a batch costs more than the balance (README, "Settings": topup.balance-policy). */
+/** What to do when a batch costs more than the balance (docs/settings.md#settings: topup.balance-policy). */
 public enum BalancePolicy {
     BEST_EFFORT, ALL_OR_NOTHING;
 

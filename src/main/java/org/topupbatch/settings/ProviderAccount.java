@@ -1,7 +1,7 @@
 package org.topupbatch.settings;
 
 /**
- * One named provider account of {@code topup.providers} (README, "Several accounts"): how its API is
+ * One named provider account of {@code topup.providers} (docs/accounts-and-dialects.md#several-accounts): how its API is
  * spelt, where it is, its credentials and its rate.
  *
  * @param name          the account's name in topup.providers (lower-case letters, digits, '-')

@@ -9,7 +9,7 @@ import org.topupbatch.sandbox.SandboxConfig;
  * Which provider a run orders from. The embedded sandbox is chosen only when none of
  * {@code topup.base-url}, {@code topup.api-key} and {@code topup.api-secret} is set: an operator who
  * set any of them meant the real provider, and half a configuration must stop the start instead of
- * quietly placing test orders (README, "Settings").
+ * quietly placing test orders (docs/settings.md#settings).
  *
  * @param baseUrl   null for the embedded sandbox
  * @param apiKey    the sandbox's demo key when embedded

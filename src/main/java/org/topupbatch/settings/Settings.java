@@ -15,7 +15,7 @@ import org.topupbatch.settings.PostgresUrlHint;
  * Every {@code topup.*} setting, read once and checked at start-up, so that a bad value stops
  * the product with one line naming the setting instead of failing later in the middle of a batch.
  *
- * <p>Values come from a lookup that already applies the precedence README "Settings" documents
+ * <p>Values come from a lookup that already applies the precedence docs/settings.md#settings documents
  * (environment over system property over application.properties).
  */
 public record Settings(
@@ -48,7 +48,7 @@ public record Settings(
         // account's requests per minute when the provider cannot say (0: from its profile or tier)
         String dialect, int rateLimit,
         // topup.product-map (null: none) and the named accounts of topup.providers (empty: the one account
-        // above); README "Several accounts"
+        // above); docs/accounts-and-dialects.md#several-accounts
         Path productMap, java.util.List<ProviderAccount> accounts,
         // the management port's login, allowed host names and open metrics (docs/security.md)
         ManagementLogin managementLogin,
@@ -99,7 +99,7 @@ public record Settings(
     /**
      * Whether {@code reconcile} and the daily reconciliation run: a single account with an order history,
      * or several accounts, each reconciled on its own, by its history or, without one, by a status check
-     * of each of the journal's orders (README "Reconcile with the provider").
+     * of each of the journal's orders (docs/reconcile.md#reconcile-with-the-provider).
      */
     public boolean reconcilable() {
         return !accounts.isEmpty() || providerHasHistory();
@@ -117,7 +117,7 @@ public record Settings(
         return (webhookPath.endsWith("/") ? webhookPath.substring(0, webhookPath.length() - 1) : webhookPath) + "/" + name;
     }
 
-    /** The dashboard, /observe/health and /observe/metrics (README, "Dashboard, health and metrics"). */
+    /** The dashboard, /observe/health and /observe/metrics (docs/operating.md#dashboard-health-and-metrics). */
     public boolean managementEnabled() {
         return managementPort != 0;
     }

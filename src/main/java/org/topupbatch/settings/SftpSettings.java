@@ -8,8 +8,7 @@ import java.util.function.Function;
 
 /**
  * The SFTP side of the settings: which of inbox and reports are on a server, and the login.
- * A remote inbox is relayed into a local one under {@code topup.data} (README, "Inbox and reports
- * on an SFTP server"), and reports are written into a local outbox there and uploaded from it, so
+ * A remote inbox is relayed into a local one under {@code topup.data} (docs/erp-doors.md#inbox-and-reports-on-an-sftp-server), and reports are written into a local outbox there and uploaded from it, so
  * that intake and report naming work on local files exactly as without a server.
  */
 public record SftpSettings(SftpFolder inbox, SftpFolder reports, SftpLogin login) {

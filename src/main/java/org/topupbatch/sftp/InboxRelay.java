@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Brings complete batches from the SFTP inbox into the local inbox the intake watches
- * (README, "Inbox and reports on an SFTP server"). camel-ftp decides when a remote file is complete
+ * (docs/erp-doors.md#inbox-and-reports-on-an-sftp-server). camel-ftp decides when a remote file is complete
  * (its size and modification time unchanged over one check interval) and, once the delivery route
  * ({@code routes/sftp-inbox-delivery.yaml}: Camel's file producer with a temporary name, no overwrite,
  * and {@link #syncDownload} first) has put the whole file into the local inbox under its own name,

@@ -9,7 +9,7 @@ import org.topupbatch.journal.RowRecord;
 import org.topupbatch.provider.ProviderException;
 
 /**
- * Several accounts (README "Several accounts"): what an account has just refused for every row
+ * Several accounts (docs/accounts-and-dialects.md#several-accounts): what an account has just refused for every row
  * alike, a product it cannot sell now, an order its balance cannot pay, or no connection at all, so that the queued rows
  * concerned go to their next account at once instead of each being refused there first (a request
  * spent, and the account's budget, for nothing). After {@link #RECHECK} the next row is sent there

@@ -12,7 +12,7 @@ import org.topupbatch.provider.PriceListUnavailableException;
 import org.topupbatch.provider.Product;
 
 /**
- * The price at the moment of sending (README "Prices at sending"): a row goes out only while its
+ * The price at the moment of sending (docs/batch-files-and-reports.md#prices-at-sending): a row goes out only while its
  * product's price is within the row's max_price and at most {@code topup.price-tolerance} above the
  * price the row was accepted at. Prices come from the shared price list, read again at its cache
  * time during a batch and at once after an order answer showed a price the list did not have; until

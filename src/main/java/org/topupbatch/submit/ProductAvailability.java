@@ -20,7 +20,7 @@ import org.topupbatch.provider.ProviderException;
 import org.topupbatch.text.OneLine;
 
 /**
- * Outages: hold, don't burn (README "Outages: rows held, not sent"). When the provider refuses a
+ * Outages: hold, don't burn (docs/batch-files-and-reports.md#outages-rows-held-not-sent). When the provider refuses a
  * product as unavailable {@value #REFUSALS_TO_HOLD} times in a row, or once while a fresh price list
  * also lists it unavailable, the product's remaining rows are held in the journal instead of being
  * sent one by one into the same refusal. While a refusal's list read is under way, nothing more of

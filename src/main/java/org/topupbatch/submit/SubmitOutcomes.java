@@ -122,7 +122,7 @@ public class SubmitOutcomes {
     /**
      * Several accounts: the row's account refused it in a way that proves it made no order, and
      * another account can take it. The row goes back to the queue at its next account, under the
-     * next ref_id (README "Several accounts"). Committed before anything is sent there: a crash
+     * next ref_id (docs/accounts-and-dialects.md#several-accounts). Committed before anything is sent there: a crash
      * before this line leaves the row SENDING at this account, whose look-up finds no order and whose
      * re-send of the same ref_id is refused again (or, the product back, makes the one order).
      */

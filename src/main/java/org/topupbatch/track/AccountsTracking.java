@@ -7,7 +7,7 @@ import java.util.Map;
 import org.topupbatch.journal.RowRecord;
 
 /**
- * Each pending or unknown order is followed at the account it was sent to (README "Several accounts"),
+ * Each pending or unknown order is followed at the account it was sent to (docs/accounts-and-dialects.md#several-accounts),
  * by that account's own look-ups, never anywhere else; with one account, at that one (no name). The
  * track route's beans {@code unknownOrderReconciliation} and {@code pendingOrderPolling} are this one.
  */
@@ -73,7 +73,7 @@ public final class AccountsTracking {
         Account account = accounts.get(row.account()); // the one account of topup.base-url is under null
         if (account == null) {
             LOG.warn("Order {} was sent {}; it cannot be looked up with these settings and stays {} until they name"
-                    + " its account again (README \"Several accounts\")", row.orderRefId(),
+                    + " its account again (docs/accounts-and-dialects.md#several-accounts)", row.orderRefId(),
                     row.account() == null ? "before topup.providers was set" : "to account " + row.account()
                             + ", which topup.providers does not name now", row.state());
             tracked.lookAgain(row);

@@ -25,7 +25,7 @@ import org.topupbatch.provider.OrderStatus;
  * answer decides. Duplicates, late ones and unknown ref_ids change nothing. Whatever arrives, the
  * caller answers 200 at once; what settled nothing is logged as a summary at a bounded rate.
  *
- * <p>With several accounts (README "Several accounts") each account has its own address,
+ * <p>With several accounts (docs/accounts-and-dialects.md#several-accounts) each account has its own address,
  * topup.webhook.path/NAME (routes/track-webhook.yaml, route track-webhook-account): a webhook there is verified with that
  * account's secret in its dialect, and settles only an order placed at that account under the ref_id
  * it names. The plain address cannot tell whose secret to use: there every webhook is a hint.

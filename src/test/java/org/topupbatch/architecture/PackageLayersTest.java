@@ -15,7 +15,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The packages are rooms by job in the order data flows (README, "How it works"): a package may
+ * The packages are rooms by job in the order data flows (docs/architecture.md#how-it-works): a package may
  * use only those below it in {@link #LAYERS}, so there is no upward and no circular use; the
  * sandbox uses nothing of the product. Read on the compiled classes (ArchUnit), so a fully
  * qualified name in code counts as much as an import.

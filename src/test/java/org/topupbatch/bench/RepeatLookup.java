@@ -16,7 +16,7 @@ import org.topupbatch.journal.NewRow;
 import org.topupbatch.journal.RowState;
 
 /**
- * The repeat guard's look-up (README "Rejected rows", topup.repeat-window) on a journal of
+ * The repeat guard's look-up (docs/batch-files-and-reports.md#rejected-rows, topup.repeat-window) on a journal of
  * {@code bench.repeat.orders} (1,000,000) orders, each a customer of its own, on H2 and PostgreSQL:
  * what intake asks per chunk of 1,000 rows (1,000 repeat keys in one query, half of them present),
  * and one key alone (what a row outside the announced chunk costs). Medians after a warm-up; keys

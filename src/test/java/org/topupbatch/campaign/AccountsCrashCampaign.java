@@ -22,7 +22,7 @@ import org.topupbatch.sandbox.SandboxTier;
 import org.topupbatch.testing.Poll;
 
 /**
- * The crash campaign across two accounts (README "Several accounts"): the built jar, in {@code once}
+ * The crash campaign across two accounts (docs/accounts-and-dialects.md#several-accounts): the built jar, in {@code once}
  * mode on the H2 journal, orders small seeded batches ({@link CampaignBatch}) across {@code main} (a
  * sandbox of the default dialect) and {@code dfz} (a sandbox speaking Digiflazz), both misbehaving
  * (latency, async orders, lost answers, injected 500s, duplicate webhooks). A product map sends two

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The crash campaign across two accounts ({@link AccountsCrashCampaign}; README "Several accounts"),
+ * The crash campaign across two accounts ({@link AccountsCrashCampaign}; docs/accounts-and-dialects.md#several-accounts),
  * on the H2 journal: at least {@code campaign.kills} kills (default 4, about 30-45 s; a soak raises
  * it), seeded by {@code campaign.seed} (default: random, printed with the replay command). Fails on
  * any anomaly of {@link AccountsLedgerAudit} across both ledgers, a run that does not end with 0, a

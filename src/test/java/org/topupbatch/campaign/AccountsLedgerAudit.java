@@ -21,7 +21,7 @@ import org.apache.commons.csv.CSVRecord;
 import org.topupbatch.sandbox.LedgerEntry;
 
 /**
- * The promises of README "Several accounts", checked from the outside once every batch is reported:
+ * The promises of docs/accounts-and-dialects.md#several-accounts, checked from the outside once every batch is reported:
  * the ledgers of all accounts against the input rows and the reports. Pure: it is given the batches,
  * each account's ledger (in the order of {@code topup.providers}) and the reports, and returns its
  * anomalies as sentences (all of them, not the first) with a few figures. {@link AccountsLedgerAuditTest}

@@ -12,7 +12,7 @@ import java.util.Random;
  * among them repeats of an earlier row of the file (the repeat guard is on). Every other row is for
  * a customer of its own ({@code ####}: four digits counted up), so no row repeats an earlier order.
  *
- * <p>A repeat waits for the outcome of the rows it repeats (README "Rejected rows"): it is to be
+ * <p>A repeat waits for the outcome of the rows it repeats (docs/batch-files-and-reports.md#rejected-rows): it is to be
  * ordered only if none of them was delivered. {@code acceptedByRef} says false for it until
  * {@link #judged} knows those outcomes; {@code earlierOfRepeat} names, for each repeat, the earlier
  * rows of the file with the same product and customer, in file order. A crash while a repeat waits is

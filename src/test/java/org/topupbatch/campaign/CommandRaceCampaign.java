@@ -21,8 +21,7 @@ import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.testing.Poll;
 
 /**
- * The operator's commands raced against the product's start and end (issue 37, README "Commands while
- * the product runs"). First the journal is one an older jar left (schema version {@link #OLDER_SCHEMA}):
+ * The operator's commands raced against the product's start and end (issue 37, docs/operating.md#commands-while-the-product-runs). First the journal is one an older jar left (schema version {@link #OLDER_SCHEMA}):
  * every command must refuse it in one line naming {@code migrate-journal} and migrate nothing. Then,
  * round after round, a once run takes a batch of a few seconds while the commands ({@code hold},
  * {@code resume}, {@code cancel}, {@code status}, {@code report}, {@code plan}, {@code reconcile}), in a

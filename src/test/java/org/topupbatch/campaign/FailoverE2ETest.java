@@ -25,7 +25,7 @@ import org.topupbatch.testing.FreePorts;
 import org.topupbatch.testing.Poll;
 
 /**
- * Two nodes on one PostgreSQL journal (README, "Two nodes"): the built jar runs twice in watch
+ * Two nodes on one PostgreSQL journal (docs/two-nodes.md#two-nodes): the built jar runs twice in watch
  * mode on a shared inbox, reports and data folder, against one sandbox (gold tier, latency,
  * orders that stay pending a while, webhooks sent to the node that starts as the standby). The
  * active node is SIGKILLed mid-batch; the standby must take over and finish, and the ledger is
@@ -35,8 +35,7 @@ import org.topupbatch.testing.Poll;
  *
  * <p>With each batch come two small ones that an operator stops while the leader sends them
  * ({@code hold} one, {@code cancel} the other, the jar's commands run beside the nodes): the hold and
- * the cancel must survive the kill, on the new leader, until the hold is resumed (README, "Cancel,
- * hold, resume"); {@link OperatorLog} checks that neither was ordered while stopped.
+ * the cancel must survive the kill, on the new leader, until the hold is resumed (docs/operating.md#cancel-hold-resume); {@link OperatorLog} checks that neither was ordered while stopped.
  *
  * <p>One kill by default; {@code -Dfailover.kills=10} kills the leader again and again, the two
  * nodes taking turns (the killed one is restarted and stands by).

@@ -23,7 +23,7 @@ import org.topupbatch.sandbox.SandboxTier;
 import org.topupbatch.testing.Poll;
 
 /**
- * The fault matrix (README, "Crash campaign and fault matrix"): one fault per case, injected while
+ * The fault matrix (docs/development.md#crash-campaign-and-fault-matrix): one fault per case, injected while
  * the built jar works through a batch in {@code once} mode, then the same checks as the crash
  * campaign. The run must end with exit 0 and every promise kept. Seed: {@code faults.seed};
  * the outage's length: {@code faults.outage} (default 8s, "a minute" compressed for CI).

@@ -32,7 +32,7 @@ import org.topupbatch.testing.Poll;
 import org.topupbatch.testing.TestNetwork;
 
 /**
- * Two nodes through a network partition (README "Two nodes", docs/two-nodes.md): the built jar runs
+ * Two nodes through a network partition (docs/two-nodes.md#two-nodes, docs/two-nodes.md): the built jar runs
  * twice, each node in a network namespace of its own ({@link TestNetwork}), on one embedded PostgreSQL
  * journal and one sandbox that this test's own machine serves on those links. Two cuts, each of
  * {@link #CUT} while the active node sends a batch, then healed:
@@ -225,7 +225,7 @@ class PartitionE2ETest {
     }
 
     /**
-     * Case 3, several accounts on two nodes (README "Two nodes"): each account's lead is a lock of its
+     * Case 3, several accounts on two nodes (docs/two-nodes.md#two-nodes): each account's lead is a lock of its
      * own. Both nodes restart with two accounts, {@code main} (this test's sandbox) and {@code dfz} (a
      * Digiflazz sandbox on the links, sent two products first by the product map) and share the leads
      * out; then the active node, leading one account, is cut off from everything for {@link #CUT}. The
@@ -309,7 +309,7 @@ class PartitionE2ETest {
         }
     }
 
-    /** The two accounts instead of the node's single one, as README "Several accounts" sets them. */
+    /** The two accounts instead of the node's single one, as docs/accounts-and-dialects.md#several-accounts sets them. */
     private static void twoAccounts(ProductProcess node, SandboxProvider main, SandboxProvider dfz, Path map) {
         for (String single : List.of("TOPUP_BASE_URL", "TOPUP_API_KEY", "TOPUP_API_SECRET", "TOPUP_WEBHOOK_SECRET")) {
             node.env.remove(single);

@@ -9,7 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * How a node shares out the accounts' leads (README "Several accounts on two nodes"): its share is the
+ * How a node shares out the accounts' leads (docs/two-nodes.md#several-accounts-on-two-nodes-one-leader-per-account): its share is the
  * accounts divided by the nodes connected, rounded up; a node above its share hands over its last
  * account, one at a time, only after leading it a while.
  */

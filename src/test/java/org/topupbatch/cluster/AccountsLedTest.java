@@ -9,7 +9,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** The accounts a node leads, as the lead views change them (README "Two nodes"). */
+/** The accounts a node leads, as the lead views change them (docs/two-nodes.md#two-nodes). */
 class AccountsLedTest {
 
     @Test

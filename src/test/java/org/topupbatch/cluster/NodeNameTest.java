@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.topupbatch.settings.SettingsException;
 import org.topupbatch.settings.SettingsLookup;
 
-/** topup.node-name: the configured name, else the host name (README, "Two nodes"), refused in one line when unfit. */
+/** topup.node-name: the configured name, else the host name (docs/two-nodes.md#two-nodes), refused in one line when unfit. */
 class NodeNameTest {
 
     @Test

@@ -27,7 +27,7 @@ import org.topupbatch.settings.SettingsException;
 /**
  * The one place where a command's failure becomes what the operator sees: each failure a command
  * may meet ends as its documented exit code and exactly one line on the command's error stream,
- * {@code topup-batch: ...} (README "Operating it"), with no stack trace and nothing on stdout.
+ * {@code topup-batch: ...} (docs/operating.md#operating-it-plan-status-cancel-hold-resume-reconcile-retry-failed), with no stack trace and nothing on stdout.
  */
 class CommandFrameTest {
 

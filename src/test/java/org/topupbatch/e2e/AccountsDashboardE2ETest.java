@@ -28,7 +28,7 @@ import org.topupbatch.testing.BuiltJar;
 import org.topupbatch.testing.Poll;
 
 /**
- * The dashboard with two accounts (README "Dashboard, health and metrics", "Several accounts") in a
+ * The dashboard with two accounts (docs/operating.md#dashboard-health-and-metrics, docs/accounts-and-dialects.md#several-accounts) in a
  * real headless chromium, while the built jar orders one batch across {@code main} (a sandbox of the
  * default dialect, Free Fire down there from the start) and {@code dfz} (a sandbox speaking Digiflazz),
  * and Telkomsel goes down at main in the middle of the batch, so that its later rows move to dfz as

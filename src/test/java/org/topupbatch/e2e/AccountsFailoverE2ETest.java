@@ -30,7 +30,7 @@ import org.topupbatch.testing.Poll;
 import org.topupbatch.testing.PostgresServer;
 
 /**
- * Several accounts (README, "Several accounts") on two nodes (README, "Two nodes"): the built jar runs
+ * Several accounts (docs/accounts-and-dialects.md#several-accounts) on two nodes (docs/two-nodes.md#two-nodes): the built jar runs
  * twice in watch mode on one embedded PostgreSQL journal and one shared inbox, reports and data folder,
  * both nodes with the same two accounts, {@code main} (a sandbox of the default dialect) and {@code dfz}
  * (a sandbox speaking Digiflazz), and a product map sending Free Fire to dfz first and Telkomsel to main

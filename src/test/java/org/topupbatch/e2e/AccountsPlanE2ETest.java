@@ -13,7 +13,7 @@ import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
 
 /**
- * {@code plan} on the built jar with two named accounts (README, "Several accounts"): two sandboxes
+ * {@code plan} on the built jar with two named accounts (docs/accounts-and-dialects.md#several-accounts): two sandboxes
  * of the default dialect with different prices, stock and balances, a product map, one batch. Each row
  * goes to the account that would take it first, and each account's share is weighed against its
  * own balance; a run with several accounts is refused at start.

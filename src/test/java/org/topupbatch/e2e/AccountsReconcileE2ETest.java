@@ -26,7 +26,7 @@ import org.topupbatch.testing.AwayFromMidnight;
 import org.topupbatch.testing.Poll;
 
 /**
- * {@code reconcile DAY} with two accounts (README "Reconcile with the provider") on the built jar:
+ * {@code reconcile DAY} with two accounts (docs/reconcile.md#reconcile-with-the-provider) on the built jar:
  * {@code main}, a sandbox of the default dialect (order history), and {@code dfz}, a sandbox speaking
  * Digiflazz (no history: each journal order looked up by re-sending it). A batch of Telkomsel rows goes
  * to main until TSEL10 goes down there mid-batch; the rest go to dfz as {@code REF-F2}. Then each account

@@ -27,7 +27,7 @@ import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.testing.Poll;
 
 /**
- * One batch ordered across two accounts (README, "Several accounts") by the built jar: {@code main}, a
+ * One batch ordered across two accounts (docs/accounts-and-dialects.md#several-accounts) by the built jar: {@code main}, a
  * sandbox of the default dialect, and {@code dfz}, a sandbox speaking Digiflazz. No product map: both
  * sell every product under its own code, main first. A product down at main before the run goes to dfz
  * under the row's own ref_id; a product that goes down at main in the middle of the batch makes main

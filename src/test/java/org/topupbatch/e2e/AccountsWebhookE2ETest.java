@@ -27,7 +27,7 @@ import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.testing.Poll;
 
 /**
- * Webhooks with two accounts (README "Several accounts"), on the built jar: {@code main}, a sandbox of the
+ * Webhooks with two accounts (docs/accounts-and-dialects.md#several-accounts), on the built jar: {@code main}, a sandbox of the
  * default dialect, posts its signed webhooks to {@code /webhook/main}; {@code dfz}, a sandbox speaking
  * Digiflazz, posts its X-Hub-Signature webhooks to {@code /webhook/dfz}; each account has its own webhook
  * secret. Steam codes settle after 12 s, long before a pending order's first look-up (75 s while its

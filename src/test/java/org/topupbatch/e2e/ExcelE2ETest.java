@@ -17,7 +17,7 @@ import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
 
 /**
- * Excel workbooks in the inbox on the built jar (README "Excel workbooks"): the first sheet is taken
+ * Excel workbooks in the inbox on the built jar (docs/erp-doors.md#excel-workbooks): the first sheet is taken
  * like a CSV file, cells as a person sees them; a phone number that the spreadsheet stored as a
  * number (its leading zero lost, or shown as 6.28123E+12) is rejected as for CSV, never repaired;
  * line numbers are the sheet's rows. {@code plan} reads a workbook too, and a 100,000-row workbook

@@ -19,7 +19,7 @@ import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.testing.Poll;
 
 /**
- * The HTTP door on the built jar (README "The HTTP door for ERPs"): an ERP posts a CSV batch with
+ * The HTTP door on the built jar (docs/erp-doors.md#the-http-door-for-erps): an ERP posts a CSV batch with
  * its bearer token and gets 202 with the batch's id and counts once the intake has recorded it; the
  * same bytes again answer the same batch and order nothing; progress and the result CSV (409 before
  * it is written) are read back; a missing or wrong token, an oversized body, a bad name and a file

@@ -22,7 +22,7 @@ import org.topupbatch.testing.Poll;
 import org.topupbatch.testing.PostgresServer;
 
 /**
- * The price list through a restart (README "Price list", issue 32): two accounts as in
+ * The price list through a restart (docs/batch-files-and-reports.md#price-list, issue 32): two accounts as in
  * {@link AccountsRunE2ETest}, {@code dfz} (Digiflazz, preferred: first in topup.providers, and cheaper)
  * and {@code main} (the default dialect, asking 10% more for TSEL10). The dfz sandbox refuses a full
  * price list within its interval with rc 83, as Digiflazz does (once every 5 minutes).

@@ -45,8 +45,7 @@ class ReconcileEveryRupiahE2ETest {
                 .setLatency(DurationRange.of(Duration.ofMillis(60), Duration.ofMillis(120)))
                 .setSettleDelay(DurationRange.of(Duration.ofMillis(300), Duration.ofMillis(800)));
         if (provider == Provider.DIGIFLAZZ) {
-            // reconcile takes a Digiflazz account as one of topup.providers (status checks; README "With several
-            // accounts"): here the only one
+            // reconcile takes a Digiflazz account as one of topup.providers (status checks; docs/reconcile.md#with-several-accounts): here the only one
             sandbox = product.startSandbox(config.setDialect(SandboxDialect.DIGIFLAZZ));
             run.env.put("TOPUP_PROVIDERS", "dfz");
             run.env.put("TOPUP_PROVIDER_DFZ_DIALECT", "digiflazz");

@@ -15,7 +15,7 @@ import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.testing.Poll;
 
 /**
- * The repeat guard judges on outcomes, not on timing (README "Rejected rows", docs/money-guards.md),
+ * The repeat guard judges on outcomes, not on timing (docs/batch-files-and-reports.md#rejected-rows, docs/money-guards.md),
  * on the built jar against the sandbox over HTTP: two files in one once run, the first ordering
  * Genshin top-ups the sandbox settles a second or so later, the second ordering the same again under
  * new ref_ids (the customer asks once more). A customer_no ending in 0000 is one the sandbox always

@@ -89,7 +89,7 @@ class TrialRunE2ETest {
             Command c = command(help);
             assertThat(c.exit).as(help).isZero();
             assertThat(c.stdout).startsWith("Usage: java -jar topup-batch.jar [COMMAND]").contains("plan FILE.csv")
-                    .contains("README.md");
+                    .contains("docs/settings.md");
         }
         Command unknown = command("--hepl");
         assertThat(unknown.exit).isEqualTo(1);

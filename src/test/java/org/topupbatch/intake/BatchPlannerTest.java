@@ -64,7 +64,7 @@ class BatchPlannerTest {
                 tuple("D1", RowState.ACCEPTED, null),
                 tuple("D1", RowState.REJECTED, "ref_id D1 repeats line 2 of this file"),
                 tuple("OLD-1", RowState.REJECTED, "ref_id OLD-1 already submitted (an earlier batch has it)"),
-                // the first row counts even when it was rejected (README, "Rejected rows")
+                // the first row counts even when it was rejected (docs/batch-files-and-reports.md#rejected-rows)
                 tuple("D2", RowState.REJECTED, "product_sku NOPE is not in the price list"),
                 tuple("D2", RowState.REJECTED, "ref_id D2 repeats line 5 of this file"),
                 tuple("D2", RowState.REJECTED, "ref_id D2 repeats line 5 of this file"));

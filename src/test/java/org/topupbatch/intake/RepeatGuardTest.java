@@ -16,7 +16,7 @@ import org.topupbatch.journal.NewRow;
 import org.topupbatch.journal.RowState;
 import org.topupbatch.settings.BalancePolicy;
 
-/** The repeat guard of the planner (README "Rejected rows", topup.repeat-window). */
+/** The repeat guard of the planner (docs/batch-files-and-reports.md#rejected-rows, topup.repeat-window). */
 class RepeatGuardTest {
 
     static final Instant NOW = Instant.parse("2026-11-22T10:00:00Z");

@@ -15,7 +15,7 @@ import org.topupbatch.provider.Product;
 import org.topupbatch.testing.MutableClock;
 
 /**
- * Each account's last price list kept in the journal (README "Price list", migration V22): read back
+ * Each account's last price list kept in the journal (docs/batch-files-and-reports.md#price-list, migration V22): read back
  * whole and in the provider's order after the journal is closed and opened again, per account and per
  * provider, replaced whole by the next list; and a catalog over a reopened journal (a restart) starts
  * from it, asks the provider nothing while it is within its cache time, and keeps serving it when the

@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * The waiting state of the repeat guard on a real database (README "Rejected rows"): a WAITING
+ * The waiting state of the repeat guard on a real database (docs/batch-files-and-reports.md#rejected-rows): a WAITING
  * row is never taken to be sent, survives a restart, and is decided by guarded updates once the
  * order it waits for is final. Subclasses open H2 and PostgreSQL.
  */

@@ -170,7 +170,7 @@ class CachedPriceCatalogTest {
         assertThat(calls).hasValue(0);
     }
 
-    // ---- the kept list (README "Price list")
+    // ---- the kept list (docs/batch-files-and-reports.md#price-list)
 
     /** A keeper in memory, as the journal's behaves: what was kept last, with its read instant. */
     static final class KeptInMemory implements PriceListKeeper {

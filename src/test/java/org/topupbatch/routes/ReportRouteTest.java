@@ -96,7 +96,7 @@ class ReportRouteTest extends RouteTestSupport {
         assertThat(again.path("balance_after").asLong()).isEqualTo(sandbox.balance());
     }
 
-    /** The kept-report time stamp, as README "Report" documents it: the batch's start, UTC. */
+    /** The kept-report time stamp, as docs/batch-files-and-reports.md#report documents it: the batch's start, UTC. */
     static String stamp(Instant at) {
         return DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(at);
     }

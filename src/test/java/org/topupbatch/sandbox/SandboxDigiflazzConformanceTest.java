@@ -283,7 +283,7 @@ class SandboxDigiflazzConformanceTest {
     }
 
     /**
-     * Digiflazz limits the full price list (rc 83, once every 5 minutes, README "Price list"): with the
+     * Digiflazz limits the full price list (rc 83, once every 5 minutes, docs/batch-files-and-reports.md#price-list): with the
      * price-list-interval knob set, a full list within it is refused and a list for one code is not.
      */
     @Test

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 
-/** topup.providers and topup.provider.NAME.* (README, "Several accounts"). */
+/** topup.providers and topup.provider.NAME.* (docs/accounts-and-dialects.md#several-accounts). */
 class ProviderAccountsSettingsTest {
 
     private final Map<String, String> env = new HashMap<>();

@@ -21,7 +21,7 @@ import org.topupbatch.journal.RowState;
 import org.topupbatch.journal.TrackingJournal;
 
 /**
- * Webhooks with several accounts (README "Several accounts"): at account {@code main}'s address
+ * Webhooks with several accounts (docs/accounts-and-dialects.md#several-accounts): at account {@code main}'s address
  * (seed dialect, md5 in the body) and {@code dfz}'s (Digiflazz, X-Hub-Signature), each verified with its
  * own secret, settling only an order placed at that account under the ref_id it names. Everything
  * else settles nothing and at most brings the order's look-up forward.
