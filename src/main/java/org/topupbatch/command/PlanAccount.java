@@ -4,10 +4,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.topupbatch.config.ProviderSession;
 import org.topupbatch.provider.AccountLimits;
 import org.topupbatch.provider.Product;
 import org.topupbatch.provider.ProviderException;
+import org.topupbatch.text.OneLine;
 
 /**
  * One account of a {@code plan}, in the list of the accounts it plans for: the one account of
@@ -20,7 +22,7 @@ final class PlanAccount implements AutoCloseable {
     final String name;
     final String dialect;
     final String baseUrl;
-    private final java.util.function.Supplier<ProviderSession> opening;
+    private final Supplier<ProviderSession> opening;
     /** Open from {@link #ask} to the end of the plan: a lone account's balance and price list are read as the file is. */
     ProviderSession session;
     AccountLimits limits;
@@ -32,7 +34,7 @@ final class PlanAccount implements AutoCloseable {
     long rows;
     long cost;
 
-    PlanAccount(String name, String dialect, String baseUrl, java.util.function.Supplier<ProviderSession> opening) {
+    PlanAccount(String name, String dialect, String baseUrl, Supplier<ProviderSession> opening) {
         this.name = name;
         this.dialect = dialect;
         this.baseUrl = baseUrl;
@@ -62,12 +64,12 @@ final class PlanAccount implements AutoCloseable {
                 throw e;
             }
             unreachable = e.stopsSubmission() ? "it refused the credentials (" + e.code() + ")"
-                    : org.topupbatch.text.OneLine.of(e.getMessage(), 300);
+                    : OneLine.of(e.getMessage(), 300);
         } catch (RuntimeException e) {
             if (name == null) {
                 throw e;
             }
-            unreachable = org.topupbatch.text.OneLine.of(String.valueOf(e.getMessage()), 300);
+            unreachable = OneLine.of(String.valueOf(e.getMessage()), 300);
         }
     }
 
