@@ -5,7 +5,6 @@ import org.topupbatch.text.OneLine;
 
 import org.topupbatch.report.TimeSpan;
 
-import org.topupbatch.text.Rupiah;
 import org.topupbatch.config.ProviderSession;
 import org.topupbatch.settings.Settings;
 
@@ -15,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.topupbatch.settings.BalancePolicy;
 import org.topupbatch.intake.BatchCheck;
 import org.topupbatch.intake.BatchPlanner;
 import org.topupbatch.intake.BatchRow;
@@ -26,6 +24,12 @@ import org.topupbatch.intake.PlanWriter;
 import org.topupbatch.intake.RowDecision;
 import org.topupbatch.intake.UnreadableBatchException;
 import org.topupbatch.provider.AccountLimits;
+import org.topupbatch.provider.AccountsCatalog;
+import org.topupbatch.provider.PriceCatalog;
+import org.topupbatch.provider.Product;
+import org.topupbatch.provider.ProductMap;
+import org.topupbatch.provider.Routing;
+import java.util.Map;
 import org.topupbatch.journal.Journal;
 
 /**
@@ -39,6 +43,9 @@ public final class PlanCommand implements Command {
 
     /** Share of the rate budget a batch leaves to status checks, balance and price list reads. */
     static final double OVERHEAD_SHARE = 0.10;
+
+    /** Big enough that the intake's balance policy never turns a row down: several accounts' balances are judged each. */
+    private static final long EVERY_BALANCE = Long.MAX_VALUE / 4;
 
     private final CommandContext context;
     private final PrintStream out;
@@ -71,12 +78,7 @@ public final class PlanCommand implements Command {
             throw new CommandFailure("bad setting: topup.customer-rules: " + OneLine.of(String.valueOf(e.getMessage()), 500), e);
         }
         try (Journal journal = context.openJournal()) {
-            if (settings.severalAccounts()) {
-                return new AccountsPlan(out, context.clock()).plan(file, settings, rules, journal);
-            }
-            try (ProviderSession provider = context.providerSession(journal)) {
-                return plan(file, settings, rules, journal, provider);
-            }
+            return plan(file, settings, rules, journal);
         } catch (UnreadableBatchException e) {
             throw new CommandFailure(OneLine.of(file.toString()) + " cannot be read as a batch: "
                     + OneLine.of(e.getMessage(), 1000), e);
@@ -85,80 +87,101 @@ public final class PlanCommand implements Command {
         }
     }
 
-    private int plan(Path file, Settings settings, CustomerRules rules, Journal journal, ProviderSession provider)
+    /**
+     * The one path for a list of accounts: each is asked, the file is checked against their prices, and
+     * with several accounts each acceptable row is routed to the account that would take it first.
+     */
+    private int plan(Path file, Settings settings, CustomerRules rules, Journal journal) throws IOException {
+        List<PlanAccount> accounts = accounts(settings, journal);
+        try {
+            return plan(file, settings, rules, journal, accounts);
+        } finally {
+            accounts.forEach(PlanAccount::close);
+        }
+    }
+
+    /** The accounts the settings name: those of topup.providers in order, or topup.base-url's as a list of one with no name. */
+    private List<PlanAccount> accounts(Settings settings, Journal journal) {
+        if (settings.accounts().isEmpty()) {
+            return List.of(new PlanAccount(null, settings.dialect(), settings.baseUrl(), () -> context.providerSession(journal)));
+        }
+        return settings.accounts().stream().map(a -> new PlanAccount(a.name(), a.dialect(), a.baseUrl(),
+                () -> ProviderSession.forAccount(settings, a, journal, context.clock()))).toList();
+    }
+
+    private int plan(Path file, Settings settings, CustomerRules rules, Journal journal, List<PlanAccount> accounts)
             throws IOException {
-        AccountLimits limits = provider.limits();
-        CachedPriceCatalog catalog = new CachedPriceCatalog(provider.gateway::priceList);
-        long[] balanceRead = {0};
-        long[] reserved = {0};
+        // one unnamed account plans as it always did: no routing, its balance judged by the balance policy
+        boolean lone = accounts.size() == 1 && accounts.get(0).name == null;
+        ProductMap map = lone ? null : settings.productMap() == null ? ProductMap.identity(PlanAccount.names(accounts))
+                : ProductMap.load(settings.productMap(), PlanAccount.names(accounts));
+        // rows are routed by the accounts' price lists, read first; a lone account's is read when a row needs it
+        accounts.forEach(a -> a.ask(!lone));
+        if (accounts.stream().allMatch(a -> a.unreachable != null)) {
+            throw new CommandFailure("no account could be asked: " + String.join("; ",
+                    accounts.stream().map(a -> a.name + ": " + a.unreachable).toList()));
+        }
+        Map<String, Map<String, Product>> priceLists = PlanAccount.priceLists(accounts);
+        PlanAccount first = accounts.get(0);
+        PriceCatalog catalog = lone ? new CachedPriceCatalog(first.session.gateway::priceList)
+                : new AccountsCatalog(map, priceLists);
+        PlanPrinted printed = new PlanPrinted(out, lone);
+        PlanPrinted.Tally tally = new PlanPrinted.Tally();
         PlanWriter[] writer = {null};
-        long[] warnings = {0};
-        long[] waiting = {0};
-        out.println("Plan of " + OneLine.of(file.getFileName().toString()) + " (nothing is ordered; the file stays where it is)"
-                + (provider.sandbox() ? ", with the embedded sandbox's prices: no provider is set" : ""));
+        printed.header(file, accounts, settings.productMap(), map);
         PlanSummary summary = new BatchCheck(catalog, rules, settings.balancePolicy(), settings.inputCharset(),
-                        settings.repeatWindow(), java.time.Clock.systemUTC())
+                settings.repeatWindow(), java.time.Clock.systemUTC())
                 .check(file, (delimiter, encoding, extras) -> {
-            out.println("Read as:  " + encoding.shown() + ", delimiter " + shownDelimiter(delimiter));
-            balanceRead[0] = provider.gateway.checkBalance().balance();
-            reserved[0] = journal.reservedAmount();
+            printed.readAs(encoding.shown(), delimiter);
             writer[0] = new PlanWriter(journal::ordersAmong, journal::repeatsAmong);
-            return new BatchCheck.Opened(writer[0], balanceRead[0] - reserved[0]);
+            if (!lone) {
+                return new BatchCheck.Opened(writer[0], EVERY_BALANCE);
+            }
+            first.balance = first.session.gateway.checkBalance().balance();
+            tally.reserved = journal.reservedAmount();
+            return new BatchCheck.Opened(writer[0], first.balance - tally.reserved);
         }, new BatchPlanner.RowListener() {
             @Override
             public void decided(BatchRow row, RowDecision decision, String rejection) {
                 if (rejection != null) {
-                    out.println("  rejected  line " + row.line() + "  ref_id " + shown(row) + ": " + OneLine.of(rejection, 500));
+                    printed.rejected(row, rejection);
+                } else if (!lone) {
+                    route(row, decision, map, priceLists, accounts, printed, tally);
                 }
-                warnings[0] += warn(row, decision);
+                tally.warnings += printed.warnings(row, decision);
             }
 
             // acceptable: ordered if the order it repeats fails (docs/batch-files-and-reports.md#rejected-rows)
             @Override
             public void waits(BatchRow row, String message) {
-                waiting[0]++;
-                out.println("  waits     line " + row.line() + "  ref_id " + shown(row) + ": " + OneLine.of(message, 500));
+                if (lone) { // a routed row's line already names its account
+                    tally.waiting++;
+                    printed.waits(row, message);
+                }
             }
         });
-        long balance = balanceRead[0] - reserved[0];
-        boolean allOrNothingRefused = writer[0] != null && writer[0].allAcceptedRejected();
-        out.println();
-        out.println("Rows:     " + summary.rows() + " read, " + summary.accepted() + " acceptable, " + summary.rejected()
-                + " rejected" + (warnings[0] > 0 ? ", " + warnings[0] + " with warnings" : "")
-                + (waiting[0] > 0 ? "; " + waiting[0] + " of the acceptable waiting for the outcome of the order "
-                        + (waiting[0] == 1 ? "it repeats" : "each repeats") : ""));
-        out.println("Cost:     " + Rupiah.format(summary.totalPrice()) + " for the acceptable rows at the current prices");
-        out.println("Balance:  " + Rupiah.format(balanceRead[0]) + (reserved[0] > 0 ? ", of which " + Rupiah.format(reserved[0])
-                + " is held for rows of running batches" : "") + "; " + coverage(settings.balancePolicy(), summary,
-                balance, allOrNothingRefused));
-        out.println("Time:     " + duration(summary.accepted(), limits));
-        return (summary.rejected() > 0 ? ExitCode.ATTENTION : ExitCode.OK).code();
+        tally.allOrNothingRefused = writer[0] != null && writer[0].allAcceptedRejected();
+        printed.totals(summary, tally, accounts, settings.balancePolicy());
+        // several accounts' balances are judged here, each against its share; a lone one's by the balance policy
+        boolean attention = summary.rejected() > 0 || tally.unroutable > 0 || !lone && accounts.stream()
+                .anyMatch(a -> a.unreachable != null || a.cost > a.balance);
+        return (attention ? ExitCode.ATTENTION : ExitCode.OK).code();
     }
 
-    /** A ref_id as read, on one line: a quoted one may hold line breaks that would forge lines of the plan. */
-    private static String shown(BatchRow row) {
-        return row.refId().isEmpty() ? "(empty)" : OneLine.of(row.refId());
-    }
-
-    private static String shownDelimiter(char delimiter) {
-        return delimiter == '\t' ? "tab" : "'" + delimiter + "'";
-    }
-
-    private int warn(BatchRow row, RowDecision decision) {
-        for (String warning : decision.warnings()) {
-            out.println("  warning   line " + row.line() + "  ref_id " + shown(row) + ": " + OneLine.of(warning, 500));
+    /** The account that would take the row first gets it and its price; none: the row is counted as no account's. */
+    private static void route(BatchRow row, RowDecision decision, ProductMap map, Map<String, Map<String, Product>> priceLists,
+                              List<PlanAccount> accounts, PlanPrinted printed, PlanPrinted.Tally tally) {
+        Routing.Decision routed = Routing.route(map.routeFor(row.productSku()), decision.maxPrice(), priceLists);
+        if (!routed.routed()) {
+            tally.unroutable++;
+            printed.unroutable(row, routed.reason());
+            return;
         }
-        return decision.warnings().isEmpty() ? 0 : 1;
-    }
-
-    private static String coverage(BalancePolicy policy, PlanSummary summary, long balance, boolean allOrNothingRefused) {
-        if (allOrNothingRefused) {
-            return "it does not cover the batch, and the balance policy is all-or-nothing: no row would be ordered";
-        }
-        if (summary.rejected() > 0 && policy == BalancePolicy.BEST_EFFORT && summary.totalPrice() <= balance) {
-            return "it covers the acceptable rows (" + Rupiah.format(balance - summary.totalPrice()) + " left)";
-        }
-        return "it covers the batch (" + Rupiah.format(balance - summary.totalPrice()) + " left)";
+        Routing.Candidate to = routed.first();
+        PlanAccount account = accounts.stream().filter(a -> to.account().equals(a.name)).findFirst().orElseThrow();
+        account.rows++;
+        account.cost += to.price();
+        printed.routed(row, to);
     }
 
     /**
