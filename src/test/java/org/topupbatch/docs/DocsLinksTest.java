@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The documentation's links hold (issue 36): every relative link and {@code #anchor} of README.md and
  * docs/*.md leads somewhere, and so does every page the code cites (comments, messages, routes, deploy files).
  * A {@code README "Heading"} citation of before the docs tree is accepted while readme-headings.tsv
- * says where that section went; /work/briefs/docs-citations.py rewrites them as docs/PAGE.md#anchor
+ * says where that section went; the code's own citations were rewritten from it as docs/PAGE.md#anchor
  * (Flyway migrations keep theirs: editing an applied migration changes its checksum). Fast, no network.
  */
 class DocsLinksTest {
