@@ -237,18 +237,27 @@ final class AccountsCrashCampaign {
         }
         Path map = home.resolve("product-map.csv");
         Files.writeString(map, PRODUCT_MAP, StandardCharsets.UTF_8);
-        product.env.put("TOPUP_PROVIDERS", MAIN + "," + DFZ);
-        product.env.put("TOPUP_PROVIDER_MAIN_BASE_URL", mainGate.baseUrl());
-        product.env.put("TOPUP_PROVIDER_MAIN_API_KEY", main.config().apiKey());
-        product.env.put("TOPUP_PROVIDER_MAIN_API_SECRET", main.config().apiSecret());
-        product.env.put("TOPUP_PROVIDER_DFZ_DIALECT", "digiflazz");
-        product.env.put("TOPUP_PROVIDER_DFZ_BASE_URL", dfzGate.baseUrl());
-        product.env.put("TOPUP_PROVIDER_DFZ_API_KEY", dfz.config().username());
-        product.env.put("TOPUP_PROVIDER_DFZ_API_SECRET", dfz.config().apiKey());
-        product.env.put("TOPUP_PROVIDER_DFZ_RATE_LIMIT", "300");
-        product.env.put("TOPUP_PRODUCT_MAP", map.toString());
+        twoAccounts(product.env, mainGate.baseUrl(), main, dfzGate.baseUrl(), dfz, map);
         main.config().setWebhookUrl(product.webhookUrl());
         dfz.config().setWebhookUrl(product.webhookUrl());
+    }
+
+    /**
+     * A node's settings for the accounts main (default dialect) and dfz (Digiflazz: its username as the
+     * key, 300 a minute), reached at {@code mainUrl} and {@code dfzUrl}, routed by the product map {@code map}.
+     */
+    static void twoAccounts(java.util.Map<String, String> env, String mainUrl, SandboxProvider main, String dfzUrl,
+            SandboxProvider dfz, Path map) {
+        env.put("TOPUP_PROVIDERS", MAIN + "," + DFZ);
+        env.put("TOPUP_PROVIDER_MAIN_BASE_URL", mainUrl);
+        env.put("TOPUP_PROVIDER_MAIN_API_KEY", main.config().apiKey());
+        env.put("TOPUP_PROVIDER_MAIN_API_SECRET", main.config().apiSecret());
+        env.put("TOPUP_PROVIDER_DFZ_DIALECT", "digiflazz");
+        env.put("TOPUP_PROVIDER_DFZ_BASE_URL", dfzUrl);
+        env.put("TOPUP_PROVIDER_DFZ_API_KEY", dfz.config().username());
+        env.put("TOPUP_PROVIDER_DFZ_API_SECRET", dfz.config().apiKey());
+        env.put("TOPUP_PROVIDER_DFZ_RATE_LIMIT", "300");
+        env.put("TOPUP_PRODUCT_MAP", map.toString());
     }
 
     /**

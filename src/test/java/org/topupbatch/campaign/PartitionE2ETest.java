@@ -314,16 +314,7 @@ class PartitionE2ETest {
         for (String single : List.of("TOPUP_BASE_URL", "TOPUP_API_KEY", "TOPUP_API_SECRET", "TOPUP_WEBHOOK_SECRET")) {
             node.env.remove(single);
         }
-        node.env.put("TOPUP_PROVIDERS", AccountsCrashCampaign.MAIN + "," + AccountsCrashCampaign.DFZ);
-        node.env.put("TOPUP_PROVIDER_MAIN_BASE_URL", main.baseUrl());
-        node.env.put("TOPUP_PROVIDER_MAIN_API_KEY", main.config().apiKey());
-        node.env.put("TOPUP_PROVIDER_MAIN_API_SECRET", main.config().apiSecret());
-        node.env.put("TOPUP_PROVIDER_DFZ_DIALECT", "digiflazz");
-        node.env.put("TOPUP_PROVIDER_DFZ_BASE_URL", dfz.baseUrl());
-        node.env.put("TOPUP_PROVIDER_DFZ_API_KEY", dfz.config().username());
-        node.env.put("TOPUP_PROVIDER_DFZ_API_SECRET", dfz.config().apiKey());
-        node.env.put("TOPUP_PROVIDER_DFZ_RATE_LIMIT", "300");
-        node.env.put("TOPUP_PRODUCT_MAP", map.toString());
+        AccountsCrashCampaign.twoAccounts(node.env, main.baseUrl(), main, dfz.baseUrl(), dfz, map);
     }
 
     /** The accounts a node leads now, as its log tells: each lead taken, less those lost or handed over. */
