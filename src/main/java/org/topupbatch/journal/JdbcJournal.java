@@ -38,6 +38,7 @@ public final class JdbcJournal implements Journal {
     private final JdbcReconcileJournal reconciliations;
     private final JdbcRepeatWaits repeatWaits;
     private final JdbcPriceLists priceLists;
+    private final JdbcOutbox outbox;
 
     /** A journal on a pool someone else owns and closes. */
     public JdbcJournal(DataSource dataSource, Clock clock) {
@@ -59,6 +60,7 @@ public final class JdbcJournal implements Journal {
         this.reconciliations = new JdbcReconcileJournal(jdbc);
         this.repeatWaits = new JdbcRepeatWaits(jdbc, clock, rowFinal);
         this.priceLists = new JdbcPriceLists(jdbc);
+        this.outbox = new JdbcOutbox(jdbc);
     }
 
     /**
@@ -116,6 +118,11 @@ public final class JdbcJournal implements Journal {
 
     public CallLog callLog() {
         return callLog;
+    }
+
+    /** The outgoing messages waiting, delivered or given up (docs/operating.md#notifications). */
+    public Outbox outbox() {
+        return outbox;
     }
 
     @Override
