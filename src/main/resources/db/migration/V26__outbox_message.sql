@@ -27,5 +27,13 @@ CREATE TABLE outbox_message (
     CONSTRAINT uq_outbox_event_target UNIQUE (event_id, target_kind, target)
 );
 CREATE INDEX ix_outbox_message_due ON outbox_message (state, next_try_at);
--- the batch's own callback (POST /batches?callback_url=URL), beside topup.callback.url for every batch
-ALTER TABLE batch ADD COLUMN callback_url VARCHAR(2000);
+-- a batch's own callback (POST /batches?name=FILE&callback_url=URL), recorded by the HTTP door before
+-- the file enters the inbox, so no report can come before it: the batch is the one whose archived copy
+-- carries content_hash (as the door finds the batch a file made)
+CREATE TABLE door_callback (
+    file_name    VARCHAR(1000) NOT NULL,
+    content_hash VARCHAR(64)   NOT NULL,
+    callback_url VARCHAR(2000) NOT NULL,
+    recorded_at  BIGINT        NOT NULL,
+    PRIMARY KEY (file_name, content_hash)
+);

@@ -125,6 +125,14 @@ public final class JdbcJournal implements Journal {
         return outbox;
     }
 
+    /** The outbox of a journal the commands hold as {@link Journal} (always a {@link JdbcJournal}). */
+    public static Outbox outboxOf(Journal journal) {
+        if (journal instanceof JdbcJournal j) {
+            return j.outbox();
+        }
+        throw new IllegalArgumentException("no outbox in " + journal.getClass().getSimpleName());
+    }
+
     @Override
     public RepeatWaits repeatWaits() {
         return repeatWaits;

@@ -43,8 +43,10 @@ final class JdbcOutbox implements Outbox {
     private static final String RESEND = """
             UPDATE outbox_message SET state = 'WAITING', next_try_at = ?, done_at = NULL, tries = 0
             WHERE state = 'GIVEN_UP'""";
-    private static final String SET_CALLBACK = "UPDATE batch SET callback_url = ? WHERE id = ?";
-    private static final String CALLBACK = "SELECT callback_url FROM batch WHERE id = ?";
+    private static final String FORGET_CALLBACK = "DELETE FROM door_callback WHERE file_name = ? AND content_hash = ?";
+    private static final String RECORD_CALLBACK = """
+            INSERT INTO door_callback (file_name, content_hash, callback_url, recorded_at) VALUES (?, ?, ?, ?)""";
+    private static final String CALLBACKS = "SELECT content_hash, callback_url FROM door_callback WHERE file_name = ?";
 
     private final JdbcSupport jdbc;
 
@@ -93,17 +95,33 @@ final class JdbcOutbox implements Outbox {
     }
 
     @Override
-    public void setCallbackUrl(long batchId, String url) {
-        jdbc.update(SET_CALLBACK, ps -> {
-            ps.setString(1, url);
-            ps.setLong(2, batchId);
-        });
+    public void recordDoorCallback(String fileName, String contentHash, String url, Instant at) {
+        inTransaction(c -> {
+            try (PreparedStatement forget = c.prepareStatement(FORGET_CALLBACK);
+                 PreparedStatement record = c.prepareStatement(RECORD_CALLBACK)) {
+                forget.setString(1, fileName);
+                forget.setString(2, contentHash);
+                forget.executeUpdate();
+                record.setString(1, fileName);
+                record.setString(2, contentHash);
+                record.setString(3, url);
+                record.setLong(4, at.toEpochMilli());
+                record.executeUpdate();
+            }
+        }, "the callback of " + fileName);
     }
 
     @Override
-    public String callbackUrl(long batchId) {
+    public String callbackUrl(String fileName, String archivedAs) {
+        if (archivedAs == null) {
+            return null;
+        }
         String[] url = {null};
-        jdbc.query(CALLBACK, ps -> ps.setLong(1, batchId), rs -> url[0] = rs.getString(1));
+        jdbc.query(CALLBACKS, ps -> ps.setString(1, fileName), rs -> {
+            if (archivedAs.contains("." + rs.getString("content_hash") + ".")) {
+                url[0] = rs.getString("callback_url");
+            }
+        });
         return url[0];
     }
 

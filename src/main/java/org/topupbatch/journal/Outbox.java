@@ -22,11 +22,14 @@ public interface Outbox {
      */
     void markReported(long batchId, Instant at, boolean complete, Long balanceAfter, List<OutgoingMessage> messages);
 
-    /** The batch's own callback URL ({@code null}: none), as the HTTP door was given it. */
-    void setCallbackUrl(long batchId, String url);
+    /**
+     * The callback URL the HTTP door was given for a file with this name and content (its short
+     * hash), recorded before the file enters the inbox; a later one for the same bytes replaces it.
+     */
+    void recordDoorCallback(String fileName, String contentHash, String url, Instant at);
 
-    /** The batch's own callback URL, or {@code null}. */
-    String callbackUrl(long batchId);
+    /** The batch's own callback URL: the door's for its file whose hash its archived copy carries; or {@code null}. */
+    String callbackUrl(String fileName, String archivedAs);
 
     /**
      * Claims up to {@code max} waiting messages that are due at {@code now} for {@code node} until

@@ -43,7 +43,7 @@ public final class ReportMessages {
             }
         }
         if (complete) {
-            callbacks.batchReported(batch.id(), batch.fileName(), figures(summary), outbox.callbackUrl(batch.id()))
+            callbacks.batchReported(batch.id(), batch.fileName(), figures(summary), outbox.callbackUrl(batch.fileName(), batch.archivedAs()))
                     .ifPresent(messages::add);
         }
         return messages;

@@ -122,13 +122,16 @@ abstract class OutboxContractTest extends JournalPerTest {
         try (BatchWriter writer = journal.openBatch("a.csv", ',', List.of(), "archive/a.csv")) {
             batch = writer.commit();
         }
-        journal.outbox().setCallbackUrl(batch, "https://erp.example.com/cb");
+        journal.outbox().recordDoorCallback("a.csv", "abc123", "https://erp.example.com/cb", T0);
+        journal.outbox().recordDoorCallback("a.csv", "fff000", "https://erp.example.com/other", T0);
         journal.outbox().markReported(batch, T0, true, 5_000L,
                 List.of(message("evt_r", "http://127.0.0.1:1/a"), message("evt_r", "mock:b")));
 
         assertThat(journal.batch(batch).orElseThrow().reportedAt()).isEqualTo(T0);
         assertThat(journal.outbox().state(10).waiting()).isEqualTo(2);
-        assertThat(journal.outbox().callbackUrl(batch)).isEqualTo("https://erp.example.com/cb");
+        assertThat(journal.outbox().callbackUrl("a.csv", "archive/a.20261127-100000.abc123.csv"))
+                .isEqualTo("https://erp.example.com/cb");
+        assertThat(journal.outbox().callbackUrl("a.csv", "archive/a.20261127-100000.999999.csv")).isNull();
 
         // one message that cannot be stored (the same event for the same endpoint twice): neither is kept
         try (BatchWriter writer = journal.openBatch("b.csv", ',', List.of(), "archive/b.csv")) {
