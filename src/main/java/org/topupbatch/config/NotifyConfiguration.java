@@ -30,12 +30,15 @@ public final class NotifyConfiguration extends AreaConfiguration {
     private Notifications notifications;
     private Callbacks callbacks;
 
-    /** @param node this process's name in the outbox's claims (unique among the nodes of one journal) */
-    public NotifyConfiguration(Settings settings, JournalConfiguration journal, Clock clock, String node) {
+    private final String nodeName;
+
+    /** @param nodeName this node's name (topup.node-name): its claims in the outbox are {@code <name>:<process id>} */
+    public NotifyConfiguration(Settings settings, JournalConfiguration journal, Clock clock, String nodeName) {
         this.settings = settings;
         this.journal = journal;
         this.clock = clock;
-        this.node = node;
+        this.nodeName = nodeName;
+        this.node = nodeName + ":" + ProcessHandle.current().pid();
     }
 
     @BindToRegistry("notifications")
@@ -55,6 +58,11 @@ public final class NotifyConfiguration extends AreaConfiguration {
 
     @BindToRegistry("outboxDelivery")
     public OutboxDelivery outboxDelivery() {
+        // an earlier process of this node was killed mid-try: its messages are due again now
+        int released = journal.outbox().releaseClaimsOf(nodeName);
+        if (released > 0) {
+            LOG.info("{} outgoing messages an earlier run of node {} was sending are due again", released, nodeName);
+        }
         return new OutboxDelivery(journal.outbox(), notifications(), callbacks(),
                 new OutboxSchedule(settings.callbacks().retryDelay(), settings.callbacks().giveUpAfter()), clock, node);
     }

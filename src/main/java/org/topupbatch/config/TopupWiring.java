@@ -61,9 +61,7 @@ public final class TopupWiring implements AutoCloseable {
         journal = new JournalConfiguration(settings);
         provider = new ProviderConfiguration(settings, lookup, clock, journal);
         cluster = new ClusterConfiguration(settings, lookup, clock);
-        // the outbox's claims name this process: the node's name and its process id
-        notify = new NotifyConfiguration(settings, journal, clock,
-                org.topupbatch.cluster.NodeName.resolve(lookup) + ":" + ProcessHandle.current().pid());
+        notify = new NotifyConfiguration(settings, journal, clock, org.topupbatch.cluster.NodeName.resolve(lookup));
         observe = new ObserveConfiguration(settings, clock, journal, provider, cluster, notify);
         sftp = new SftpConfiguration(settings);
         intake = new IntakeConfiguration(settings, clock, journal, provider);

@@ -161,7 +161,9 @@ public final class HttpIntake {
         if (badName.isPresent()) {
             return answer(exchange, 400, badName.get());
         }
-        String callbackUrl = RequestQuery.param(in, "callback_url").orElse(null);
+        // ?callback_url=URL, or a multipart upload's form field of that name
+        String callbackUrl = RequestQuery.param(in, "callback_url")
+                .orElse(exchange.getProperty(ManagementHttp.UPLOAD_CALLBACK_URL, String.class));
         if (callbackUrl != null) {
             String refused = callbacks == null ? "callback_url is not taken here" : callbacks.refusal(callbackUrl);
             if (refused != null) {

@@ -37,6 +37,9 @@ final class JdbcOutbox implements Outbox {
     private static final String GIVE_UP = """
             UPDATE outbox_message SET state = 'GIVEN_UP', tries = tries + 1, done_at = ?, last_error = ?,
             claimed_by = NULL, claimed_until = NULL WHERE id = ? AND claimed_by = ?""";
+    private static final String RELEASE = """
+            UPDATE outbox_message SET claimed_by = NULL, claimed_until = NULL WHERE state = 'WAITING'
+            AND claimed_by LIKE ? ESCAPE '!'""";
     private static final String COUNT = "SELECT COUNT(*) AS n FROM outbox_message WHERE state = ?";
     private static final String LISTED = "SELECT " + COLUMNS + " " + """
             FROM outbox_message WHERE state = ? ORDER BY id FETCH FIRST %d ROWS ONLY""";
@@ -147,6 +150,12 @@ final class JdbcOutbox implements Outbox {
             }
         }
         return claimed;
+    }
+
+    @Override
+    public int releaseClaimsOf(String nodeName) {
+        String prefix = nodeName.replace("!", "!!").replace("%", "!%").replace("_", "!_") + ":%";
+        return jdbc.update(RELEASE, ps -> ps.setString(1, prefix));
     }
 
     @Override

@@ -37,6 +37,13 @@ public interface Outbox {
      */
     List<OutboxEntry> claimDue(Instant now, String node, Duration lease, int max);
 
+    /**
+     * At a node's start: the claims an earlier process of the same node name left (it was killed
+     * mid-try) are released, so its messages are due again at once rather than when the claim runs
+     * out. Claims are named {@code <node>:<process id>}; returns how many were released.
+     */
+    int releaseClaimsOf(String nodeName);
+
     /** The claimed message was delivered: never sent again. */
     void delivered(long id, String node, Instant at);
 

@@ -84,6 +84,18 @@ abstract class OutboxContractTest extends JournalPerTest {
     }
 
     @Test
+    void aRestartedNodeReleasesTheClaimsItsKilledProcessLeft() {
+        journal.outbox().add(List.of(message("evt_k", "http://127.0.0.1:1/a")));
+        Instant now = Instant.now();
+        journal.outbox().claimDue(now, "nodeXa:100", LEASE, 10);
+        assertThat(journal.outbox().releaseClaimsOf("node_a")).as("another node's claim stays ('_' is no wildcard)").isZero();
+        assertThat(journal.outbox().releaseClaimsOf("node")).as("nor a name that only begins the same").isZero();
+        assertThat(journal.outbox().releaseClaimsOf("nodeXa")).isEqualTo(1);
+        assertThat(journal.outbox().claimDue(now.plusSeconds(1), "nodeXa:200", LEASE, 10))
+                .singleElement().extracting(OutboxEntry::eventId).isEqualTo("evt_k");
+    }
+
+    @Test
     void twoNodesClaimingAtOnceNeverShareAMessage() throws Exception {
         List<OutgoingMessage> many = new ArrayList<>();
         for (int i = 0; i < 200; i++) {

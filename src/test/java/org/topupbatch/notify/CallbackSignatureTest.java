@@ -39,7 +39,7 @@ class CallbackSignatureTest {
     void docsCallbacksShowsTheJavaCheckWordForWord() throws Exception {
         String source = java.nio.file.Files.readString(java.nio.file.Path.of("src/test/java/org/topupbatch/notify/VerifyCallback.java"));
         String snippet = source.substring(source.indexOf("// docs/callbacks.md: java begin") + 33,
-                source.indexOf("    // docs/callbacks.md: java end")).stripIndent().strip();
+                source.indexOf("    // docs/callbacks.md: java end")).stripTrailing().stripIndent().strip();
         String page = java.nio.file.Files.readString(java.nio.file.Path.of("docs/callbacks.md"));
         assertThat(page.replace("\r", "")).contains(snippet);
     }
