@@ -203,7 +203,11 @@ class CallbackE2ETest {
         assertThat(received.subList(before, received.size())).extracting(Received::eventId).containsOnly(eventId);
         assertThat(received).allSatisfy(r -> assertThat(r.verified()).isTrue());
 
-        // once delivered, never again: not by this run, not after another restart
+        // once recorded as delivered (the line comes after the record), never again: not by this run,
+        // not after another restart (a kill between the receiver's 200 and the record would send it once
+        // more, with the same event id: at least once, deduplicated by the receiver)
+        Poll.until("the delivery recorded", Duration.ofSeconds(30), run::output,
+                o -> o.contains(eventId + " delivered to " + callbackUrl("127.0.0.1") + " on try"), run::output);
         run.kill();
         start();
         Thread.sleep(5_000); // a claimable message would go within a second of the start
