@@ -47,6 +47,7 @@ public final class StartArchive {
                     StandardOpenOption.CREATE, StandardOpenOption.WRITE);
                  FileLock ignored = lockFile.lock()) {
                 if (!Files.isRegularFile(archive)) {
+                    dropOlder(jar);
                     train(jar, archive);
                 }
             }
@@ -58,6 +59,15 @@ public final class StartArchive {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return List.of();
+        }
+    }
+
+    /** The archives of jars built before this one (60 MB each): no start will use them again. */
+    private static void dropOlder(Path jar) throws IOException {
+        try (var old = Files.newDirectoryStream(jar.getParent(), jar.getFileName() + "-*.jsa")) {
+            for (Path archive : old) {
+                Files.deleteIfExists(archive);
+            }
         }
     }
 
