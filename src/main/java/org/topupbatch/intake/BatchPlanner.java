@@ -152,7 +152,7 @@ public final class BatchPlanner {
                 String reason = decision.reason();
                 long price = decision.accepted() ? decision.price() : 0;
                 RowRouter.Routed routed = null;
-                if (reason == null && router != null && FALLBACK_LIKE.matcher(row.refId()).matches()) {
+                if (reason == null && router != null && router.namesAccounts() && FALLBACK_LIKE.matcher(row.refId()).matches()) {
                     // its own order could meet another row's order at an account under the same ref_id
                     reason = "ref_id " + row.refId() + " ends like the ref_ids a row gets at its next account (-F2, -F3...);"
                             + " with several accounts give it another ref_id";
