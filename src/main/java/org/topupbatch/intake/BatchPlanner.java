@@ -68,7 +68,7 @@ public final class BatchPlanner {
     /** A ref_id of the form a row's fallback ref_id takes (FallbackRefIds): kept free for those. */
     private static final java.util.regex.Pattern FALLBACK_LIKE = java.util.regex.Pattern.compile(".*-F[0-9]+");
 
-    /** Several accounts: each accepted row is routed, at its first account's price; one no account takes is rejected. */
+    /** Each accepted row is routed, at its first account's price; one no account takes is rejected (RowRouter). */
     BatchPlanner routedBy(RowRouter router) {
         this.router = router;
         return this;
