@@ -67,7 +67,7 @@ public final class ReconcileCommand implements Command {
         try (Journal journal = context.openJournal()) {
             List<ReconcileRun.Account> accounts = ReconcileRun.accounts(settings, account -> {
                 // each account's own dialect, credentials and rate budget (its calls journaled under its name)
-                ProviderSession session = account == null ? context.providerSession(journal)
+                ProviderSession session = account.name() == null ? context.providerSession(journal)
                         : ProviderSession.forAccount(settings, account, journal, context.clock());
                 sessions.add(session);
                 session.limits(); // the account's rate, so that its calls keep to it beside a running service
