@@ -60,7 +60,7 @@ public final class ObserveConfiguration extends AreaConfiguration {
                 settings.intakeToken(), settings.intakeMaxBytes(), settings.mode() == Settings.Mode.WATCH).withPreview(new org.topupbatch.door.UploadPreview(journal.journal(),
                         () -> new org.topupbatch.intake.BatchCheck(provider.prices(), IntakeConfiguration.customerRules(settings),
                                 settings.balancePolicy(), settings.inputCharset(), settings.repeatWindow(), clock)
-                                .routedBy(provider.severalAccounts() ? provider.rowRouter() : null),
+                                .routedBy(provider.rowRouter()),
                         () -> provider.gateways().checkBalance().balance(), () -> provider.gateways().requestsPerMinute(),
                         settings.data().resolve("http-intake")))
                 .withCallbacks(notify.callbacks(), journal.outbox());

@@ -65,7 +65,7 @@ public final class RunConfiguration extends AreaConfiguration {
     public synchronized StartupChecks startupChecks() {
         if (startupChecks == null) {
             startupChecks = new StartupChecks(provider.accountLimits(), journal.journal(), provider.baseUrl(), clock,
-                    observe.observability().providerAccess(), camel).severalAccounts(settings.severalAccounts())
+                    observe.observability().providerAccess(), camel)
                     .accountsApart(accountsApart ? led.configured() : java.util.List.of());
         }
         return startupChecks;
