@@ -32,9 +32,17 @@ public final class Notifications {
     private final Map<String, AtomicLong> delivered = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> givenUp = new ConcurrentHashMap<>();
 
+    /** Each endpoint by the key the outbox stores: its masked address, numbered when two mask alike. */
+    private final Map<String, String> byTarget = new java.util.LinkedHashMap<>();
+
     public Notifications(List<String> uris, Outbox outbox) {
         this.uris = List.copyOf(uris);
         this.outbox = outbox;
+        for (int i = 0; i < this.uris.size(); i++) {
+            String key = shown(this.uris.get(i));
+            // two endpoints that differ only in a password would mask alike: each keeps a key of its own
+            byTarget.put(byTarget.containsKey(key) ? key + " #" + (i + 1) : key, this.uris.get(i));
+        }
     }
 
     public boolean enabled() {
@@ -62,16 +70,14 @@ public final class Notifications {
     public List<OutgoingMessage> messagesFor(Notice notice, Long batchId) {
         String eventId = "evt_" + UUID.randomUUID().toString().replace("-", "");
         List<OutgoingMessage> messages = new ArrayList<>();
-        for (String uri : uris) {
-            messages.add(new OutgoingMessage(eventId, notice.event(), KIND, shown(uri), notice.subject(),
-                    http(uri) ? notice.json() : notice.plain(), batchId));
-        }
+        byTarget.forEach((target, uri) -> messages.add(new OutgoingMessage(eventId, notice.event(), KIND, target,
+                notice.subject(), http(uri) ? notice.json() : notice.plain(), batchId)));
         return messages;
     }
 
     /** The configured endpoint an outbox message names (by its masked address), or null when it is no longer set. */
     public String endpointOf(String target) {
-        return uris.stream().filter(u -> shown(u).equals(target)).findFirst().orElse(null);
+        return byTarget.get(target);
     }
 
     static boolean http(String uri) {
