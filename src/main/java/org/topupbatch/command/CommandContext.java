@@ -109,7 +109,7 @@ public final class CommandContext {
     /** The journal opened for reading beside a running service (no instance lock); the caller closes it. */
     public Journal openJournal() {
         Settings s = settings();
-        return JdbcJournal.openForReading(s.data(), s.dbUrl(), s.dbUser(), s.dbPassword());
+        return JdbcJournal.openForReading(s.folders().data(), s.journal().url(), s.journal().user(), s.journal().password());
     }
 
     /**

@@ -49,8 +49,8 @@ final class JournalStep {
             try (PrintStream attemptOut = new PrintStream(said, true, StandardCharsets.UTF_8);
                  PrintStream attemptErr = new PrintStream(complained, true, StandardCharsets.UTF_8)) {
                 int code;
-                try (Journal journal = JdbcJournal.openForReading(settings.data(), settings.dbUrl(), settings.dbUser(),
-                        settings.dbPassword())) {
+                try (Journal journal = JdbcJournal.openForReading(settings.folders().data(), settings.journal().url(), settings.journal().user(),
+                        settings.journal().password())) {
                     code = work.on(journal, attemptOut, attemptErr);
                 } catch (JournalException e) {
                     if (!JournalReaderAccess.productChanging(e) || System.nanoTime() > deadline) {

@@ -48,13 +48,13 @@ public final class ReconcileCommand implements Command {
             throw new CommandFailure.Usage("reconcile [DAY] (YYYY-MM-DD in topup.business-zone; default yesterday)");
         }
         Settings settings = context.settings();
-        if (!settings.severalAccounts() && !settings.providerHasHistory()) {
-            throw new CommandFailure("cannot reconcile: the " + settings.dialect() + " dialect has no order history to"
+        if (!settings.severalAccounts() && !settings.provider().providerHasHistory()) {
+            throw new CommandFailure("cannot reconcile: the " + settings.provider().dialect() + " dialect has no order history to"
                     + " compare the journal with (docs/dialects.md); use the provider's own transaction export");
         }
         ReconcileDay day;
         try {
-            day = ReconcileDay.parse(args.isEmpty() ? null : args.get(0), settings.businessZone(), context.clock());
+            day = ReconcileDay.parse(args.isEmpty() ? null : args.get(0), settings.reconcile().businessZone(), context.clock());
         } catch (ReconcileDay.BadDayException e) {
             throw new CommandFailure("cannot reconcile: " + e.getMessage(), e);
         }
@@ -69,11 +69,11 @@ public final class ReconcileCommand implements Command {
                 return session.gateway;
             });
             ReconcileRun.Done done = new ReconcileRun(accounts, journal,
-                    new ReportWriter(settings.reports(), ReportDelivery.LOCAL, settings.reportCharset())
-                            .alsoXlsx(settings.reportXlsx())
-                            .withAccounts(settings.accounts().stream().map(ProviderAccount::name).toList()),
-                    settings.reports(), settings.businessZone(), settings.pendingTimeout(),
-                    new OrderRequests(settings.priceTolerance()), context.clock()).run(day);
+                    new ReportWriter(settings.folders().reports(), ReportDelivery.LOCAL, settings.report().charset())
+                            .alsoXlsx(settings.report().xlsx())
+                            .withAccounts(settings.provider().accounts().stream().map(ProviderAccount::name).toList()),
+                    settings.folders().reports(), settings.reconcile().businessZone(), settings.track().pendingTimeout(),
+                    new OrderRequests(settings.guards().priceTolerance()), context.clock()).run(day);
             new ReconcilePrinted(out).print(done);
             for (AccountReconciliation a : done.summary().accounts()) {
                 if (!a.reconciled()) {
@@ -89,7 +89,7 @@ public final class ReconcileCommand implements Command {
             throw cannot(day, "the provider could not be asked: " + (e.stopsSubmission()
                     ? "it refused the credentials (" + e.code() + ")" : e.getMessage()), e);
         } catch (IOException e) {
-            throw cannot(day, "cannot write into " + settings.reports() + ": "
+            throw cannot(day, "cannot write into " + settings.folders().reports() + ": "
                     + (e.getMessage() == null ? e.toString() : e.getMessage()), e);
         } catch (JournalException | SandboxStateException | IllegalStateException e) {
             throw cannot(day, e.getMessage(), e);

@@ -64,14 +64,14 @@ public final class StatusCommand implements Command {
 
     /** What {@code status} prints from an open journal. */
     private int show(Settings settings, Journal journal, List<String> args) {
-        outageWait = settings.outageWait();
+        outageWait = settings.track().outageWait();
         severalAccounts = settings.severalAccounts();
         if (args.isEmpty()) {
-            if (TwoNodes.sharedJournal(settings.dbUrl())) {
-                out.println(nodes(NodeSessions.read(settings.dbUrl(), settings.dbUser(), settings.dbPassword())));
+            if (TwoNodes.sharedJournal(settings.journal().url())) {
+                out.println(nodes(NodeSessions.read(settings.journal().url(), settings.journal().user(), settings.journal().password())));
                 if (settings.severalAccounts()) {
-                    out.println(accountLeaders(NodeSessions.accountLeaders(settings.dbUrl(), settings.dbUser(),
-                            settings.dbPassword(), settings.accounts().stream()
+                    out.println(accountLeaders(NodeSessions.accountLeaders(settings.journal().url(), settings.journal().user(),
+                            settings.journal().password(), settings.provider().accounts().stream()
                                     .map(org.topupbatch.settings.ProviderAccount::name).toList())));
                 }
             }

@@ -20,7 +20,7 @@ public final class NotifyConfiguration extends AreaConfiguration {
     @BindToRegistry("notifications")
     public synchronized Notifications notifications() {
         if (notifications == null) {
-            notifications = new Notifications(settings.notifyUris(), camel.createProducerTemplate());
+            notifications = new Notifications(settings.notifications().uris(), camel.createProducerTemplate());
         }
         return notifications;
     }

@@ -47,11 +47,11 @@ public final class ReportConfiguration extends AreaConfiguration {
         return new org.topupbatch.reconcile.ReconcileRun(
                 org.topupbatch.reconcile.ReconcileRun.accounts(settings, a -> provider.gateway(a == null ? null : a.name())),
                 journal.journal(),
-                new ReportWriter(settings.reports(), sftp.reportDelivery(), settings.reportCharset()).alsoXlsx(settings.reportXlsx())
-                        .withAccounts(settings.accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList())
+                new ReportWriter(settings.folders().reports(), sftp.reportDelivery(), settings.report().charset()).alsoXlsx(settings.report().xlsx())
+                        .withAccounts(settings.provider().accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList())
                         .withAccountBalances(provider::lastBalance),
-                settings.reports(), settings.businessZone(), settings.pendingTimeout(),
-                new org.topupbatch.track.OrderRequests(settings.priceTolerance()), clock)
+                settings.folders().reports(), settings.reconcile().businessZone(), settings.track().pendingTimeout(),
+                new org.topupbatch.track.OrderRequests(settings.guards().priceTolerance()), clock)
                 .withNotices(notify.notifications()::tell);
     }
 
@@ -64,14 +64,14 @@ public final class ReportConfiguration extends AreaConfiguration {
     public synchronized BatchReporter batchReporter() {
         if (reporter == null) {
             reporter = new BatchReporter(journal.journal(), provider.gateways(),
-                    new ReportWriter(settings.reports(), sftp.reportDelivery(), settings.reportCharset()).alsoXlsx(settings.reportXlsx())
-                            .withAccounts(settings.accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList())
+                    new ReportWriter(settings.folders().reports(), sftp.reportDelivery(), settings.report().charset()).alsoXlsx(settings.report().xlsx())
+                            .withAccounts(settings.provider().accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList())
                             .withAccountBalances(provider::lastBalance),
-                    clock, settings.pendingTimeout(),
+                    clock, settings.track().pendingTimeout(),
                     (batch, complete, at, summary) -> {
                         observe.observability().metrics().reportWritten(batch, complete, at);
                         if (notify.notifications().enabled()) {
-                            org.topupbatch.report.ReportNotices.forReport(batch, complete, summary, settings.notifyLowBalance(),
+                            org.topupbatch.report.ReportNotices.forReport(batch, complete, summary, settings.notifications().lowBalance(),
                                     journal.journal().reservedAmount()).forEach(notify.notifications()::tell);
                         }
                     });

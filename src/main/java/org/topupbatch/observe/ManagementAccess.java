@@ -52,8 +52,8 @@ public final class ManagementAccess {
     }
 
     public static ManagementAccess of(Settings settings) {
-        return new ManagementAccess(settings.intakeToken(), settings.managementLogin(), settings.managementHost(),
-                settings.managementPort());
+        return new ManagementAccess(settings.intake().token(), settings.management().login(), settings.management().host(),
+                settings.management().port());
     }
 
     /** Whether {@code host} (a {@code topup.management.host}) listens on this machine only. */
@@ -64,7 +64,7 @@ public final class ManagementAccess {
 
     /** Whether a credential is configured: without one the port may listen on loopback only (StartupPreflight). */
     public static boolean credentialed(Settings settings) {
-        return settings.intakeToken() != null || settings.managementLogin().hasUser();
+        return settings.intake().token() != null || settings.management().login().hasUser();
     }
 
     /**

@@ -17,10 +17,10 @@ public final class ManagementProperties {
 
     public static Map<String, String> of(Settings settings) {
         Map<String, String> p = new LinkedHashMap<>();
-        boolean on = settings.managementEnabled();
+        boolean on = settings.management().enabled();
         p.put("camel.management.enabled", Boolean.toString(on));
-        p.put("camel.management.host", settings.managementHost());
-        p.put("camel.management.port", Integer.toString(settings.managementPort()));
+        p.put("camel.management.host", settings.management().host());
+        p.put("camel.management.port", Integer.toString(settings.management().port()));
         p.put("camel.management.health-check-enabled", Boolean.toString(on));
         p.put("camel.management.metrics-enabled", Boolean.toString(on));
         p.put("camel.metrics.enabled", Boolean.toString(on));

@@ -79,10 +79,10 @@ public final class ReconcileRun implements DailyReconciliation {
      * list of one with no name; {@code gateway} makes an account's gateway (given null for that one).
      */
     public static List<Account> accounts(Settings settings, Function<ProviderAccount, ProviderGateway> gateway) {
-        if (settings.accounts().isEmpty()) {
-            return List.of(new Account(null, settings.dialect(), () -> gateway.apply(null)));
+        if (settings.provider().accounts().isEmpty()) {
+            return List.of(new Account(null, settings.provider().dialect(), () -> gateway.apply(null)));
         }
-        return settings.accounts().stream().map(a -> new Account(a.name(), a.dialect(), () -> gateway.apply(a))).toList();
+        return settings.provider().accounts().stream().map(a -> new Account(a.name(), a.dialect(), () -> gateway.apply(a))).toList();
     }
 
     /** Who is told of a reconciliation with exceptions or with an account not reconciled (the service's notifications). */

@@ -71,28 +71,28 @@ public final class ProgressLog {
     }
 
     String readyLine() {
-        boolean once = settings.mode() == Settings.Mode.ONCE;
+        boolean once = settings.pickUp().mode() == Settings.Mode.ONCE;
         StringBuilder line = new StringBuilder(once ? "Ready: taking the batches in " : "Ready: watching inbox ")
                 .append(settings.inboxShown()).append(once ? " now" : "")
-                .append(" (mode ").append(settings.mode().name().toLowerCase(java.util.Locale.ROOT)).append(")");
-        if (settings.schedule() != null && !once) {
-            line.append(", next pick-up ").append(nextPickUp(settings.schedule(), clock.instant()));
+                .append(" (mode ").append(settings.pickUp().mode().name().toLowerCase(java.util.Locale.ROOT)).append(")");
+        if (settings.pickUp().schedule() != null && !once) {
+            line.append(", next pick-up ").append(nextPickUp(settings.pickUp().schedule(), clock.instant()));
         }
-        line.append(settings.webhookEnabled() ? ", webhooks at " + webhookAddress()
+        line.append(settings.webhook().enabled() ? ", webhooks at " + webhookAddress()
                 : ", webhooks off (orders are tracked by polling)");
         return line.toString();
     }
 
     /** An address one can post to: a wildcard listen address is no host name, so it shows as loopback. */
     private String webhookAddress() {
-        String host = settings.webhookHost();
+        String host = settings.webhook().host();
         boolean everywhere = host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]");
         String shown = everywhere ? "127.0.0.1" : host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
-        String base = "http://" + shown + ":" + settings.webhookPort();
+        String base = "http://" + shown + ":" + settings.webhook().port();
         // several accounts: each account's own address, the only ones whose signed webhooks settle orders
-        String paths = settings.severalAccounts() ? settings.accounts().stream()
-                .map(a -> settings.accountWebhookPath(a.name())).collect(java.util.stream.Collectors.joining(", "))
-                : settings.webhookPath();
+        String paths = settings.severalAccounts() ? settings.provider().accounts().stream()
+                .map(a -> settings.webhook().accountPath(a.name())).collect(java.util.stream.Collectors.joining(", "))
+                : settings.webhook().path();
         return base + paths + (everywhere ? " (listening on all addresses)" : "");
     }
 

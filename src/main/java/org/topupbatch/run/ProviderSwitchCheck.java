@@ -42,9 +42,9 @@ public final class ProviderSwitchCheck {
 
     /** The journal as the operator configured it: the data folder, or the database URL (its password hidden). */
     public static String where(Settings settings) {
-        if (settings.dbUrl() == null) {
-            return "in " + settings.data() + "/";
+        if (settings.journal().url() == null) {
+            return "in " + settings.folders().data() + "/";
         }
-        return "at " + settings.dbUrl().replaceAll("(?i)(password=)[^&;]*", "$1***");
+        return "at " + settings.journal().url().replaceAll("(?i)(password=)[^&;]*", "$1***");
     }
 }

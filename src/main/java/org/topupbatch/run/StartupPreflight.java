@@ -25,16 +25,16 @@ public final class StartupPreflight {
 
     /** @throws StartupRefusal naming the setting that stands in the way */
     public static void check(Settings settings) {
-        reportsWritable(settings.reports());
+        reportsWritable(settings.folders().reports());
         if (settings.sftp().inbox() == null) {
             // an SFTP inbox's local folder is the relay's to make (SftpWiring)
-            inboxReadable(settings.inbox(), settings.mode() == Settings.Mode.ONCE);
+            inboxReadable(settings.folders().inbox(), settings.pickUp().mode() == Settings.Mode.ONCE);
         }
-        if (settings.webhookEnabled()) {
-            webhookPortFree(settings.webhookHost(), settings.webhookPort());
+        if (settings.webhook().enabled()) {
+            webhookPortFree(settings.webhook().host(), settings.webhook().port());
         }
-        if (settings.managementEnabled()) {
-            managementPortFree(settings.managementHost(), settings.managementPort());
+        if (settings.management().enabled()) {
+            managementPortFree(settings.management().host(), settings.management().port());
             managementCredentialed(settings);
         }
     }
@@ -44,9 +44,9 @@ public final class StartupPreflight {
      * credential configured, the start is refused (docs/security.md).
      */
     public static void managementCredentialed(Settings settings) {
-        if (!org.topupbatch.observe.ManagementAccess.loopback(settings.managementHost())
+        if (!org.topupbatch.observe.ManagementAccess.loopback(settings.management().host())
                 && !org.topupbatch.observe.ManagementAccess.credentialed(settings)) {
-            throw new StartupRefusal("topup.management.host " + settings.managementHost() + " opens the dashboard, its"
+            throw new StartupRefusal("topup.management.host " + settings.management().host() + " opens the dashboard, its"
                     + " buttons and the HTTP door beyond this machine, and no credential is set: set topup.intake.token"
                     + " (TOPUP_INTAKE_TOKEN) or topup.management.user and topup.management.password, or listen on 127.0.0.1");
         }

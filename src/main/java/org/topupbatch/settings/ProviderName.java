@@ -17,12 +17,12 @@ public final class ProviderName {
     public static String of(Settings settings) {
         if (settings.severalAccounts()) {
             // several accounts: their names, in the order of topup.providers
-            return String.join(",", settings.accounts().stream().map(ProviderAccount::name).toList());
+            return String.join(",", settings.provider().accounts().stream().map(ProviderAccount::name).toList());
         }
-        if (settings.embeddedSandbox()) {
+        if (settings.provider().embeddedSandbox()) {
             return SANDBOX;
         }
-        String host = URI.create(settings.baseUrl()).getHost();
-        return host == null ? settings.baseUrl() : host;
+        String host = URI.create(settings.provider().baseUrl()).getHost();
+        return host == null ? settings.provider().baseUrl() : host;
     }
 }

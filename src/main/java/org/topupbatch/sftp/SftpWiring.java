@@ -38,7 +38,7 @@ public final class SftpWiring {
 
     /** True when the relay route runs: a remote inbox in watch mode (once mode fetches before the start). */
     public static boolean relayRoute(Settings settings) {
-        return settings.sftp().inbox() != null && settings.mode() == Settings.Mode.WATCH;
+        return settings.sftp().inbox() != null && settings.pickUp().mode() == Settings.Mode.WATCH;
     }
 
     /** Adds the relay route's endpoint address (with the password, which Camel masks in what it logs). */
@@ -53,7 +53,7 @@ public final class SftpWiring {
         if (settings.sftp().reports() == null) {
             return ReportDelivery.LOCAL;
         }
-        ReportUpload upload = new ReportUpload(settings.sftp().reports(), settings.sftp().login(), camel, settings.data(),
+        ReportUpload upload = new ReportUpload(settings.sftp().reports(), settings.sftp().login(), camel, settings.folders().data(),
                 access);
         try {
             camel.addService(upload, true, true); // closed with the context
@@ -70,7 +70,7 @@ public final class SftpWiring {
      * @throws SftpUnavailableException naming the server, without secrets
      */
     public static int fetchBeforeOnceRun(Settings settings) {
-        if (settings.sftp().inbox() == null || settings.mode() != Settings.Mode.ONCE) {
+        if (settings.sftp().inbox() == null || settings.pickUp().mode() != Settings.Mode.ONCE) {
             return 0;
         }
         return relay(settings).fetchPresent();
@@ -83,7 +83,7 @@ public final class SftpWiring {
     }
 
     public static InboxRelay relay(Settings settings) {
-        return new InboxRelay(settings.sftp().inbox(), settings.sftp().login(), settings.inbox(),
-                settings.data().resolve("sftp-work"));
+        return new InboxRelay(settings.sftp().inbox(), settings.sftp().login(), settings.folders().inbox(),
+                settings.folders().data().resolve("sftp-work"));
     }
 }
