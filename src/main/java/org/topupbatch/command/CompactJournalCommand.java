@@ -2,7 +2,7 @@ package org.topupbatch.command;
 
 import org.topupbatch.run.ExitCode;
 
-import org.topupbatch.settings.Settings;
+import org.topupbatch.config.CommandSettings;
 
 import java.util.List;
 import java.util.Locale;
@@ -32,7 +32,7 @@ public final class CompactJournalCommand implements Command {
         if (!args.isEmpty()) {
             throw new CommandFailure.Usage("compact-journal (the journal of topup.data)");
         }
-        Settings settings = context.settings();
+        CommandSettings settings = context.settings();
         if (settings.journal().url() != null && !settings.journal().url().isBlank()) {
             context.out().println("The journal is in the database of topup.db.url, which reuses its space itself; nothing to do.");
             return ExitCode.OK.code();

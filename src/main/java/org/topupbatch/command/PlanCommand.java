@@ -6,7 +6,7 @@ import org.topupbatch.text.OneLine;
 import org.topupbatch.report.TimeSpan;
 
 import org.topupbatch.config.ProviderSession;
-import org.topupbatch.settings.Settings;
+import org.topupbatch.config.CommandSettings;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -69,7 +69,7 @@ public final class PlanCommand implements Command {
             throw new CommandFailure("cannot read " + file + ": "
                     + (Files.exists(file) ? "not a readable file" : "no such file"));
         }
-        Settings settings = context.settings();
+        CommandSettings settings = context.settings();
         CustomerRules rules;
         try {
             rules = settings.guards().customerRules() == null ? CustomerRules.loadDefault()
@@ -91,7 +91,7 @@ public final class PlanCommand implements Command {
      * The one path for a list of accounts: each is asked, the file is checked against their prices, and
      * with several accounts each acceptable row is routed to the account that would take it first.
      */
-    private int plan(Path file, Settings settings, CustomerRules rules, Journal journal) throws IOException {
+    private int plan(Path file, CommandSettings settings, CustomerRules rules, Journal journal) throws IOException {
         List<PlanAccount> accounts = accounts(settings, journal);
         try {
             return plan(file, settings, rules, journal, accounts);
@@ -101,15 +101,15 @@ public final class PlanCommand implements Command {
     }
 
     /** The accounts the settings name: those of topup.providers in order, or topup.base-url's as a list of one with no name. */
-    private List<PlanAccount> accounts(Settings settings, Journal journal) {
+    private List<PlanAccount> accounts(CommandSettings settings, Journal journal) {
         if (settings.provider().accounts().isEmpty()) {
             return List.of(new PlanAccount(null, settings.provider().dialect(), settings.provider().baseUrl(), () -> context.providerSession(journal)));
         }
         return settings.provider().accounts().stream().map(a -> new PlanAccount(a.name(), a.dialect(), a.baseUrl(),
-                () -> ProviderSession.forAccount(settings, a, journal, context.clock()))).toList();
+                () -> settings.providerSession(a, journal, context.clock()))).toList();
     }
 
-    private int plan(Path file, Settings settings, CustomerRules rules, Journal journal, List<PlanAccount> accounts)
+    private int plan(Path file, CommandSettings settings, CustomerRules rules, Journal journal, List<PlanAccount> accounts)
             throws IOException {
         // one unnamed account plans as it always did: no routing, its balance judged by the balance policy
         boolean lone = accounts.size() == 1 && accounts.get(0).name == null;

@@ -18,7 +18,7 @@ import org.topupbatch.track.OrderRequests;
 import org.topupbatch.text.OneLine;
 import org.topupbatch.run.ExitCode;
 import org.topupbatch.sandbox.SandboxStateException;
-import org.topupbatch.settings.Settings;
+import org.topupbatch.config.CommandSettings;
 
 /**
  * {@code java -jar topup-batch.jar reconcile [DAY]} (docs/reconcile.md#reconcile-with-the-provider): the
@@ -47,7 +47,7 @@ public final class ReconcileCommand implements Command {
         if (args.size() > 1) {
             throw new CommandFailure.Usage("reconcile [DAY] (YYYY-MM-DD in topup.business-zone; default yesterday)");
         }
-        Settings settings = context.settings();
+        CommandSettings settings = context.settings();
         if (!settings.severalAccounts() && !settings.provider().providerHasHistory()) {
             throw new CommandFailure("cannot reconcile: the " + settings.provider().dialect() + " dialect has no order history to"
                     + " compare the journal with (docs/dialects.md); use the provider's own transaction export");
@@ -60,10 +60,10 @@ public final class ReconcileCommand implements Command {
         }
         List<ProviderSession> sessions = new ArrayList<>();
         try (Journal journal = context.openJournal()) {
-            List<ReconcileRun.Account> accounts = ReconcileRun.accounts(settings, account -> {
+            List<ReconcileRun.Account> accounts = ReconcileRun.accounts(settings.provider(), account -> {
                 // each account's own dialect, credentials and rate budget (its calls journaled under its name)
                 ProviderSession session = account == null ? context.providerSession(journal)
-                        : ProviderSession.forAccount(settings, account, journal, context.clock());
+                        : settings.providerSession(account, journal, context.clock());
                 sessions.add(session);
                 session.limits(); // the account's rate, so that its calls keep to it beside a running service
                 return session.gateway;

@@ -3,7 +3,7 @@ package org.topupbatch.command;
 import org.topupbatch.run.ExitCode;
 import org.topupbatch.text.OneLine;
 
-import org.topupbatch.settings.Settings;
+import org.topupbatch.config.CommandSettings;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -40,12 +40,12 @@ public final class ReportCommand implements Command {
             throw new CommandFailure.Usage("report BATCH (a batch id, or an input file name)");
         }
         String wanted = args.get(0).trim();
-        Settings settings = context.settings();
+        CommandSettings settings = context.settings();
         return context.onJournal((journal, attemptOut, attemptErr) ->
                 write(journal, BatchArgument.one(journal, wanted), settings, attemptOut));
     }
 
-    private int write(ReportingJournal journal, BatchRecord batch, Settings settings, PrintStream out) {
+    private int write(ReportingJournal journal, BatchRecord batch, CommandSettings settings, PrintStream out) {
         Long balanceAfter = batch.balanceAfter() != null ? batch.balanceAfter() : journal.latestBalance().orElse(null);
         Instant finishedAt = batch.reportedAt() != null ? batch.reportedAt() : context.clock().instant();
         try {

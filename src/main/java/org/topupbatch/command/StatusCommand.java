@@ -5,7 +5,7 @@ import org.topupbatch.text.OneLine;
 
 import org.topupbatch.text.Rupiah;
 import org.topupbatch.journal.BatchStatus;
-import org.topupbatch.settings.Settings;
+import org.topupbatch.config.CommandSettings;
 
 import java.io.PrintStream;
 import java.time.Clock;
@@ -56,14 +56,14 @@ public final class StatusCommand implements Command {
             if (args.size() > 1 || (args.size() == 1 && args.get(0).isBlank())) {
                 throw new CommandFailure.Usage("status [BATCH] (a batch id, or an input file name)");
             }
-            Settings settings = context.settings();
+            CommandSettings settings = context.settings();
             return context.onJournal((journal, attemptOut, attemptErr) ->
                     new StatusCommand(context.printingTo(attemptOut, attemptErr)).show(settings, journal, args));
         });
     }
 
     /** What {@code status} prints from an open journal. */
-    private int show(Settings settings, Journal journal, List<String> args) {
+    private int show(CommandSettings settings, Journal journal, List<String> args) {
         outageWait = settings.track().outageWait();
         severalAccounts = settings.severalAccounts();
         if (args.isEmpty()) {

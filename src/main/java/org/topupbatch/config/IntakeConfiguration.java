@@ -6,6 +6,7 @@ import org.apache.camel.BindToRegistry;
 import org.topupbatch.intake.BatchIntake;
 import org.topupbatch.intake.CustomerRules;
 import org.topupbatch.run.InboxSnapshot;
+import org.topupbatch.settings.PickUpSettings;
 import org.topupbatch.settings.ProviderName;
 import org.topupbatch.settings.Settings;
 import org.topupbatch.settings.SettingsException;
@@ -32,7 +33,7 @@ public final class IntakeConfiguration extends AreaConfiguration {
     @BindToRegistry("inboxSnapshot")
     public synchronized InboxSnapshot inboxSnapshot() {
         if (snapshot == null) {
-            snapshot = settings.pickUp().mode() == Settings.Mode.ONCE
+            snapshot = settings.pickUp().mode() == PickUpSettings.Mode.ONCE
                     ? InboxSnapshot.takenNow(settings.folders().inbox()) : InboxSnapshot.everything(settings.folders().inbox());
         }
         return snapshot;

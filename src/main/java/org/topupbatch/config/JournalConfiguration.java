@@ -69,7 +69,7 @@ public final class JournalConfiguration extends AreaConfiguration implements Aut
         try {
             JdbcJournal opened = JdbcJournal.open(settings.folders().data(), settings.journal().url(), settings.journal().user(), settings.journal().password());
             String mixed = ProviderSwitchCheck.problem(opened.providersServed(), ProviderName.of(settings),
-                    ProviderSwitchCheck.where(settings));
+                    ProviderSwitchCheck.where(settings.journal(), settings.folders().data()));
             if (mixed != null) {
                 opened.close();
                 throw new StartupRefusal(mixed);

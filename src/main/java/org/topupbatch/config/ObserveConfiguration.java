@@ -11,6 +11,7 @@ import org.topupbatch.observe.DashboardView;
 import org.topupbatch.observe.ManagementHttp;
 import org.topupbatch.observe.ObservedAccount;
 import org.topupbatch.observe.Observability;
+import org.topupbatch.settings.PickUpSettings;
 import org.topupbatch.settings.ProviderName;
 import org.topupbatch.settings.Settings;
 
@@ -57,7 +58,7 @@ public final class ObserveConfiguration extends AreaConfiguration {
     public org.topupbatch.door.HttpIntake httpIntake() {
         // who may call it is decided once for the whole port (ManagementGuard), not here
         return new org.topupbatch.door.HttpIntake(journal.journal(), settings.folders().inbox(), settings.folders().reports(),
-                settings.intake().token(), settings.intake().maxBytes(), settings.pickUp().mode() == Settings.Mode.WATCH).withPreview(new org.topupbatch.door.UploadPreview(journal.journal(),
+                settings.intake().token(), settings.intake().maxBytes(), settings.pickUp().mode() == PickUpSettings.Mode.WATCH).withPreview(new org.topupbatch.door.UploadPreview(journal.journal(),
                         () -> new org.topupbatch.intake.BatchCheck(provider.prices(), IntakeConfiguration.customerRules(settings),
                                 settings.guards().balancePolicy(), settings.pickUp().inputCharset(), settings.guards().repeatWindow(), clock)
                                 .routedBy(provider.severalAccounts() ? provider.rowRouter() : null),
@@ -77,7 +78,7 @@ public final class ObserveConfiguration extends AreaConfiguration {
         if (settings.management().enabled()) {
             // one guard in front of the whole management port, put there before it listens (ManagementGuard)
             org.topupbatch.observe.ManagementGuard guard =
-                    new org.topupbatch.observe.ManagementGuard(org.topupbatch.observe.ManagementAccess.of(settings));
+                    new org.topupbatch.observe.ManagementGuard(org.topupbatch.observe.ManagementAccess.of(settings.management(), settings.intake()));
             org.topupbatch.observe.ManagementGuard.installOn(camelContext, guard);
             addStartupListener(camelContext, new org.apache.camel.StartupListener() {
                 @Override

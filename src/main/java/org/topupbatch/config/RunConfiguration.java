@@ -52,7 +52,8 @@ public final class RunConfiguration extends AreaConfiguration {
 
     @BindToRegistry("progressLog")
     public ProgressLog progressLog() {
-        return new ProgressLog(settings, journal.journal(), provider.budget(), clock);
+        return new ProgressLog(settings.pickUp(), settings.inboxShown(), settings.webhook(),
+                settings.provider().accountNames(), journal.journal(), provider.budget(), clock);
     }
 
     @BindToRegistry("runMonitor")

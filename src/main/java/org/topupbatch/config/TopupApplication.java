@@ -3,6 +3,7 @@ package org.topupbatch.config;
 import org.topupbatch.run.ExitCode;
 
 import org.topupbatch.run.GracefulStop;
+import org.topupbatch.settings.PickUpSettings;
 import org.topupbatch.settings.SettingsException;
 import org.topupbatch.settings.SettingsLookup;
 
@@ -48,14 +49,16 @@ public final class TopupApplication {
     /** Runs until stopped (watch) or done (once); returns the process exit code. */
     public int run() {
         try {
-            StartupPreflight.check(settings);
+            StartupPreflight.check(settings.folders(), settings.pickUp(), settings.sftp(), settings.webhook(),
+                    settings.management(), settings.intake());
         } catch (StartupRefusal e) {
             LOG.error("topup-batch cannot start: {}", e.getMessage());
             return ExitCode.FAILED.code();
         }
         // SFTP hook: in once mode the batches on the server now are brought in before the inbox snapshot
         try {
-            int fetched = org.topupbatch.sftp.SftpWiring.fetchBeforeOnceRun(settings);
+            int fetched = org.topupbatch.sftp.SftpWiring.fetchBeforeOnceRun(settings.sftp(), settings.pickUp().mode(),
+                    settings.folders());
             if (fetched > 0) {
                 LOG.info("{} batches fetched from {}", fetched, settings.inboxShown());
             }
@@ -249,7 +252,7 @@ public final class TopupApplication {
         p.put("camel.server.max-body-size", "1048576");
         // a stop waits for the provider requests already sent: at most one response timeout
         p.put("camel.main.shutdown-timeout", Long.toString(shutdownTimeout(settings).toSeconds()));
-        p.putAll(ManagementProperties.of(settings)); // dashboard, health and metrics
+        p.putAll(ManagementProperties.of(settings.management())); // dashboard, health and metrics
         StringBuilder exclude = new StringBuilder();
         if (!settings.webhook().enabled()) {
             exclude.append("**/track-webhook.yaml");
@@ -262,7 +265,7 @@ public final class TopupApplication {
         if (!settings.management().enabled()) {
             exclude.append(exclude.length() > 0 ? "," : "").append("**/dashboard.yaml,**/http-intake.yaml");
         }
-        if (settings.pickUp().mode() != Settings.Mode.ONCE) {
+        if (settings.pickUp().mode() != PickUpSettings.Mode.ONCE) {
             exclude.append(exclude.length() > 0 ? "," : "").append("**/run-once.yaml");
         }
         if (settings.notifications().uris().isEmpty()) {
@@ -270,17 +273,17 @@ public final class TopupApplication {
         }
         // the daily reconciliation: watch mode with a schedule only (a once run ends before midnight comes)
         // (and only with an account that has an order history to reconcile with, or several accounts)
-        if (settings.pickUp().mode() == Settings.Mode.WATCH && settings.reconcile().schedule() != null && settings.provider().reconcilable()) {
+        if (settings.pickUp().mode() == PickUpSettings.Mode.WATCH && settings.reconcile().schedule() != null && settings.provider().reconcilable()) {
             p.put("topup.internal.reconcile-cron", settings.reconcile().schedule().replace(' ', '+'));
             p.put("topup.internal.business-zone", settings.reconcile().businessZone().getId());
         } else {
             exclude.append(exclude.length() > 0 ? "," : "").append("**/reconcile.yaml");
         }
         // SFTP hook: the relay route of a remote inbox, and its endpoint
-        if (!org.topupbatch.sftp.SftpWiring.relayRoute(settings)) {
+        if (!org.topupbatch.sftp.SftpWiring.relayRoute(settings.sftp(), settings.pickUp().mode())) {
             exclude.append(exclude.length() > 0 ? "," : "").append(org.topupbatch.sftp.SftpWiring.ROUTE_FILE);
         }
-        org.topupbatch.sftp.SftpWiring.camelProperties(settings, p);
+        org.topupbatch.sftp.SftpWiring.camelProperties(settings.sftp(), settings.pickUp().mode(), settings.folders(), p);
         if (exclude.length() > 0) {
             p.put("camel.main.routes-exclude-pattern", exclude.toString());
         }
@@ -297,7 +300,7 @@ public final class TopupApplication {
      * operator's cron schedule with quartz (never in once mode).
      */
     private static void intakeSchedule(Settings settings, Map<String, String> p) {
-        if (settings.pickUp().schedule() != null && settings.pickUp().mode() == Settings.Mode.WATCH) {
+        if (settings.pickUp().schedule() != null && settings.pickUp().mode() == PickUpSettings.Mode.WATCH) {
             p.put("topup.internal.intake-scheduler", "quartz");
             // a space in an endpoint address is written '+'
             p.put("topup.internal.intake-cron", settings.pickUp().schedule().replace(' ', '+'));

@@ -24,7 +24,7 @@ import org.topupbatch.provider.ProviderException;
 import org.topupbatch.provider.ProviderGateway;
 import org.topupbatch.report.ReportWriter;
 import org.topupbatch.settings.ProviderAccount;
-import org.topupbatch.settings.Settings;
+import org.topupbatch.settings.ProviderSettings;
 import org.topupbatch.track.OrderRequests;
 
 /**
@@ -78,11 +78,11 @@ public final class ReconcileRun implements DailyReconciliation {
      * The accounts the settings name: those of topup.providers in their order, or topup.base-url's as a
      * list of one with no name; {@code gateway} makes an account's gateway (given null for that one).
      */
-    public static List<Account> accounts(Settings settings, Function<ProviderAccount, ProviderGateway> gateway) {
-        if (settings.provider().accounts().isEmpty()) {
-            return List.of(new Account(null, settings.provider().dialect(), () -> gateway.apply(null)));
+    public static List<Account> accounts(ProviderSettings provider, Function<ProviderAccount, ProviderGateway> gateway) {
+        if (provider.accounts().isEmpty()) {
+            return List.of(new Account(null, provider.dialect(), () -> gateway.apply(null)));
         }
-        return settings.provider().accounts().stream().map(a -> new Account(a.name(), a.dialect(), () -> gateway.apply(a))).toList();
+        return provider.accounts().stream().map(a -> new Account(a.name(), a.dialect(), () -> gateway.apply(a))).toList();
     }
 
     /** Who is told of a reconciliation with exceptions or with an account not reconciled (the service's notifications). */

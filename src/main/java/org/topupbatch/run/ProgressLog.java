@@ -4,7 +4,8 @@ import org.topupbatch.report.TimeSpan;
 import org.topupbatch.text.Rupiah;
 
 import org.topupbatch.journal.BatchStatus;
-import org.topupbatch.settings.Settings;
+import org.topupbatch.settings.PickUpSettings;
+import org.topupbatch.settings.WebhookSettings;
 
 import java.text.ParseException;
 import java.time.Clock;
@@ -35,7 +36,10 @@ public final class ProgressLog {
     private static final Logger LOG = LoggerFactory.getLogger(ProgressLog.class);
     private static final int BATCHES_LOOKED_AT = 50;
 
-    private final Settings settings;
+    private final PickUpSettings pickUp;
+    private final String inboxShown;
+    private final WebhookSettings webhook;
+    private final java.util.List<String> accountNames;
     private final Journal journal;
     private final RateBudget budget;
     private final Clock clock;
@@ -46,8 +50,16 @@ public final class ProgressLog {
     private record Sample(long sent, Instant at) {
     }
 
-    public ProgressLog(Settings settings, Journal journal, RateBudget budget, Clock clock) {
-        this.settings = settings;
+    /**
+     * @param inboxShown   the inbox as the operator gave it (an SFTP folder without secrets, or the local path)
+     * @param accountNames the named accounts of topup.providers; empty: the one account of topup.base-url
+     */
+    public ProgressLog(PickUpSettings pickUp, String inboxShown, WebhookSettings webhook, java.util.List<String> accountNames,
+            Journal journal, RateBudget budget, Clock clock) {
+        this.pickUp = pickUp;
+        this.inboxShown = inboxShown;
+        this.webhook = webhook;
+        this.accountNames = accountNames;
         this.journal = journal;
         this.budget = budget;
         this.clock = clock;
@@ -71,28 +83,28 @@ public final class ProgressLog {
     }
 
     String readyLine() {
-        boolean once = settings.pickUp().mode() == Settings.Mode.ONCE;
+        boolean once = pickUp.mode() == PickUpSettings.Mode.ONCE;
         StringBuilder line = new StringBuilder(once ? "Ready: taking the batches in " : "Ready: watching inbox ")
-                .append(settings.inboxShown()).append(once ? " now" : "")
-                .append(" (mode ").append(settings.pickUp().mode().name().toLowerCase(java.util.Locale.ROOT)).append(")");
-        if (settings.pickUp().schedule() != null && !once) {
-            line.append(", next pick-up ").append(nextPickUp(settings.pickUp().schedule(), clock.instant()));
+                .append(inboxShown).append(once ? " now" : "")
+                .append(" (mode ").append(pickUp.mode().name().toLowerCase(java.util.Locale.ROOT)).append(")");
+        if (pickUp.schedule() != null && !once) {
+            line.append(", next pick-up ").append(nextPickUp(pickUp.schedule(), clock.instant()));
         }
-        line.append(settings.webhook().enabled() ? ", webhooks at " + webhookAddress()
+        line.append(webhook.enabled() ? ", webhooks at " + webhookAddress()
                 : ", webhooks off (orders are tracked by polling)");
         return line.toString();
     }
 
     /** An address one can post to: a wildcard listen address is no host name, so it shows as loopback. */
     private String webhookAddress() {
-        String host = settings.webhook().host();
+        String host = webhook.host();
         boolean everywhere = host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]");
         String shown = everywhere ? "127.0.0.1" : host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
-        String base = "http://" + shown + ":" + settings.webhook().port();
+        String base = "http://" + shown + ":" + webhook.port();
         // several accounts: each account's own address, the only ones whose signed webhooks settle orders
-        String paths = settings.severalAccounts() ? settings.provider().accounts().stream()
-                .map(a -> settings.webhook().accountPath(a.name())).collect(java.util.stream.Collectors.joining(", "))
-                : settings.webhook().path();
+        String paths = !accountNames.isEmpty() ? accountNames.stream()
+                .map(webhook::accountPath).collect(java.util.stream.Collectors.joining(", "))
+                : webhook.path();
         return base + paths + (everywhere ? " (listening on all addresses)" : "");
     }
 

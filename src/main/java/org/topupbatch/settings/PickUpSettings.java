@@ -12,9 +12,11 @@ import java.util.function.Function;
  * @param schedule      Quartz form; null: continuously
  * @param inputCharset  null: auto (a byte-order mark, else UTF-8, else windows-1252)
  */
-public record PickUpSettings(Settings.Mode mode, String schedule, Charset inputCharset) {
+public record PickUpSettings(Mode mode, String schedule, Charset inputCharset) {
 
-    static final Setting<Settings.Mode> MODE = Setting.of("topup.mode", "watch",
+    public enum Mode { WATCH, ONCE }
+
+    static final Setting<PickUpSettings.Mode> MODE = Setting.of("topup.mode", "watch",
             "watch: keep watching the inbox; once: process the files present at start", PickUpSettings::mode);
     static final Setting<String> SCHEDULE = Setting.of("topup.schedule", null,
             "a cron expression; when set (watch mode), the inbox is picked up on that schedule",
@@ -28,10 +30,10 @@ public record PickUpSettings(Settings.Mode mode, String schedule, Charset inputC
         return new PickUpSettings(MODE.read(lookup), SCHEDULE.read(lookup), INPUT_CHARSET.read(lookup));
     }
 
-    private static Settings.Mode mode(String key, String v) {
+    private static PickUpSettings.Mode mode(String key, String v) {
         return switch (v.toLowerCase(Locale.ROOT)) {
-            case "watch" -> Settings.Mode.WATCH;
-            case "once" -> Settings.Mode.ONCE;
+            case "watch" -> PickUpSettings.Mode.WATCH;
+            case "once" -> PickUpSettings.Mode.ONCE;
             default -> throw new SettingsException(key + ": '" + v + "' is neither watch nor once");
         };
     }

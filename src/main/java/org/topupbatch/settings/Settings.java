@@ -31,8 +31,6 @@ public record Settings(
         SftpSettings sftp,
         IntakeSettings intake) {
 
-    public enum Mode { WATCH, ONCE }
-
     /** Every key a group declares, in the order docs/settings.md lists the areas. */
     public static List<Setting<?>> declared() {
         List<Setting<?>> all = new ArrayList<>();

@@ -12,6 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.topupbatch.settings.BalancePolicy;
 import org.topupbatch.sandbox.SandboxConfig;
+import org.topupbatch.settings.PickUpSettings;
 
 class SettingsTest {
 
@@ -40,7 +41,7 @@ class SettingsTest {
         assertThat(s.folders().inbox()).hasToString("inbox");
         assertThat(s.folders().reports()).hasToString("reports");
         assertThat(s.folders().data()).hasToString("data");
-        assertThat(s.pickUp().mode()).isEqualTo(Settings.Mode.WATCH);
+        assertThat(s.pickUp().mode()).isEqualTo(PickUpSettings.Mode.WATCH);
         assertThat(s.pickUp().schedule()).isNull();
         assertThat(s.webhook().port()).isEqualTo(8085);
         assertThat(s.webhook().path()).isEqualTo("/webhook");
@@ -107,12 +108,12 @@ class SettingsTest {
         env.put("TOPUP_PENDING_TIMEOUT", "90s");
         env.put("TOPUP_BALANCE_POLICY", "all-or-nothing");
         env.put("TOPUP_WEBHOOK_PORT", "0");
-        assertThat(load().pickUp().mode()).isEqualTo(Settings.Mode.ONCE);
+        assertThat(load().pickUp().mode()).isEqualTo(PickUpSettings.Mode.ONCE);
         assertThat(load().track().pendingTimeout()).isEqualTo(Duration.ofSeconds(90));
         assertThat(load().guards().balancePolicy()).isEqualTo(BalancePolicy.ALL_OR_NOTHING);
         assertThat(load().webhook().enabled()).isFalse();
         system.setProperty("topup.mode", "watch");
-        assertThat(load().pickUp().mode()).isEqualTo(Settings.Mode.WATCH);
+        assertThat(load().pickUp().mode()).isEqualTo(PickUpSettings.Mode.WATCH);
     }
 
     @Test

@@ -1,0 +1,99 @@
+package org.topupbatch.config;
+
+import java.time.Clock;
+import java.util.function.Function;
+import org.topupbatch.journal.Journal;
+import org.topupbatch.settings.FolderSettings;
+import org.topupbatch.settings.JournalSettings;
+import org.topupbatch.settings.MoneyGuardSettings;
+import org.topupbatch.settings.PickUpSettings;
+import org.topupbatch.settings.ProviderAccount;
+import org.topupbatch.settings.ProviderSettings;
+import org.topupbatch.settings.ReconcileSettings;
+import org.topupbatch.settings.ReportSettings;
+import org.topupbatch.settings.Settings;
+import org.topupbatch.settings.SettingsException;
+import org.topupbatch.settings.TrackSettings;
+
+/**
+ * The settings an operator command works with, read when first asked (so that a usage error is said
+ * before a bad setting). A command receives the groups it uses, and provider sessions built here from
+ * the whole, which stays in settings/ and config/ (issue 33).
+ */
+public final class CommandSettings {
+
+    private final Function<String, String> lookup;
+    private Settings settings;
+
+    public CommandSettings(Function<String, String> lookup) {
+        this.lookup = lookup;
+    }
+
+    /** @throws SettingsException naming the bad setting */
+    private Settings all() {
+        if (settings == null) {
+            settings = Settings.load(lookup);
+        }
+        return settings;
+    }
+
+    /**
+     * Reads the settings now, if not read yet, and returns these.
+     *
+     * @throws SettingsException naming the bad setting
+     */
+    public CommandSettings read() {
+        all();
+        return this;
+    }
+
+    public ProviderSettings provider() {
+        return all().provider();
+    }
+
+    /** Whether named accounts (topup.providers) are set instead of the one account of topup.base-url. */
+    public boolean severalAccounts() {
+        return provider().severalAccounts();
+    }
+
+    public FolderSettings folders() {
+        return all().folders();
+    }
+
+    public PickUpSettings pickUp() {
+        return all().pickUp();
+    }
+
+    public JournalSettings journal() {
+        return all().journal();
+    }
+
+    public TrackSettings track() {
+        return all().track();
+    }
+
+    public MoneyGuardSettings guards() {
+        return all().guards();
+    }
+
+    public ReportSettings report() {
+        return all().report();
+    }
+
+    public ReconcileSettings reconcile() {
+        return all().reconcile();
+    }
+
+    /**
+     * The provider session of the single-account settings (the embedded sandbox when no provider is
+     * set), its calls counted in {@code journal}'s rate budget beside a running service; the caller closes it.
+     */
+    public ProviderSession providerSession(Journal journal, Clock clock) {
+        return new ProviderSession(all(), lookup, journal, clock);
+    }
+
+    /** The provider session of one named account of topup.providers; the caller closes it. */
+    public ProviderSession providerSession(ProviderAccount account, Journal journal, Clock clock) {
+        return ProviderSession.forAccount(all(), account, journal, clock);
+    }
+}
