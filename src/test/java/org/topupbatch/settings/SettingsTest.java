@@ -135,6 +135,23 @@ class SettingsTest {
         assertThat(load().toString()).doesNotContain("very-secret-value").doesNotContain("db-secret-value");
     }
 
+    /** A group handed to its area is shown in logs as well: none shows a secret. */
+    @Test
+    void no_group_shows_a_secret() {
+        env.put("TOPUP_BASE_URL", "https://p.example");
+        env.put("TOPUP_API_KEY", "RSL-1");
+        env.put("TOPUP_API_SECRET", "very-secret-value");
+        env.put("TOPUP_DB_PASSWORD", "db-secret-value");
+        env.put("TOPUP_WEBHOOK_SECRET", "hook-secret-value");
+        env.put("TOPUP_INTAKE_TOKEN", "token-secret-value");
+        env.put("TOPUP_MANAGEMENT_USER", "ops");
+        env.put("TOPUP_MANAGEMENT_PASSWORD", "login-secret-value");
+        Settings s = load();
+        for (Object group : java.util.List.of(s.provider(), s.webhook(), s.journal(), s.intake(), s.management())) {
+            assertThat(group.toString()).doesNotContain("secret-value");
+        }
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "TOPUP_MODE|sometimes|topup.mode",
