@@ -37,7 +37,7 @@ public record Settings(
         for (List<Setting<?>> group : List.of(ProviderSettings.DECLARED, FolderSettings.DECLARED, PickUpSettings.DECLARED,
                 WebhookSettings.DECLARED, TrackSettings.DECLARED, MoneyGuardSettings.DECLARED, NotifySettings.DECLARED,
                 ReportSettings.DECLARED, IntakeSettings.DECLARED, ReconcileSettings.DECLARED, JournalSettings.DECLARED,
-                SubmitSettings.DECLARED, ManagementSettings.DECLARED, ManagementLogin.DECLARED)) {
+                SubmitSettings.DECLARED, ManagementSettings.DECLARED, ManagementLogin.DECLARED, SftpLogin.DECLARED)) {
             all.addAll(group);
         }
         return List.copyOf(all);
