@@ -3,6 +3,7 @@ package org.topupbatch.config;
 import java.time.Clock;
 import java.util.function.Function;
 import org.topupbatch.journal.Journal;
+import org.topupbatch.settings.AccountList;
 import org.topupbatch.settings.FolderSettings;
 import org.topupbatch.settings.JournalSettings;
 import org.topupbatch.settings.MoneyGuardSettings;
@@ -51,9 +52,14 @@ public final class CommandSettings {
         return all().provider();
     }
 
-    /** Whether named accounts (topup.providers) are set instead of the one account of topup.base-url. */
-    public boolean severalAccounts() {
-        return provider().severalAccounts();
+    /** Every account a run orders at, as one list ({@link AccountList}). */
+    public java.util.List<ProviderAccount> accounts() {
+        return AccountList.of(all());
+    }
+
+    /** The accounts' names in order; null for the unnamed account of topup.base-url. */
+    public java.util.List<String> accountNames() {
+        return AccountList.names(all());
     }
 
     public FolderSettings folders() {

@@ -6,7 +6,6 @@ import org.apache.camel.BindToRegistry;
 import org.topupbatch.intake.BatchIntake;
 import org.topupbatch.intake.CustomerRules;
 import org.topupbatch.run.InboxSnapshot;
-import org.topupbatch.settings.PickUpSettings;
 import org.topupbatch.settings.ProviderName;
 import org.topupbatch.settings.Settings;
 import org.topupbatch.settings.SettingsException;
@@ -33,7 +32,7 @@ public final class IntakeConfiguration extends AreaConfiguration {
     @BindToRegistry("inboxSnapshot")
     public synchronized InboxSnapshot inboxSnapshot() {
         if (snapshot == null) {
-            snapshot = settings.pickUp().mode() == PickUpSettings.Mode.ONCE
+            snapshot = settings.pickUp().mode() == org.topupbatch.settings.PickUpSettings.Mode.ONCE
                     ? InboxSnapshot.takenNow(settings.folders().inbox()) : InboxSnapshot.everything(settings.folders().inbox());
         }
         return snapshot;
@@ -46,9 +45,8 @@ public final class IntakeConfiguration extends AreaConfiguration {
             batchIntake = new BatchIntake(journal.journal(), provider.gateways(), provider.prices(),
                     customerRules(), settings.guards().balancePolicy(), settings.folders().data().resolve("archive"), clock, ProviderName.of(settings),
                     settings.pickUp().inputCharset(), settings.guards().repeatWindow());
-            if (provider.severalAccounts()) {
-                batchIntake.routedBy(provider::rowRouter);
-            }
+            // every batch is routed, the one account of topup.base-url's too (a list of one: RowRouter)
+            batchIntake.routedBy(provider::rowRouter);
         }
         return batchIntake;
     }

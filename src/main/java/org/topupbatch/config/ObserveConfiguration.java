@@ -11,7 +11,6 @@ import org.topupbatch.observe.DashboardView;
 import org.topupbatch.observe.ManagementHttp;
 import org.topupbatch.observe.ObservedAccount;
 import org.topupbatch.observe.Observability;
-import org.topupbatch.settings.PickUpSettings;
 import org.topupbatch.settings.ProviderName;
 import org.topupbatch.settings.Settings;
 
@@ -58,10 +57,10 @@ public final class ObserveConfiguration extends AreaConfiguration {
     public org.topupbatch.door.HttpIntake httpIntake() {
         // who may call it is decided once for the whole port (ManagementGuard), not here
         return new org.topupbatch.door.HttpIntake(journal.journal(), settings.folders().inbox(), settings.folders().reports(),
-                settings.intake().token(), settings.intake().maxBytes(), settings.pickUp().mode() == PickUpSettings.Mode.WATCH).withPreview(new org.topupbatch.door.UploadPreview(journal.journal(),
+                settings.intake().token(), settings.intake().maxBytes(), settings.pickUp().mode() == org.topupbatch.settings.PickUpSettings.Mode.WATCH).withPreview(new org.topupbatch.door.UploadPreview(journal.journal(),
                         () -> new org.topupbatch.intake.BatchCheck(provider.prices(), IntakeConfiguration.customerRules(settings),
                                 settings.guards().balancePolicy(), settings.pickUp().inputCharset(), settings.guards().repeatWindow(), clock)
-                                .routedBy(provider.severalAccounts() ? provider.rowRouter() : null),
+                                .routedBy(provider.rowRouter()),
                         () -> provider.gateways().checkBalance().balance(), () -> provider.gateways().requestsPerMinute(),
                         settings.folders().data().resolve("http-intake")));
     }

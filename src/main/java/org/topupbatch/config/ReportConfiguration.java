@@ -45,7 +45,7 @@ public final class ReportConfiguration extends AreaConfiguration {
     public org.topupbatch.reconcile.DailyReconciliation reconcileRun() {
         // each account through its own gateway, so within its own rate budget (docs/accounts-and-dialects.md#several-accounts)
         return new org.topupbatch.reconcile.ReconcileRun(
-                org.topupbatch.reconcile.ReconcileRun.accounts(settings.provider(), a -> provider.gateway(a == null ? null : a.name())),
+                org.topupbatch.reconcile.ReconcileRun.accounts(org.topupbatch.settings.AccountList.of(settings), a -> provider.gateway(a.name())),
                 journal.journal(),
                 new ReportWriter(settings.folders().reports(), sftp.reportDelivery(), settings.report().charset()).alsoXlsx(settings.report().xlsx())
                         .withAccounts(settings.provider().accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList())

@@ -53,7 +53,7 @@ public final class RunConfiguration extends AreaConfiguration {
     @BindToRegistry("progressLog")
     public ProgressLog progressLog() {
         return new ProgressLog(settings.pickUp(), settings.inboxShown(), settings.webhook(),
-                settings.provider().accountNames(), journal.journal(), provider.budget(), clock);
+                org.topupbatch.settings.AccountList.names(settings), journal.journal(), provider.budget(), clock);
     }
 
     @BindToRegistry("runMonitor")
@@ -66,7 +66,7 @@ public final class RunConfiguration extends AreaConfiguration {
     public synchronized StartupChecks startupChecks() {
         if (startupChecks == null) {
             startupChecks = new StartupChecks(provider.accountLimits(), journal.journal(), provider.baseUrl(), clock,
-                    observe.observability().providerAccess(), camel).severalAccounts(settings.severalAccounts())
+                    observe.observability().providerAccess(), camel)
                     .accountsApart(accountsApart ? led.configured() : java.util.List.of());
         }
         return startupChecks;

@@ -3,7 +3,6 @@ package org.topupbatch.config;
 import org.topupbatch.run.ExitCode;
 
 import org.topupbatch.run.GracefulStop;
-import org.topupbatch.settings.PickUpSettings;
 import org.topupbatch.settings.SettingsException;
 import org.topupbatch.settings.SettingsLookup;
 
@@ -238,10 +237,11 @@ public final class TopupApplication {
         p.put("topup.internal.inbox-folder", settings.folders().inbox().toAbsolutePath().toString());
         intakeSchedule(settings, p);
         java.time.Duration backstop = org.topupbatch.report.ReportSchedule.backstopPeriod(settings.track().pendingTimeout());
-        if (settings.severalAccounts() && org.topupbatch.cluster.TwoNodes.sharedJournal(settings.journal().url())
+        if (org.topupbatch.cluster.TwoNodes.sharedJournal(settings.journal().url())
                 && backstop.compareTo(java.time.Duration.ofSeconds(5)) > 0) {
-            // each account led apart: the last orders of a batch may turn final on the other node, whose
-            // events do not reach this node's report route; the backstop finds the batch within 5 s
+            // a journal shared by nodes: the last orders of a batch may turn final on the other node (one
+            // that leads an account, or that took over the lead), whose events do not reach this node's
+            // report route; the backstop finds the batch within 5 s, whatever the accounts
             backstop = java.time.Duration.ofSeconds(5);
         }
         p.put("topup.internal.report-backstop", Long.toString(backstop.toMillis()));
@@ -265,7 +265,7 @@ public final class TopupApplication {
         if (!settings.management().enabled()) {
             exclude.append(exclude.length() > 0 ? "," : "").append("**/dashboard.yaml,**/http-intake.yaml");
         }
-        if (settings.pickUp().mode() != PickUpSettings.Mode.ONCE) {
+        if (settings.pickUp().mode() != org.topupbatch.settings.PickUpSettings.Mode.ONCE) {
             exclude.append(exclude.length() > 0 ? "," : "").append("**/run-once.yaml");
         }
         if (settings.notifications().uris().isEmpty()) {
@@ -273,7 +273,7 @@ public final class TopupApplication {
         }
         // the daily reconciliation: watch mode with a schedule only (a once run ends before midnight comes)
         // (and only with an account that has an order history to reconcile with, or several accounts)
-        if (settings.pickUp().mode() == PickUpSettings.Mode.WATCH && settings.reconcile().schedule() != null && settings.provider().reconcilable()) {
+        if (settings.pickUp().mode() == org.topupbatch.settings.PickUpSettings.Mode.WATCH && settings.reconcile().schedule() != null && settings.reconcilable()) {
             p.put("topup.internal.reconcile-cron", settings.reconcile().schedule().replace(' ', '+'));
             p.put("topup.internal.business-zone", settings.reconcile().businessZone().getId());
         } else {
@@ -300,7 +300,7 @@ public final class TopupApplication {
      * operator's cron schedule with quartz (never in once mode).
      */
     private static void intakeSchedule(Settings settings, Map<String, String> p) {
-        if (settings.pickUp().schedule() != null && settings.pickUp().mode() == PickUpSettings.Mode.WATCH) {
+        if (settings.pickUp().schedule() != null && settings.pickUp().mode() == org.topupbatch.settings.PickUpSettings.Mode.WATCH) {
             p.put("topup.internal.intake-scheduler", "quartz");
             // a space in an endpoint address is written '+'
             p.put("topup.internal.intake-cron", settings.pickUp().schedule().replace(' ', '+'));

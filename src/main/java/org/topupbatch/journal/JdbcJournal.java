@@ -168,6 +168,11 @@ public final class JdbcJournal implements Journal {
     }
 
     @Override
+    public boolean holdsRows() {
+        return intake.holdsRows();
+    }
+
+    @Override
     public Optional<BatchRecord> lastBatchForFile(String fileName) {
         return intake.lastBatchForFile(fileName);
     }

@@ -52,7 +52,7 @@ public final class Observability implements AutoCloseable {
         // before any meter of ours: Micrometer warns (and may not apply them to existing meters) otherwise
         lintedNames(registry);
         this.metrics = new TopupMetrics(registry);
-        this.readings = new RunReadings(journal, clock, balances, !accounts.isEmpty());
+        this.readings = new RunReadings(journal, clock, balances);
         metrics.gauges(registry, readings, budget, clock);
         metrics.accounts(registry, accounts);
         metrics.node(registry, node);

@@ -24,7 +24,6 @@ import org.topupbatch.provider.ProviderException;
 import org.topupbatch.provider.ProviderGateway;
 import org.topupbatch.report.ReportWriter;
 import org.topupbatch.settings.ProviderAccount;
-import org.topupbatch.settings.ProviderSettings;
 import org.topupbatch.track.OrderRequests;
 
 /**
@@ -75,14 +74,12 @@ public final class ReconcileRun implements DailyReconciliation {
     }
 
     /**
-     * The accounts the settings name: those of topup.providers in their order, or topup.base-url's as a
-     * list of one with no name; {@code gateway} makes an account's gateway (given null for that one).
+     * The accounts the settings name ({@link org.topupbatch.settings.AccountList}): those of topup.providers
+     * in their order, or topup.base-url's as a list of one with no name; {@code gateway} makes an account's gateway.
      */
-    public static List<Account> accounts(ProviderSettings provider, Function<ProviderAccount, ProviderGateway> gateway) {
-        if (provider.accounts().isEmpty()) {
-            return List.of(new Account(null, provider.dialect(), () -> gateway.apply(null)));
-        }
-        return provider.accounts().stream().map(a -> new Account(a.name(), a.dialect(), () -> gateway.apply(a))).toList();
+    public static List<Account> accounts(List<ProviderAccount> accounts, Function<ProviderAccount, ProviderGateway> gateway) {
+        return accounts.stream()
+                .map(a -> new Account(a.name(), a.dialect(), () -> gateway.apply(a))).toList();
     }
 
     /** Who is told of a reconciliation with exceptions or with an account not reconciled (the service's notifications). */

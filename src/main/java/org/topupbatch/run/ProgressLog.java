@@ -52,7 +52,7 @@ public final class ProgressLog {
 
     /**
      * @param inboxShown   the inbox as the operator gave it (an SFTP folder without secrets, or the local path)
-     * @param accountNames the named accounts of topup.providers; empty: the one account of topup.base-url
+     * @param accountNames the accounts' names in order, null for the unnamed account of topup.base-url
      */
     public ProgressLog(PickUpSettings pickUp, String inboxShown, WebhookSettings webhook, java.util.List<String> accountNames,
             Journal journal, RateBudget budget, Clock clock) {
@@ -101,10 +101,11 @@ public final class ProgressLog {
         boolean everywhere = host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]");
         String shown = everywhere ? "127.0.0.1" : host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
         String base = "http://" + shown + ":" + webhook.port();
-        // several accounts: each account's own address, the only ones whose signed webhooks settle orders
-        String paths = !accountNames.isEmpty() ? accountNames.stream()
-                .map(webhook::accountPath).collect(java.util.stream.Collectors.joining(", "))
-                : webhook.path();
+        // each account's own address, the only one whose signed webhooks settle its orders: a named
+        // account's is topup.webhook.path/NAME, the unnamed account's topup.webhook.path itself
+        String paths = accountNames.stream()
+                .map(name -> name == null ? webhook.path() : webhook.accountPath(name))
+                .collect(java.util.stream.Collectors.joining(", "));
         return base + paths + (everywhere ? " (listening on all addresses)" : "");
     }
 

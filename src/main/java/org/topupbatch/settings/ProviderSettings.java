@@ -77,28 +77,6 @@ public record ProviderSettings(String baseUrl, String apiKey, String apiSecret, 
         return baseUrl == null && accounts.isEmpty();
     }
 
-    /** Whether named accounts (topup.providers) are set instead of the one account of topup.base-url. */
-    public boolean severalAccounts() {
-        return !accounts.isEmpty();
-    }
-
-    /**
-     * Whether the single account's provider keeps an order history to reconcile with: Digiflazz's buyer
-     * API has none (docs/dialects.md), so reconciling a single Digiflazz account is not available.
-     */
-    public boolean providerHasHistory() {
-        return "topup".equals(dialect) && accounts.isEmpty();
-    }
-
-    /**
-     * Whether {@code reconcile} and the daily reconciliation run: a single account with an order history,
-     * or several accounts, each reconciled on its own, by its history or, without one, by a status check
-     * of each of the journal's orders (docs/reconcile.md#reconcile-with-the-provider).
-     */
-    public boolean reconcilable() {
-        return !accounts.isEmpty() || providerHasHistory();
-    }
-
     /** The accounts' names in order; empty with the one account of topup.base-url. */
     public List<String> accountNames() {
         return accounts.stream().map(ProviderAccount::name).toList();

@@ -67,9 +67,13 @@ public record Settings(
         return sftp.reports() != null ? sftp.reports().toString() : folders.reports().toAbsolutePath().toString();
     }
 
-    /** Whether named accounts (topup.providers) are set instead of the one account of topup.base-url. */
-    public boolean severalAccounts() {
-        return provider.severalAccounts();
+    /**
+     * Whether {@code reconcile} and the daily reconciliation run: when every account can be reconciled,
+     * each on its own, by its history or, a named account without one, by a status check of each of the
+     * journal's orders (docs/reconcile.md#reconcile-with-the-provider).
+     */
+    public boolean reconcilable() {
+        return AccountList.of(this).stream().allMatch(AccountList::reconcilable);
     }
 
     /** Reads and checks every setting; throws {@link SettingsException} naming the first bad one. */

@@ -99,6 +99,6 @@ class ProgressLogTest {
     /** As RunConfiguration makes it: the groups it reads, out of the whole settings. */
     private static ProgressLog progressLog(Settings settings, JdbcJournal journal, RateBudget budget, Clock clock) {
         return new ProgressLog(settings.pickUp(), settings.inboxShown(), settings.webhook(),
-                settings.provider().accountNames(), journal, budget, clock);
+                org.topupbatch.settings.AccountList.names(settings), journal, budget, clock);
     }
 }
