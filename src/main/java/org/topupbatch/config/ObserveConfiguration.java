@@ -62,7 +62,8 @@ public final class ObserveConfiguration extends AreaConfiguration {
                                 settings.guards().balancePolicy(), settings.pickUp().inputCharset(), settings.guards().repeatWindow(), clock)
                                 .routedBy(provider.rowRouter()),
                         () -> provider.gateways().checkBalance().balance(), () -> provider.gateways().requestsPerMinute(),
-                        settings.folders().data().resolve("http-intake")));
+                        settings.folders().data().resolve("http-intake")))
+                .withCallbacks(notify.callbacks(), journal.outbox());
     }
 
     /** The dashboard's hold, resume and cancel buttons (routes/dashboard.yaml). */
@@ -124,6 +125,7 @@ public final class ObserveConfiguration extends AreaConfiguration {
                     cluster.node(), clock, ProviderName.of(settings), provider.balances(),
                     settings.folders().inbox(), settings.track().outageWait(), observedAccounts());
             observability.metrics().notifications(observability.registry(), notify.notifications());
+            observability.dashboard().withOutbox(() -> org.topupbatch.notify.OutboxLines.of(journal.outbox().state(10)));
             // each named account: whether this node leads it (two nodes: each account has a leader of its own)
             for (String account : provider.namedAccounts().keySet()) {
                 io.micrometer.core.instrument.Gauge.builder("topup.account.leader", cluster.accountsLed(),

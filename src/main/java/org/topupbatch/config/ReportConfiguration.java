@@ -63,18 +63,17 @@ public final class ReportConfiguration extends AreaConfiguration {
     @BindToRegistry("batchReporter")
     public synchronized BatchReporter batchReporter() {
         if (reporter == null) {
-            reporter = new BatchReporter(journal.journal(), provider.gateways(),
-                    new ReportWriter(settings.folders().reports(), sftp.reportDelivery(), settings.report().charset()).alsoXlsx(settings.report().xlsx())
-                            .withAccounts(settings.provider().accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList())
-                            .withAccountBalances(provider::lastBalance),
-                    clock, settings.track().pendingTimeout(),
-                    (batch, complete, at, summary) -> {
-                        observe.observability().metrics().reportWritten(batch, complete, at);
-                        if (notify.notifications().enabled()) {
-                            org.topupbatch.report.ReportNotices.forReport(batch, complete, summary, settings.notifications().lowBalance(),
-                                    journal.journal().reservedAmount()).forEach(notify.notifications()::tell);
-                        }
-                    });
+            ReportWriter files = new ReportWriter(settings.folders().reports(), sftp.reportDelivery(), settings.report().charset())
+                    .alsoXlsx(settings.report().xlsx())
+                    .withAccounts(settings.provider().accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList())
+                    .withAccountBalances(provider::lastBalance);
+            // the notices and the ERP's callback go into the outbox with the record of the report
+            org.topupbatch.report.ReportMessages messages = new org.topupbatch.report.ReportMessages(notify.notifications(),
+                    notify.callbacks(), journal.outbox(), settings.notifications().lowBalance(), () -> journal.journal().reservedAmount());
+            reporter = new BatchReporter(journal.journal(), new org.topupbatch.report.ReportSchedule(journal.journal(), clock,
+                    settings.track().pendingTimeout()), new org.topupbatch.report.BatchReportWriter(journal.journal(), provider.gateways(),
+                    files, clock, (batch, complete, at, summary) -> observe.observability().metrics().reportWritten(batch, complete, at))
+                    .recordingIn(journal.outbox(), messages));
         }
         return reporter;
     }

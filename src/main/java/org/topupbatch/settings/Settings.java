@@ -29,7 +29,9 @@ public record Settings(
         ManagementSettings management,
         // inbox and reports on an SFTP server: then the folders' inbox and reports are local folders under data
         SftpSettings sftp,
-        IntakeSettings intake) {
+        IntakeSettings intake,
+        // the outbox: callbacks to the ERP and the back-off of every outgoing message (docs/callbacks.md)
+        CallbackSettings callbacks) {
 
     /** Every key a group declares, in the order docs/settings.md lists the areas. */
     public static List<Setting<?>> declared() {
@@ -93,7 +95,10 @@ public record Settings(
         ManagementSettings management = ManagementSettings.load(lookup, webhook);
         return new Settings(provider, folders, pickUp, webhook, journal, submit, track, guards,
                 ReportSettings.load(lookup), ReconcileSettings.load(lookup), NotifySettings.load(lookup),
-                management, sftp, IntakeSettings.load(lookup));
+                management, sftp, IntakeSettings.load(lookup), CallbackSettings.load(key -> {
+                    String v = lookup.apply(key);
+                    return v == null || v.isBlank() ? null : v.trim();
+                }));
     }
 
     /** An endpoint URI as it may be shown: its passwords and tokens masked. */
