@@ -52,7 +52,7 @@ public final class RetryFailedCommand implements Command {
             throw new CommandFailure.Usage("retry-failed BATCH (a batch id, or an input file name)");
         }
         String wanted = args.get(0).trim();
-        Path inbox = context.settings().inbox();
+        Path inbox = context.settings().folders().inbox();
         try (Journal journal = context.openJournal()) {
             return write(journal, BatchArgument.one(journal, wanted), inbox);
         }

@@ -6,7 +6,7 @@ import org.topupbatch.text.OneLine;
 import org.topupbatch.text.Rupiah;
 import org.topupbatch.journal.BatchStatus;
 import org.topupbatch.settings.AccountList;
-import org.topupbatch.settings.Settings;
+import org.topupbatch.config.CommandSettings;
 
 import java.io.PrintStream;
 import java.time.Clock;
@@ -57,21 +57,21 @@ public final class StatusCommand implements Command {
             if (args.size() > 1 || (args.size() == 1 && args.get(0).isBlank())) {
                 throw new CommandFailure.Usage("status [BATCH] (a batch id, or an input file name)");
             }
-            Settings settings = context.settings();
+            CommandSettings settings = context.settings();
             return context.onJournal((journal, attemptOut, attemptErr) ->
                     new StatusCommand(context.printingTo(attemptOut, attemptErr)).show(settings, journal, args));
         });
     }
 
     /** What {@code status} prints from an open journal. */
-    private int show(Settings settings, Journal journal, List<String> args) {
-        outageWait = settings.outageWait();
+    private int show(CommandSettings settings, Journal journal, List<String> args) {
+        outageWait = settings.track().outageWait();
         if (args.isEmpty()) {
-            if (TwoNodes.sharedJournal(settings.dbUrl())) {
-                out.println(nodes(NodeSessions.read(settings.dbUrl(), settings.dbUser(), settings.dbPassword())));
+            if (TwoNodes.sharedJournal(settings.journal().url())) {
+                out.println(nodes(NodeSessions.read(settings.journal().url(), settings.journal().user(), settings.journal().password())));
                 // each named account's leader; the unnamed account is led by the active node, said above
-                List<String> named = AccountList.names(settings).stream().filter(java.util.Objects::nonNull).toList();
-                accountLeaders(NodeSessions.accountLeaders(settings.dbUrl(), settings.dbUser(), settings.dbPassword(), named))
+                List<String> named = settings.accountNames().stream().filter(java.util.Objects::nonNull).toList();
+                accountLeaders(NodeSessions.accountLeaders(settings.journal().url(), settings.journal().user(), settings.journal().password(), named))
                         .ifPresent(out::println);
             }
             return listBatches(journal);

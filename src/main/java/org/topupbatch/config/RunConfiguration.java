@@ -46,13 +46,14 @@ public final class RunConfiguration extends AreaConfiguration {
     /** One log line per active batch at a steady pace. */
     @BindToRegistry("inboxWatch")
     public org.topupbatch.run.InboxWatch inboxWatch() {
-        return new org.topupbatch.run.InboxWatch(settings.inbox(), settings.inboxShown(),
+        return new org.topupbatch.run.InboxWatch(settings.folders().inbox(), settings.inboxShown(),
                 notice -> report.notifications().tell(notice));
     }
 
     @BindToRegistry("progressLog")
     public ProgressLog progressLog() {
-        return new ProgressLog(settings, journal.journal(), provider.budget(), clock);
+        return new ProgressLog(settings.pickUp(), settings.inboxShown(), settings.webhook(),
+                org.topupbatch.settings.AccountList.names(settings), journal.journal(), provider.budget(), clock);
     }
 
     @BindToRegistry("runMonitor")
@@ -120,7 +121,7 @@ public final class RunConfiguration extends AreaConfiguration {
 
     /** How long a node handing an account's lead over waits for its orders on the wire there: the longest call. */
     private java.time.Duration longestCall() {
-        return settings.connectTimeout().multipliedBy(2).plus(settings.responseTimeout());
+        return settings.submit().connectTimeout().multipliedBy(2).plus(settings.submit().responseTimeout());
     }
 
     /**

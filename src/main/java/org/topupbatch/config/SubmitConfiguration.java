@@ -48,9 +48,9 @@ public final class SubmitConfiguration extends AreaConfiguration implements Auto
     public synchronized OrderSubmitter orderSubmitter() {
         if (submitter == null) {
             ProductAvailability availability = new ProductAvailability(journal.journal(), provider.prices(),
-                    settings.outageWait(), settings.outageRecheck(), clock);
+                    settings.track().outageWait(), settings.track().outageRecheck(), clock);
             submitter = new OrderSubmitter(journal.journal(), provider.gateways(), clock,
-                    new PriceGuard(provider::prices, settings.priceTolerance()), availability);
+                    new PriceGuard(provider::prices, settings.guards().priceTolerance()), availability);
             submitter.queue().ledBy(led);
             submitter.queue().onStopped((file, reason) -> notify.notifications().tell(new org.topupbatch.notify.Notice(
                     "batch_stopped", "topup-batch: batch " + org.topupbatch.text.OneLine.of(file, 200) + " stopped",

@@ -60,11 +60,11 @@ public final class TrackConfiguration extends AreaConfiguration {
 
     private UnknownOrderReconciliation unknownAt(org.topupbatch.provider.ProviderGateway gateway, OrderHistorySearch history) {
         return new UnknownOrderReconciliation(gateway, history, trackedOrders(),
-                journal.journal()::batch, clock, new OrderRequests(settings.priceTolerance()));
+                journal.journal()::batch, clock, new OrderRequests(settings.guards().priceTolerance()));
     }
 
     private PendingOrderPolling pendingAt(org.topupbatch.provider.ProviderGateway gateway, OrderHistorySearch history) {
-        return new PendingOrderPolling(gateway, history, trackedOrders(), new OrderRequests(settings.priceTolerance()));
+        return new PendingOrderPolling(gateway, history, trackedOrders(), new OrderRequests(settings.guards().priceTolerance()));
     }
 
     private org.topupbatch.track.AccountsTracking accountsTracking;
@@ -87,9 +87,9 @@ public final class TrackConfiguration extends AreaConfiguration {
     public WebhookReceiver webhookReceiver() throws Exception {
         WebhookReceiver receiver = new WebhookReceiver(journal.journal(), webhookAuthenticator(), namedWebhooks(), clock);
         camel.addService(receiver, true, true); // its last log summary at shutdown
-        if (settings.webhookEnabled()) {
+        if (settings.webhook().enabled()) {
             namedWebhooks().forEach((name, a) -> LOG.info(
-                    "Webhooks of account {} are taken at {}: {}", name, settings.accountWebhookPath(name),
+                    "Webhooks of account {} are taken at {}: {}", name, settings.webhook().accountPath(name),
                     a.verifies() ? "signed ones settle its orders" : "no webhook secret set, each is a hint"));
         }
         return receiver;
@@ -100,7 +100,7 @@ public final class TrackConfiguration extends AreaConfiguration {
      * at an account whose webhook secret is set (an order of no account, with topup.providers set, has none).
      */
     private java.util.function.Predicate<org.topupbatch.journal.RowRecord> webhooksSettle() {
-        if (!settings.webhookEnabled()) {
+        if (!settings.webhook().enabled()) {
             return row -> false;
         }
         java.util.Map<String, WebhookAuthenticator> accounts = accountWebhooks();

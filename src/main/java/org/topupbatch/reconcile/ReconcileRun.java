@@ -24,7 +24,6 @@ import org.topupbatch.provider.ProviderException;
 import org.topupbatch.provider.ProviderGateway;
 import org.topupbatch.report.ReportWriter;
 import org.topupbatch.settings.ProviderAccount;
-import org.topupbatch.settings.Settings;
 import org.topupbatch.track.OrderRequests;
 
 /**
@@ -78,8 +77,8 @@ public final class ReconcileRun implements DailyReconciliation {
      * The accounts the settings name ({@link org.topupbatch.settings.AccountList}): those of topup.providers
      * in their order, or topup.base-url's as a list of one with no name; {@code gateway} makes an account's gateway.
      */
-    public static List<Account> accounts(Settings settings, Function<ProviderAccount, ProviderGateway> gateway) {
-        return org.topupbatch.settings.AccountList.of(settings).stream()
+    public static List<Account> accounts(List<ProviderAccount> accounts, Function<ProviderAccount, ProviderGateway> gateway) {
+        return accounts.stream()
                 .map(a -> new Account(a.name(), a.dialect(), () -> gateway.apply(a))).toList();
     }
 

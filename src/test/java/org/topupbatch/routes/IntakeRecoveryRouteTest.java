@@ -29,7 +29,7 @@ class IntakeRecoveryRouteTest extends RouteTestSupport {
         String content = IntakeRouteTest.BATCH;
         String hash = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
                 .digest(content.getBytes(StandardCharsets.UTF_8))).substring(0, 12);
-        Path archivedAs = settings.data().resolve("archive").resolve("crashed.20261121-000000." + hash + ".csv")
+        Path archivedAs = settings.folders().data().resolve("archive").resolve("crashed.20261121-000000." + hash + ".csv")
                 .toAbsolutePath();
         long batchId;
         try (BatchWriter writer = journal().openBatch("crashed.csv", ',', List.of("order_no"), archivedAs.toString())) {
@@ -50,7 +50,7 @@ class IntakeRecoveryRouteTest extends RouteTestSupport {
 
     @Test
     void the_same_name_with_other_content_is_a_new_batch() throws Exception {
-        Path archivedAs = settings.data().resolve("archive").resolve("again.20261121-000000.000000000000.csv");
+        Path archivedAs = settings.folders().data().resolve("archive").resolve("again.20261121-000000.000000000000.csv");
         long batchId;
         try (BatchWriter writer = journal().openBatch("again.csv", ',', List.of(), archivedAs.toString())) {
             batchId = writer.commit();
