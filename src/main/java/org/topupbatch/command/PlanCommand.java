@@ -133,12 +133,12 @@ public final class PlanCommand implements Command {
                 settings.repeatWindow(), java.time.Clock.systemUTC())
                 .check(file, (delimiter, encoding, extras) -> {
             printed.readAs(encoding.shown(), delimiter);
-            writer[0] = new PlanWriter(journal::ordersAmong, journal::repeatsAmong);
+            writer[0] = new PlanWriter(journal.intake()::ordersAmong, journal.intake()::repeatsAmong);
             if (!lone) {
                 return new BatchCheck.Opened(writer[0], EVERY_BALANCE);
             }
             first.balance = first.session.gateway.checkBalance().balance();
-            tally.reserved = journal.reservedAmount();
+            tally.reserved = journal.intake().reservedAmount();
             return new BatchCheck.Opened(writer[0], first.balance - tally.reserved);
         }, new BatchPlanner.RowListener() {
             @Override

@@ -68,7 +68,7 @@ public final class ReconcileCommand implements Command {
                 session.limits(); // the account's rate, so that its calls keep to it beside a running service
                 return session.gateway;
             });
-            ReconcileRun.Done done = new ReconcileRun(accounts, journal,
+            ReconcileRun.Done done = new ReconcileRun(accounts, journal.reconciliations(), journal.tracking(), journal.reporting(),
                     new ReportWriter(settings.reports(), ReportDelivery.LOCAL, settings.reportCharset())
                             .alsoXlsx(settings.reportXlsx())
                             .withAccounts(settings.accounts().stream().map(ProviderAccount::name).toList()),

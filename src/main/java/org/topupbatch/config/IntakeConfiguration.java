@@ -42,7 +42,7 @@ public final class IntakeConfiguration extends AreaConfiguration {
     @BindToRegistry("batchIntake")
     public synchronized BatchIntake batchIntake() {
         if (batchIntake == null) {
-            batchIntake = new BatchIntake(journal.journal(), provider.gateways(), provider.prices(),
+            batchIntake = new BatchIntake(journal.journal().intake(), provider.gateways(), provider.prices(),
                     customerRules(), settings.balancePolicy(), settings.data().resolve("archive"), clock, ProviderName.of(settings),
                     settings.inputCharset(), settings.repeatWindow());
             if (provider.severalAccounts()) {

@@ -56,8 +56,8 @@ public final class ObserveConfiguration extends AreaConfiguration {
     @BindToRegistry("httpIntake")
     public org.topupbatch.door.HttpIntake httpIntake() {
         // who may call it is decided once for the whole port (ManagementGuard), not here
-        return new org.topupbatch.door.HttpIntake(journal.journal(), settings.inbox(), settings.reports(),
-                settings.intakeToken(), settings.intakeMaxBytes(), settings.mode() == Settings.Mode.WATCH).withPreview(new org.topupbatch.door.UploadPreview(journal.journal(),
+        return new org.topupbatch.door.HttpIntake(journal.journal().intake(), journal.journal().reporting(), settings.inbox(), settings.reports(),
+                settings.intakeToken(), settings.intakeMaxBytes(), settings.mode() == Settings.Mode.WATCH).withPreview(new org.topupbatch.door.UploadPreview(journal.journal().intake(),
                         () -> new org.topupbatch.intake.BatchCheck(provider.prices(), IntakeConfiguration.customerRules(settings),
                                 settings.balancePolicy(), settings.inputCharset(), settings.repeatWindow(), clock)
                                 .routedBy(provider.severalAccounts() ? provider.rowRouter() : null),
@@ -68,7 +68,7 @@ public final class ObserveConfiguration extends AreaConfiguration {
     /** The dashboard's hold, resume and cancel buttons (routes/dashboard.yaml). */
     @BindToRegistry("dashboardActions")
     public DashboardActions dashboardActions() {
-        return new DashboardActions(journal.journal(), clock);
+        return new DashboardActions(journal.journal().control(), journal.journal().reporting(), clock);
     }
 
     @Override
@@ -102,7 +102,7 @@ public final class ObserveConfiguration extends AreaConfiguration {
             // (topup.management.port=0): Camel's stock platform-http would echo query values as answer headers
             camelContext.addComponent("platform-http", ManagementHttp.onPort(settings.webhookPort()));
         }
-        observability().registerHealthChecks(camelContext, journal.journal());
+        observability().registerHealthChecks(camelContext, journal.journal().status());
         if (settings.sftp().inbox() == null) {
             // an SFTP inbox's local folder is the relay's own (sftp-inbox.yaml): its server has a check of its own
             org.apache.camel.health.HealthCheckRegistry.get(camelContext)
@@ -120,9 +120,12 @@ public final class ObserveConfiguration extends AreaConfiguration {
 
     public synchronized Observability observability() {
         if (observability == null) {
-            observability = new Observability(Observability.meterRegistry(camel), journal.journal(), provider.budget(),
-                    cluster.node(), clock, ProviderName.of(settings), provider.balances(),
-                    settings.inbox(), settings.outageWait(), observedAccounts());
+            org.topupbatch.journal.Journal j = journal.journal();
+            java.util.List<ObservedAccount> accounts = observedAccounts();
+            org.topupbatch.observe.RunReadings readings = new org.topupbatch.observe.RunReadings(j.status(), j.reporting(),
+                    j.control(), j.outages(), j.reconciliations(), clock, provider.balances(), !accounts.isEmpty());
+            observability = new Observability(Observability.meterRegistry(camel), readings, provider.budget(),
+                    cluster.node(), clock, ProviderName.of(settings), settings.inbox(), settings.outageWait(), accounts);
             observability.metrics().notifications(observability.registry(), notify.notifications());
             // each named account: whether this node leads it (two nodes: each account has a leader of its own)
             for (String account : provider.namedAccounts().keySet()) {

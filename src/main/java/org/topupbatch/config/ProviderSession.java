@@ -41,7 +41,7 @@ public final class ProviderSession implements AutoCloseable {
     /** @param lookup where the settings were read from (the embedded sandbox's own settings are read there too) */
     public ProviderSession(Settings settings, java.util.function.Function<String, String> lookup, Journal journal, Clock clock) {
         this(settings, embeddedIfNone(settings, lookup), settings.baseUrl(), settings.apiKey(), settings.apiSecret(),
-                settings.dialect(), settings.rateLimit(), journal, clock);
+                settings.dialect(), settings.rateLimit(), journal.callLog(), clock);
         this.dailyLimit = settings.dailyLimit();
     }
 

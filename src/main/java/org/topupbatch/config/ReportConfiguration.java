@@ -46,7 +46,7 @@ public final class ReportConfiguration extends AreaConfiguration {
         // each account through its own gateway, so within its own rate budget (docs/accounts-and-dialects.md#several-accounts)
         return new org.topupbatch.reconcile.ReconcileRun(
                 org.topupbatch.reconcile.ReconcileRun.accounts(settings, a -> provider.gateway(a == null ? null : a.name())),
-                journal.journal(),
+                journal.journal().reconciliations(), journal.journal().tracking(), journal.journal().reporting(),
                 new ReportWriter(settings.reports(), sftp.reportDelivery(), settings.reportCharset()).alsoXlsx(settings.reportXlsx())
                         .withAccounts(settings.accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList())
                         .withAccountBalances(provider::lastBalance),
@@ -63,7 +63,7 @@ public final class ReportConfiguration extends AreaConfiguration {
     @BindToRegistry("batchReporter")
     public synchronized BatchReporter batchReporter() {
         if (reporter == null) {
-            reporter = new BatchReporter(journal.journal(), provider.gateways(),
+            reporter = new BatchReporter(journal.journal().reporting(), provider.gateways(),
                     new ReportWriter(settings.reports(), sftp.reportDelivery(), settings.reportCharset()).alsoXlsx(settings.reportXlsx())
                             .withAccounts(settings.accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList())
                             .withAccountBalances(provider::lastBalance),
@@ -72,7 +72,7 @@ public final class ReportConfiguration extends AreaConfiguration {
                         observe.observability().metrics().reportWritten(batch, complete, at);
                         if (notify.notifications().enabled()) {
                             org.topupbatch.report.ReportNotices.forReport(batch, complete, summary, settings.notifyLowBalance(),
-                                    journal.journal().reservedAmount()).forEach(notify.notifications()::tell);
+                                    journal.journal().intake().reservedAmount()).forEach(notify.notifications()::tell);
                         }
                     });
         }
