@@ -15,6 +15,7 @@ final class JdbcIntakeJournal implements IntakeJournal {
             archived_as, error, started_at, report_complete, provider) VALUES (?, ',', '[]', ?, ?, ?, FALSE, ?)""";
     private static final String ORDERS_AMONG = """
             SELECT order_ref_id FROM batch_row WHERE order_ref_id IN %s""".formatted(RefIdParts.IN_LIST);
+    private static final String ANY_ROW = "SELECT 1 FROM batch_row FETCH FIRST 1 ROWS ONLY";
     private static final String LAST_BATCH_FOR_FILE = """
             SELECT %s FROM batch
             WHERE file_name = ? ORDER BY id DESC FETCH FIRST 1 ROWS ONLY""".formatted(Mapping.BATCH_COLUMNS);
@@ -59,6 +60,13 @@ final class JdbcIntakeJournal implements IntakeJournal {
             jdbc.query(ORDERS_AMONG, ps -> RefIdParts.bind(ps, 1, part), rs -> ordered.add(rs.getString(1)));
         }
         return ordered;
+    }
+
+    @Override
+    public boolean holdsRows() {
+        boolean[] any = {false};
+        jdbc.query(ANY_ROW, ps -> { }, rs -> any[0] = true);
+        return any[0];
     }
 
     @Override

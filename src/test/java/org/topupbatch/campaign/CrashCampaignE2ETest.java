@@ -9,12 +9,12 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The crash campaign (docs/development.md#crash-campaign-and-fault-matrix) on the H2 journal, and with
  * {@link CrashCampaignPostgresE2ETest} on PostgreSQL (two classes, so that the suite's two test JVMs
- * can run them side by side): at least {@code campaign.kills} kills (default 4, so 8 per run; a soak raises it) each,
+ * can run them side by side): at least {@code campaign.kills} kills (default 10, so 20 per run; a soak raises it) each,
  * seeded by {@code campaign.seed} (default: random, printed). A soak is the same test with more kills.
  */
 class CrashCampaignE2ETest {
 
-    static final int KILLS = Integer.getInteger("campaign.kills", 4);
+    static final int KILLS = Integer.getInteger("campaign.kills", 10);
 
     @TempDir
     Path home;

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import org.topupbatch.testing.BoundedProcess;
 import org.topupbatch.testing.BuiltJar;
 import org.topupbatch.testing.FreePorts;
+import org.topupbatch.testing.StartArchive;
 
 /**
  * The built jar in a folder of its own (inbox, reports, data), run as separate processes one after
@@ -83,6 +84,7 @@ final class ProductProcess {
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xmx256m");
         cmd.add("-XX:TieredStopAtLevel=1"); // short runs: start-up matters more than peak speed
+        cmd.addAll(StartArchive.jvmOptions());
         if (crashAt != null) {
             cmd.add("-Dtopup.internal.crash-at=" + crashAt);
         }
@@ -116,7 +118,9 @@ final class ProductProcess {
 
     private String commandOnce(String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-jar", BuiltJar.path().toAbsolutePath().toString()));
+                "-XX:TieredStopAtLevel=1"));
+        cmd.addAll(StartArchive.jvmOptions());
+        cmd.addAll(List.of("-jar", BuiltJar.path().toAbsolutePath().toString()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(home.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("TOPUP_"));
@@ -140,7 +144,9 @@ final class ProductProcess {
      */
     CommandOutcome commandOutcome(Duration limit, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-jar", BuiltJar.path().toAbsolutePath().toString()));
+                "-XX:TieredStopAtLevel=1"));
+        cmd.addAll(StartArchive.jvmOptions());
+        cmd.addAll(List.of("-jar", BuiltJar.path().toAbsolutePath().toString()));
         cmd.addAll(List.of(args));
         Path out = Files.createTempFile(home, "command-", ".out");
         Path err = Files.createTempFile(home, "command-", ".err");

@@ -8,7 +8,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +19,7 @@ import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.WebDriverWait;
+import org.topupbatch.docs.DashboardScreenshot;
 import org.topupbatch.testing.BuiltJar;
 import org.topupbatch.testing.Poll;
 
@@ -27,7 +27,8 @@ import org.topupbatch.testing.Poll;
  * The dashboard in a real headless browser (Debian's chromium with its chromedriver) while a
  * batch runs against a slow sandbox: what a person sees is the batch's name, its progress and the
  * balance as of the latest order's answer, rupiah written the Indonesian way; the first paint
- * already shows the data. The screenshot is kept as target/dashboard.png.
+ * already shows the data. The screenshot is kept as target/dashboard.png, and is the docs' picture of the
+ * dashboard when {@code -Ddocs.screenshots=true} ({@link DashboardScreenshot}).
  */
 class DashboardE2ETest {
 
@@ -210,10 +211,17 @@ class DashboardE2ETest {
         });
     }
 
-    /** Kept beside the built jar (target/), where CI collects test artifacts. */
+    /**
+     * The page at the docs' picture's size (the browser's own window leaves a viewport of another height),
+     * kept as target/dashboard.png and, when asked, as the docs' picture ({@link DashboardScreenshot}).
+     */
     private Path screenshot() throws Exception {
-        Path taken = browser.getScreenshotAs(OutputType.FILE).toPath();
-        Path kept = BuiltJar.path().toAbsolutePath().getParent().resolve("dashboard.png");
-        return Files.copy(taken, kept, StandardCopyOption.REPLACE_EXISTING);
+        browser.executeCdpCommand("Emulation.setDeviceMetricsOverride", Map.of("width", DashboardScreenshot.WIDTH,
+                "height", DashboardScreenshot.HEIGHT, "deviceScaleFactor", 1, "mobile", false));
+        try {
+            return DashboardScreenshot.keep(browser.getScreenshotAs(OutputType.FILE).toPath(), BuiltJar.path());
+        } finally {
+            browser.executeCdpCommand("Emulation.clearDeviceMetricsOverride", Map.of());
+        }
     }
 }

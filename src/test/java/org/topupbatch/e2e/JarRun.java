@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import org.topupbatch.testing.BuiltJar;
 import org.topupbatch.testing.FreePorts;
 import org.topupbatch.testing.PostgresServer;
+import org.topupbatch.testing.StartArchive;
 
 /**
  * The built jar run as a separate process, in a folder of its own (inbox, reports, data),
@@ -144,6 +145,7 @@ final class JarRun {
         cmd.add("-Xmx512m");
         // short runs, many at once on two cores: start-up matters more than peak speed (as the campaign's)
         cmd.add("-XX:TieredStopAtLevel=1");
+        cmd.addAll(StartArchive.jvmOptions());
         cmd.addAll(jvm);
         cmd.add("-jar");
         cmd.add(BuiltJar.path().toAbsolutePath().toString());

@@ -63,6 +63,16 @@ abstract class RepeatWaitsContractTest extends JournalPerTest {
                 outcome == RowState.SUCCESS ? null : "customer account not found");
     }
 
+    /** plan leaves its look-ups out on a journal without rows: it must say so only when none was ever recorded. */
+    @Test
+    void aJournalHoldsRowsOnceABatchRecordedOne() {
+        assertThat(journal.intake().holdsRows()).as("a fresh journal").isFalse();
+        journal.intake().recordUnreadableBatch("junk.csv", "not text", "archive/junk.csv");
+        assertThat(journal.intake().holdsRows()).as("an unreadable batch records no row").isFalse();
+        batch("a.csv", order(0, "A-1"));
+        assertThat(journal.intake().holdsRows()).as("after a batch of one row").isTrue();
+    }
+
     @Test
     void aWaitingRowIsNeverTakenToBeSentAndKeepsItsRefIdAndPriceSetAside() {
         long first = batch("a.csv", order(0, "A-1"));

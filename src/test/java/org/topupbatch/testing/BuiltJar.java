@@ -28,7 +28,9 @@ public final class BuiltJar {
     public static String command(java.util.Map<String, String> env, String... args)
             throws java.io.IOException, InterruptedException {
         java.util.List<String> line = new java.util.ArrayList<>(java.util.List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", path().toAbsolutePath().toString()));
+                Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        line.addAll(StartArchive.jvmOptions());
+        line.addAll(java.util.List.of("-jar", path().toAbsolutePath().toString()));
         line.addAll(java.util.List.of(args));
         ProcessBuilder pb = new ProcessBuilder(line);
         pb.environment().keySet().removeIf(k -> k.startsWith("TOPUP_"));
