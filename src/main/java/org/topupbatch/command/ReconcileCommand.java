@@ -13,6 +13,7 @@ import org.topupbatch.reconcile.ReconcileRun;
 import org.topupbatch.reconcile.AccountReconciliation;
 import org.topupbatch.report.ReportDelivery;
 import org.topupbatch.report.ReportWriter;
+import org.topupbatch.settings.AccountList;
 import org.topupbatch.settings.ProviderAccount;
 import org.topupbatch.track.OrderRequests;
 import org.topupbatch.text.OneLine;
@@ -48,9 +49,13 @@ public final class ReconcileCommand implements Command {
             throw new CommandFailure.Usage("reconcile [DAY] (YYYY-MM-DD in topup.business-zone; default yesterday)");
         }
         Settings settings = context.settings();
-        if (!settings.severalAccounts() && !settings.providerHasHistory()) {
-            throw new CommandFailure("cannot reconcile: the " + settings.dialect() + " dialect has no order history to"
-                    + " compare the journal with (docs/dialects.md); use the provider's own transaction export");
+        for (ProviderAccount account : AccountList.of(settings)) {
+            // a named account without an order history is reconciled by a status check of each journaled
+            // order; the unnamed account only by its history (docs/reconcile.md#reconcile-with-the-provider)
+            if (!AccountList.reconcilable(account)) {
+                throw new CommandFailure("cannot reconcile: the " + account.dialect() + " dialect has no order history to"
+                        + " compare the journal with (docs/dialects.md); use the provider's own transaction export");
+            }
         }
         ReconcileDay day;
         try {
@@ -62,7 +67,7 @@ public final class ReconcileCommand implements Command {
         try (Journal journal = context.openJournal()) {
             List<ReconcileRun.Account> accounts = ReconcileRun.accounts(settings, account -> {
                 // each account's own dialect, credentials and rate budget (its calls journaled under its name)
-                ProviderSession session = account == null ? context.providerSession(journal)
+                ProviderSession session = account.name() == null ? context.providerSession(journal)
                         : ProviderSession.forAccount(settings, account, journal, context.clock());
                 sessions.add(session);
                 session.limits(); // the account's rate, so that its calls keep to it beside a running service

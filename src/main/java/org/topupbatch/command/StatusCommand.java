@@ -5,6 +5,7 @@ import org.topupbatch.text.OneLine;
 
 import org.topupbatch.text.Rupiah;
 import org.topupbatch.journal.BatchStatus;
+import org.topupbatch.settings.AccountList;
 import org.topupbatch.settings.Settings;
 
 import java.io.PrintStream;
@@ -65,15 +66,13 @@ public final class StatusCommand implements Command {
     /** What {@code status} prints from an open journal. */
     private int show(Settings settings, Journal journal, List<String> args) {
         outageWait = settings.outageWait();
-        severalAccounts = settings.severalAccounts();
         if (args.isEmpty()) {
             if (TwoNodes.sharedJournal(settings.dbUrl())) {
                 out.println(nodes(NodeSessions.read(settings.dbUrl(), settings.dbUser(), settings.dbPassword())));
-                if (settings.severalAccounts()) {
-                    out.println(accountLeaders(NodeSessions.accountLeaders(settings.dbUrl(), settings.dbUser(),
-                            settings.dbPassword(), settings.accounts().stream()
-                                    .map(org.topupbatch.settings.ProviderAccount::name).toList())));
-                }
+                // each named account's leader; the unnamed account is led by the active node, said above
+                List<String> named = AccountList.names(settings).stream().filter(java.util.Objects::nonNull).toList();
+                accountLeaders(NodeSessions.accountLeaders(settings.dbUrl(), settings.dbUser(), settings.dbPassword(), named))
+                        .ifPresent(out::println);
             }
             return listBatches(journal);
         }
@@ -140,9 +139,7 @@ public final class StatusCommand implements Command {
                     + ": its rows not sent then are reported rejected; its sent orders are tracked to the end");
         }
         printHeld(journal);
-        if (severalAccounts) {
-            printAccounts(journal, batch);
-        }
+        printAccounts(journal, batch);
         // WAITING: a row waiting for the outcome of an order it repeats (reported pending, like these)
         List<RowRecord> waiting = journal.status().rowsOfBatch(batch.id(), EnumSet.of(RowState.PENDING, RowState.UNKNOWN,
                 RowState.SENDING, RowState.WAITING), ORDERS_SHOWN);
@@ -165,13 +162,11 @@ public final class StatusCommand implements Command {
         }
     }
 
-    /** Whether topup.providers is set: then a batch shows a line per account. */
-    private boolean severalAccounts;
-
     /**
-     * Several accounts (docs/accounts-and-dialects.md#several-accounts): one line per account with the batch's rows there,
+     * One line per named account with the batch's rows there (docs/accounts-and-dialects.md#several-accounts),
      * by outcome, what they cost, and how many reached it after another account refused them (counted
-     * by the journal, as the dashboard counts them).
+     * by the journal, as the dashboard counts them). The unnamed account's rows are the batch's line above:
+     * the journal counts only rows routed to a named account.
      */
     private void printAccounts(Journal journal, BatchRecord batch) {
         journal.status().accountCounts(batch.id()).forEach((account, n) -> out.println("Account " + account + ": " + n.success()
@@ -199,10 +194,13 @@ public final class StatusCommand implements Command {
                 .collect(Collectors.joining(", ", "Nodes: ", ""));
     }
 
-    /** Several accounts on two nodes: {@code Accounts: main led by node a, dfz led by no node}. */
-    static String accountLeaders(java.util.Map<String, String> leaders) {
-        return leaders.entrySet().stream().map(e -> e.getKey() + " led by " + (e.getValue() == null ? "no node"
-                : "node " + e.getValue())).collect(Collectors.joining(", ", "Accounts: ", ""));
+    /** Named accounts on two nodes: {@code Accounts: main led by node a, dfz led by no node}; nothing without one. */
+    static java.util.Optional<String> accountLeaders(java.util.Map<String, String> leaders) {
+        if (leaders.isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(leaders.entrySet().stream().map(e -> e.getKey() + " led by " + (e.getValue() == null ? "no node"
+                : "node " + e.getValue())).collect(Collectors.joining(", ", "Accounts: ", "")));
     }
 
     private static String header() {

@@ -45,9 +45,8 @@ public final class IntakeConfiguration extends AreaConfiguration {
             batchIntake = new BatchIntake(journal.journal().intake(), provider.gateways(), provider.prices(),
                     customerRules(), settings.balancePolicy(), settings.data().resolve("archive"), clock, ProviderName.of(settings),
                     settings.inputCharset(), settings.repeatWindow());
-            if (provider.severalAccounts()) {
-                batchIntake.routedBy(provider::rowRouter);
-            }
+            // every batch is routed, the one account of topup.base-url's too (a list of one: RowRouter)
+            batchIntake.routedBy(provider::rowRouter);
         }
         return batchIntake;
     }

@@ -60,7 +60,7 @@ public final class ObserveConfiguration extends AreaConfiguration {
                 settings.intakeToken(), settings.intakeMaxBytes(), settings.mode() == Settings.Mode.WATCH).withPreview(new org.topupbatch.door.UploadPreview(journal.journal().intake(),
                         () -> new org.topupbatch.intake.BatchCheck(provider.prices(), IntakeConfiguration.customerRules(settings),
                                 settings.balancePolicy(), settings.inputCharset(), settings.repeatWindow(), clock)
-                                .routedBy(provider.severalAccounts() ? provider.rowRouter() : null),
+                                .routedBy(provider.rowRouter()),
                         () -> provider.gateways().checkBalance().balance(), () -> provider.gateways().requestsPerMinute(),
                         settings.data().resolve("http-intake")));
     }
@@ -121,11 +121,11 @@ public final class ObserveConfiguration extends AreaConfiguration {
     public synchronized Observability observability() {
         if (observability == null) {
             org.topupbatch.journal.Journal j = journal.journal();
-            java.util.List<ObservedAccount> accounts = observedAccounts();
             org.topupbatch.observe.RunReadings readings = new org.topupbatch.observe.RunReadings(j.status(), j.reporting(),
-                    j.control(), j.outages(), j.reconciliations(), clock, provider.balances(), !accounts.isEmpty());
+                    j.control(), j.outages(), j.reconciliations(), clock, provider.balances());
             observability = new Observability(Observability.meterRegistry(camel), readings, provider.budget(),
-                    cluster.node(), clock, ProviderName.of(settings), settings.inbox(), settings.outageWait(), accounts);
+                    cluster.node(), clock, ProviderName.of(settings), settings.inbox(), settings.outageWait(),
+                    observedAccounts());
             observability.metrics().notifications(observability.registry(), notify.notifications());
             // each named account: whether this node leads it (two nodes: each account has a leader of its own)
             for (String account : provider.namedAccounts().keySet()) {

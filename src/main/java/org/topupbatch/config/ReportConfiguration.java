@@ -45,7 +45,7 @@ public final class ReportConfiguration extends AreaConfiguration {
     public org.topupbatch.reconcile.DailyReconciliation reconcileRun() {
         // each account through its own gateway, so within its own rate budget (docs/accounts-and-dialects.md#several-accounts)
         return new org.topupbatch.reconcile.ReconcileRun(
-                org.topupbatch.reconcile.ReconcileRun.accounts(settings, a -> provider.gateway(a == null ? null : a.name())),
+                org.topupbatch.reconcile.ReconcileRun.accounts(settings, a -> provider.gateway(a.name())),
                 journal.journal().reconciliations(), journal.journal().tracking(), journal.journal().reporting(),
                 new ReportWriter(settings.reports(), sftp.reportDelivery(), settings.reportCharset()).alsoXlsx(settings.reportXlsx())
                         .withAccounts(settings.accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList())

@@ -65,9 +65,8 @@ public final class RunConfiguration extends AreaConfiguration {
     @BindToRegistry("startupChecks")
     public synchronized StartupChecks startupChecks() {
         if (startupChecks == null) {
-            startupChecks = new StartupChecks(provider.accountLimits(), journal.journal().submission(), journal.journal().tracking(),
-                    provider.baseUrl(), clock,
-                    observe.observability().providerAccess(), camel).severalAccounts(settings.severalAccounts())
+            startupChecks = new StartupChecks(provider.accountLimits(), journal.journal().submission(),
+                    journal.journal().tracking(), provider.baseUrl(), clock, observe.observability().providerAccess(), camel)
                     .accountsApart(accountsApart ? led.configured() : java.util.List.of());
         }
         return startupChecks;

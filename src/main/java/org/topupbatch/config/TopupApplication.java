@@ -235,10 +235,11 @@ public final class TopupApplication {
         p.put("topup.internal.inbox-folder", settings.inbox().toAbsolutePath().toString());
         intakeSchedule(settings, p);
         java.time.Duration backstop = org.topupbatch.report.ReportSchedule.backstopPeriod(settings.pendingTimeout());
-        if (settings.severalAccounts() && org.topupbatch.cluster.TwoNodes.sharedJournal(settings.dbUrl())
+        if (org.topupbatch.cluster.TwoNodes.sharedJournal(settings.dbUrl())
                 && backstop.compareTo(java.time.Duration.ofSeconds(5)) > 0) {
-            // each account led apart: the last orders of a batch may turn final on the other node, whose
-            // events do not reach this node's report route; the backstop finds the batch within 5 s
+            // a journal shared by nodes: the last orders of a batch may turn final on the other node (one
+            // that leads an account, or that took over the lead), whose events do not reach this node's
+            // report route; the backstop finds the batch within 5 s, whatever the accounts
             backstop = java.time.Duration.ofSeconds(5);
         }
         p.put("topup.internal.report-backstop", Long.toString(backstop.toMillis()));

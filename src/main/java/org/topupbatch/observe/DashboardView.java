@@ -142,7 +142,9 @@ public final class DashboardView {
         if (!accounts.isEmpty()) {
             view.put("accounts", accounts.stream().map(this::account).toList());
         }
-        Map<Long, Map<String, AccountCounts>> perAccount = accounts.isEmpty() ? Map.of() : readings.accountsOf(reading.batches());
+        // counted for every batch; shown as a table per batch only when an account has a name (the unnamed
+        // account's rows are the batch's own line)
+        Map<Long, Map<String, AccountCounts>> perAccount = readings.accountsOf(reading.batches());
         List<Map<String, Object>> batches = new ArrayList<>();
         for (BatchOverview o : reading.batches()) {
             Map<String, Object> shown = batch(o);

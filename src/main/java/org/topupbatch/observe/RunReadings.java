@@ -57,17 +57,16 @@ public final class RunReadings {
     private final ReconcileJournal reconciliations;
     private final Clock clock;
     private final BalanceSeen answers;
-    /** Several accounts: counts the shown batches per account, for the dashboard; null with one account. */
+    /** Counts the shown batches per named account, for the dashboard (none for the unnamed account's rows). */
     private final BatchAccountCounts perAccount;
     private Reading last;
     private boolean failing;
 
     /**
-     * {@code answers} holds the balance of this process's latest provider answer that carried one;
-     * {@code severalAccounts}: the dashboard counts the batches per account too.
+     * {@code answers} holds the balance of this process's latest provider answer that carried one.
      */
     public RunReadings(StatusJournal status, ReportingJournal reporting, BatchControl control, ProductOutages outages,
-                       ReconcileJournal reconciliations, Clock clock, BalanceSeen answers, boolean severalAccounts) {
+                       ReconcileJournal reconciliations, Clock clock, BalanceSeen answers) {
         this.status = status;
         this.reporting = reporting;
         this.control = control;
@@ -75,7 +74,7 @@ public final class RunReadings {
         this.reconciliations = reconciliations;
         this.clock = clock;
         this.answers = answers;
-        this.perAccount = severalAccounts ? new BatchAccountCounts(status, clock) : null;
+        this.perAccount = new BatchAccountCounts(status, clock);
         this.last = new Reading(Map.of(), List.of(), Optional.empty(), List.of(), 0, 0, 0, Optional.empty(), Instant.EPOCH);
     }
 
@@ -102,14 +101,11 @@ public final class RunReadings {
     }
 
     /**
-     * Several accounts: the batches of a reading, each with its rows per account, by batch id (empty
-     * with one account). Asked by the dashboard only, so a metrics scrape costs no such count, nor waits
-     * for one; the last counts while the journal does not answer.
+     * The batches of a reading, each with its rows per named account, by batch id (a batch of the unnamed
+     * account has none). Asked by the dashboard only, and only when an account has a name, so a metrics
+     * scrape costs no such count, nor waits for one; the last counts while the journal does not answer.
      */
     public Map<Long, Map<String, AccountCounts>> accountsOf(List<BatchOverview> batches) {
-        if (perAccount == null) {
-            return Map.of();
-        }
         try {
             return perAccount.of(batches);
         } catch (JournalException e) {

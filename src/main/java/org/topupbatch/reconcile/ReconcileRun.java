@@ -83,14 +83,12 @@ public final class ReconcileRun implements DailyReconciliation {
     }
 
     /**
-     * The accounts the settings name: those of topup.providers in their order, or topup.base-url's as a
-     * list of one with no name; {@code gateway} makes an account's gateway (given null for that one).
+     * The accounts the settings name ({@link org.topupbatch.settings.AccountList}): those of topup.providers
+     * in their order, or topup.base-url's as a list of one with no name; {@code gateway} makes an account's gateway.
      */
     public static List<Account> accounts(Settings settings, Function<ProviderAccount, ProviderGateway> gateway) {
-        if (settings.accounts().isEmpty()) {
-            return List.of(new Account(null, settings.dialect(), () -> gateway.apply(null)));
-        }
-        return settings.accounts().stream().map(a -> new Account(a.name(), a.dialect(), () -> gateway.apply(a))).toList();
+        return org.topupbatch.settings.AccountList.of(settings).stream()
+                .map(a -> new Account(a.name(), a.dialect(), () -> gateway.apply(a))).toList();
     }
 
     /** Who is told of a reconciliation with exceptions or with an account not reconciled (the service's notifications). */

@@ -96,10 +96,11 @@ public final class ProgressLog {
         boolean everywhere = host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]");
         String shown = everywhere ? "127.0.0.1" : host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
         String base = "http://" + shown + ":" + settings.webhookPort();
-        // several accounts: each account's own address, the only ones whose signed webhooks settle orders
-        String paths = settings.severalAccounts() ? settings.accounts().stream()
-                .map(a -> settings.accountWebhookPath(a.name())).collect(java.util.stream.Collectors.joining(", "))
-                : settings.webhookPath();
+        // each account's own address, the only one whose signed webhooks settle its orders: a named
+        // account's is topup.webhook.path/NAME, the unnamed account's topup.webhook.path itself
+        String paths = org.topupbatch.settings.AccountList.names(settings).stream()
+                .map(name -> name == null ? settings.webhookPath() : settings.accountWebhookPath(name))
+                .collect(java.util.stream.Collectors.joining(", "));
         return base + paths + (everywhere ? " (listening on all addresses)" : "");
     }
 

@@ -43,8 +43,6 @@ public final class StartupChecks {
     /** When pending orders of earlier runs are looked up at the latest: once the webhook route listens. */
     static final java.time.Duration PENDING_CHECK_AFTER_START = java.time.Duration.ofSeconds(5);
 
-    private boolean severalAccounts;
-
     /** Several accounts on two nodes, each led apart: the accounts of topup.providers; empty otherwise. */
     private java.util.List<String> accountsApart = java.util.List.of();
 
@@ -58,26 +56,31 @@ public final class StartupChecks {
         return this;
     }
 
-    /** Whether topup.providers is set for this run (docs/accounts-and-dialects.md#several-accounts). */
-    public StartupChecks severalAccounts(boolean several) {
-        this.severalAccounts = several;
-        return this;
-    }
-
     /**
-     * Orders still waiting for an outcome that were sent under the other way of setting accounts (one
-     * account, or several): this run could look them up only at the wrong place, so it does not start.
+     * Orders still waiting for an outcome whose journaled account is of a kind no account now set is:
+     * sent at the unnamed account of topup.base-url while topup.providers is set now, or at a named account
+     * while only the unnamed one is set. This run could look them up only at the wrong place, so it does not
+     * start. (An order at a named account topup.providers no longer lists waits, as AccountsLed says.)
      */
     String switchedWithOrdersInFlight() {
-        long other = submission.rowsInState(java.util.EnumSet.of(org.topupbatch.journal.RowState.SENDING,
-                        org.topupbatch.journal.RowState.PENDING, org.topupbatch.journal.RowState.UNKNOWN), 100_000).stream()
-                .filter(row -> (row.route() != null) != severalAccounts).count();
-        if (other == 0) {
-            return null;
+        java.util.List<String> now = accountLimits.names();
+        boolean unnamedNow = now.contains(null);
+        boolean namedNow = now.stream().anyMatch(java.util.Objects::nonNull);
+        java.util.Map<Boolean, Long> strayByUnnamed = submission.rowsInState(java.util.EnumSet.of(
+                        org.topupbatch.journal.RowState.SENDING, org.topupbatch.journal.RowState.PENDING,
+                        org.topupbatch.journal.RowState.UNKNOWN), 100_000).stream()
+                .map(row -> row.account() == null)
+                .filter(unnamed -> unnamed ? !unnamedNow : !namedNow)
+                .collect(java.util.stream.Collectors.partitioningBy(unnamed -> unnamed, java.util.stream.Collectors.counting()));
+        for (boolean unnamed : new boolean[] {true, false}) {
+            long stray = strayByUnnamed.get(unnamed);
+            if (stray > 0) {
+                return stray + " orders sent " + (unnamed ? "before topup.providers was set" : "with topup.providers set")
+                        + " still wait for their outcome; finish them with the settings they were sent with, then switch"
+                        + " (docs/accounts-and-dialects.md#several-accounts)";
+            }
         }
-        return other + " orders sent " + (severalAccounts ? "before topup.providers was set" : "with topup.providers set")
-                + " still wait for their outcome; finish them with the settings they were sent with, then switch"
-                + " (docs/accounts-and-dialects.md#several-accounts)";
+        return null;
     }
 
     /** Returns the fatal problem in one line, or null when the run may start its routes. */

@@ -89,20 +89,12 @@ public record Settings(
     }
 
     /**
-     * Whether the single account's provider keeps an order history to reconcile with: Digiflazz's buyer
-     * API has none (docs/dialects.md), so reconciling a single Digiflazz account is not available.
-     */
-    public boolean providerHasHistory() {
-        return "topup".equals(dialect) && accounts.isEmpty();
-    }
-
-    /**
-     * Whether {@code reconcile} and the daily reconciliation run: a single account with an order history,
-     * or several accounts, each reconciled on its own, by its history or, without one, by a status check
-     * of each of the journal's orders (docs/reconcile.md#reconcile-with-the-provider).
+     * Whether {@code reconcile} and the daily reconciliation run: when every account can be reconciled,
+     * each on its own, by its history or, a named account without one, by a status check of each of the
+     * journal's orders (docs/reconcile.md#reconcile-with-the-provider).
      */
     public boolean reconcilable() {
-        return !accounts.isEmpty() || providerHasHistory();
+        return AccountList.of(this).stream().allMatch(AccountList::reconcilable);
     }
 
     public boolean webhookEnabled() {
@@ -180,11 +172,6 @@ public record Settings(
                 accounts,
                 ManagementLogin.load(r::optional),
                 r.integer("topup.daily-limit", 0, 0, Integer.MAX_VALUE));
-    }
-
-    /** Whether named accounts (topup.providers) are set instead of the one account of topup.base-url. */
-    public boolean severalAccounts() {
-        return !accounts.isEmpty();
     }
 
     /** An endpoint URI as it may be shown: its passwords and tokens masked. */

@@ -47,7 +47,8 @@ class ProviderAccountsSettingsTest {
     void no_accounts_when_topup_providers_is_unset() {
         Settings s = load();
         assertThat(s.accounts()).isEmpty();
-        assertThat(s.severalAccounts()).isFalse();
+        // the one account of topup.base-url: a list of one, with no name
+        assertThat(AccountList.names(s)).containsExactly((String) null);
         assertThat(s.productMap()).isNull();
         assertThat(s.toString()).doesNotContain("accounts=");
     }
@@ -60,7 +61,7 @@ class ProviderAccountsSettingsTest {
                 new ProviderAccount("main", "topup", "https://api.example.co.id", "RSL-1", "main-secret-123", 0, null),
                 new ProviderAccount("dfz-2", "digiflazz", "https://api.digiflazz.com", "myusername", "dfz-key-456", 60,
                         "dfz-hook-789"));
-        assertThat(s.severalAccounts()).isTrue();
+        assertThat(AccountList.of(s)).isEqualTo(s.accounts());
         assertThat(s.toString()).contains("accounts=[main, dfz-2]");
     }
 
