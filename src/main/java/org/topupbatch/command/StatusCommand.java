@@ -102,8 +102,17 @@ public final class StatusCommand implements Command {
         }
         printHeld(journal);
         printReconciliation(journal);
+        printOutbox(journal);
         return ExitCode.OK.code();
     }
+
+    /** Outgoing messages that wait or were given up (docs/operating.md#notifications). */
+    private void printOutbox(Journal journal) {
+        org.topupbatch.notify.OutboxLines.of(org.topupbatch.journal.JdbcJournal.outboxOf(journal).state(OUTBOX_SHOWN))
+                .forEach(out::println);
+    }
+
+    private static final int OUTBOX_SHOWN = 10;
 
     /** The last reconciliation with the provider (docs/reconcile.md#reconcile-with-the-provider). */
     private void printReconciliation(Journal journal) {

@@ -49,6 +49,12 @@ public final class JournalConfiguration extends AreaConfiguration implements Aut
         return journal;
     }
 
+    /** The journal's outbox of outgoing messages (docs/operating.md#notifications). */
+    public org.topupbatch.journal.Outbox outbox() {
+        journal();
+        return journal.outbox();
+    }
+
     /** Who hears of rows turning final (the report route); set before any route runs. */
     public void onRowsFinal(RowFinalListener listener) {
         journal();

@@ -62,7 +62,8 @@ public final class ObserveConfiguration extends AreaConfiguration {
                                 settings.balancePolicy(), settings.inputCharset(), settings.repeatWindow(), clock)
                                 .routedBy(provider.rowRouter()),
                         () -> provider.gateways().checkBalance().balance(), () -> provider.gateways().requestsPerMinute(),
-                        settings.data().resolve("http-intake")));
+                        settings.data().resolve("http-intake")))
+                .withCallbacks(notify.callbacks(), journal.outbox());
     }
 
     /** The dashboard's hold, resume and cancel buttons (routes/dashboard.yaml). */
@@ -127,6 +128,7 @@ public final class ObserveConfiguration extends AreaConfiguration {
                     cluster.node(), clock, ProviderName.of(settings), settings.inbox(), settings.outageWait(),
                     observedAccounts());
             observability.metrics().notifications(observability.registry(), notify.notifications());
+            observability.dashboard().withOutbox(() -> org.topupbatch.notify.OutboxLines.of(journal.outbox().state(10)));
             // each named account: whether this node leads it (two nodes: each account has a leader of its own)
             for (String account : provider.namedAccounts().keySet()) {
                 io.micrometer.core.instrument.Gauge.builder("topup.account.leader", cluster.accountsLed(),

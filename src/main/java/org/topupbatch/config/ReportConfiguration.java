@@ -63,18 +63,19 @@ public final class ReportConfiguration extends AreaConfiguration {
     @BindToRegistry("batchReporter")
     public synchronized BatchReporter batchReporter() {
         if (reporter == null) {
-            reporter = new BatchReporter(journal.journal().reporting(), provider.gateways(),
-                    new ReportWriter(settings.reports(), sftp.reportDelivery(), settings.reportCharset()).alsoXlsx(settings.reportXlsx())
-                            .withAccounts(settings.accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList())
-                            .withAccountBalances(provider::lastBalance),
-                    clock, settings.pendingTimeout(),
-                    (batch, complete, at, summary) -> {
-                        observe.observability().metrics().reportWritten(batch, complete, at);
-                        if (notify.notifications().enabled()) {
-                            org.topupbatch.report.ReportNotices.forReport(batch, complete, summary, settings.notifyLowBalance(),
-                                    journal.journal().intake().reservedAmount()).forEach(notify.notifications()::tell);
-                        }
-                    });
+            ReportWriter files = new ReportWriter(settings.reports(), sftp.reportDelivery(), settings.reportCharset())
+                    .alsoXlsx(settings.reportXlsx())
+                    .withAccounts(settings.accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList())
+                    .withAccountBalances(provider::lastBalance);
+            // the notices and the ERP's callback go into the outbox with the record of the report
+            org.topupbatch.report.ReportMessages messages = new org.topupbatch.report.ReportMessages(notify.notifications(),
+                    notify.callbacks(), journal.outbox(), settings.notifyLowBalance(), () -> journal.journal().intake().reservedAmount());
+            reporter = new BatchReporter(journal.journal().reporting(), new org.topupbatch.report.ReportSchedule(
+                    journal.journal().reporting(), clock,
+                    settings.pendingTimeout()), new org.topupbatch.report.BatchReportWriter(journal.journal().reporting(),
+                    provider.gateways(),
+                    files, clock, (batch, complete, at, summary) -> observe.observability().metrics().reportWritten(batch, complete, at))
+                    .recordingIn(journal.outbox(), messages));
         }
         return reporter;
     }

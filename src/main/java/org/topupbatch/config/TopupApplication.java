@@ -266,7 +266,7 @@ public final class TopupApplication {
         if (settings.mode() != Settings.Mode.ONCE) {
             exclude.append(exclude.length() > 0 ? "," : "").append("**/run-once.yaml");
         }
-        if (settings.notifyUris().isEmpty()) {
+        if (settings.notifyUris().isEmpty() && !settings.callbacks().anyCallback()) {
             exclude.append(exclude.length() > 0 ? "," : "").append("**/notify.yaml");
         }
         // the daily reconciliation: watch mode with a schedule only (a once run ends before midnight comes)

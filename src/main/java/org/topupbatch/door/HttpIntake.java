@@ -46,6 +46,8 @@ public final class HttpIntake {
 
     private final IntakeJournal intake;
     private final ReportingJournal reporting;
+    private org.topupbatch.notify.Callbacks callbacks;
+    private org.topupbatch.journal.Outbox outbox;
     private final Path inbox;
     private final Path reports;
     private final String token;
@@ -57,6 +59,16 @@ public final class HttpIntake {
     /** The dashboard's preview of an upload ({@code POST /batches/preview}); returns this door. */
     public HttpIntake withPreview(UploadPreview previews) {
         this.previews = previews;
+        return this;
+    }
+
+    /**
+     * Takes {@code ?callback_url=URL} (docs/callbacks.md): checked against {@code topup.callback.allowed-hosts}
+     * (400 otherwise) and recorded with the file's name and content before the file enters the inbox.
+     */
+    public HttpIntake withCallbacks(org.topupbatch.notify.Callbacks callbacks, org.topupbatch.journal.Outbox outbox) {
+        this.callbacks = callbacks;
+        this.outbox = outbox;
         return this;
     }
 
@@ -153,6 +165,15 @@ public final class HttpIntake {
         if (badName.isPresent()) {
             return answer(exchange, 400, badName.get());
         }
+        // ?callback_url=URL, or a multipart upload's form field of that name
+        String callbackUrl = RequestQuery.param(in, "callback_url")
+                .orElse(exchange.getProperty(ManagementHttp.UPLOAD_CALLBACK_URL, String.class));
+        if (callbackUrl != null) {
+            String refused = callbacks == null ? "callback_url is not taken here" : callbacks.refusal(callbackUrl);
+            if (refused != null) {
+                return answer(exchange, 400, refused);
+            }
+        }
         Long declared = in.getHeader(Exchange.CONTENT_LENGTH, Long.class);
         if (declared != null && declared > maxBytes) {
             return answer(exchange, 413, "the file is " + declared + " bytes, over topup.intake.max-bytes " + maxBytes);
@@ -178,6 +199,10 @@ public final class HttpIntake {
         synchronized (placing.computeIfAbsent(name.toLowerCase(Locale.ROOT), n -> new Object())) {
             if (Files.exists(target)) {
                 return answer(exchange, 409, "a file named " + name + " is waiting in the inbox; send again once it is taken");
+            }
+            if (callbackUrl != null) {
+                // before the file can be taken: its report cannot come before its callback is known
+                outbox.recordDoorCallback(name, hash, callbackUrl, java.time.Instant.now());
             }
             drop(name, body, target);
         }

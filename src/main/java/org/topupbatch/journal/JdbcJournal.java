@@ -30,6 +30,7 @@ public final class JdbcJournal implements Journal {
     private final JdbcReconcileJournal reconciliations;
     private final JdbcRepeatWaits repeatWaits;
     private final JdbcPriceLists priceLists;
+    private final JdbcOutbox outbox;
 
     /** A journal on a pool someone else owns and closes. */
     public JdbcJournal(DataSource dataSource, Clock clock) {
@@ -51,6 +52,7 @@ public final class JdbcJournal implements Journal {
         this.reconciliations = new JdbcReconcileJournal(jdbc);
         this.repeatWaits = new JdbcRepeatWaits(jdbc, clock, rowFinal);
         this.priceLists = new JdbcPriceLists(jdbc);
+        this.outbox = new JdbcOutbox(jdbc);
     }
 
     /**
@@ -114,6 +116,19 @@ public final class JdbcJournal implements Journal {
     @Override
     public CallLog callLog() {
         return callLog;
+    }
+
+    /** The outgoing messages waiting, delivered or given up (docs/operating.md#notifications). */
+    public Outbox outbox() {
+        return outbox;
+    }
+
+    /** The outbox of a journal the commands hold as {@link Journal} (always a {@link JdbcJournal}). */
+    public static Outbox outboxOf(Journal journal) {
+        if (journal instanceof JdbcJournal j) {
+            return j.outbox();
+        }
+        throw new IllegalArgumentException("no outbox in " + journal.getClass().getSimpleName());
     }
 
     @Override

@@ -54,7 +54,9 @@ public record Settings(
         ManagementLogin managementLogin,
         // topup.daily-limit: the account's requests per day when the provider cannot say (0: from its
         // profile, else 10,000); topup.rate-limit sets the minute's limit only
-        long dailyLimit) {
+        long dailyLimit,
+        // the outbox: callbacks to the ERP and the back-off of every outgoing message (docs/callbacks.md)
+        CallbackSettings callbacks) {
 
     /** The provider dialects there are (topup.dialect). */
     public static final java.util.List<String> DIALECTS = java.util.List.of("topup", "digiflazz");
@@ -171,7 +173,8 @@ public record Settings(
                 r.productMap(accounts),
                 accounts,
                 ManagementLogin.load(r::optional),
-                r.integer("topup.daily-limit", 0, 0, Integer.MAX_VALUE));
+                r.integer("topup.daily-limit", 0, 0, Integer.MAX_VALUE),
+                CallbackSettings.load(r::optional));
     }
 
     /** An endpoint URI as it may be shown: its passwords and tokens masked. */
