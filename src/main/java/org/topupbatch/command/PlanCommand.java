@@ -135,13 +135,14 @@ public final class PlanCommand implements Command {
             printed.readAs(encoding.shown(), delimiter);
             // a journal without a row (a first plan, the in-memory journal of a data folder no product opened)
             // has no earlier order to find: its look-ups, two queries every 1,000 rows, are left out
-            writer[0] = journal.holdsRows() ? new PlanWriter(journal::ordersAmong, journal::repeatsAmong)
+            writer[0] = journal.intake().holdsRows()
+                    ? new PlanWriter(journal.intake()::ordersAmong, journal.intake()::repeatsAmong)
                     : new PlanWriter(refIds -> java.util.Set.of(), (keys, since) -> Map.of());
             if (!lone) {
                 return new BatchCheck.Opened(writer[0], EVERY_BALANCE);
             }
             first.balance = first.session.gateway.checkBalance().balance();
-            tally.reserved = journal.reservedAmount();
+            tally.reserved = journal.intake().reservedAmount();
             return new BatchCheck.Opened(writer[0], first.balance - tally.reserved);
         }, new BatchPlanner.RowListener() {
             @Override

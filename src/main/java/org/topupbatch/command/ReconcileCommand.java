@@ -73,7 +73,7 @@ public final class ReconcileCommand implements Command {
                 session.limits(); // the account's rate, so that its calls keep to it beside a running service
                 return session.gateway;
             });
-            ReconcileRun.Done done = new ReconcileRun(accounts, journal,
+            ReconcileRun.Done done = new ReconcileRun(accounts, journal.reconciliations(), journal.tracking(), journal.reporting(),
                     new ReportWriter(settings.folders().reports(), ReportDelivery.LOCAL, settings.report().charset())
                             .alsoXlsx(settings.report().xlsx())
                             .withAccounts(settings.provider().accounts().stream().map(ProviderAccount::name).toList()),

@@ -42,7 +42,7 @@ public final class ReportCommand implements Command {
         String wanted = args.get(0).trim();
         CommandSettings settings = context.settings();
         return context.onJournal((journal, attemptOut, attemptErr) ->
-                write(journal, BatchArgument.one(journal, wanted), settings, attemptOut));
+                write(journal.reporting(), BatchArgument.one(journal.reporting(), wanted), settings, attemptOut));
     }
 
     private int write(ReportingJournal journal, BatchRecord batch, CommandSettings settings, PrintStream out) {

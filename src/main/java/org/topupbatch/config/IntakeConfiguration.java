@@ -42,7 +42,7 @@ public final class IntakeConfiguration extends AreaConfiguration {
     @BindToRegistry("batchIntake")
     public synchronized BatchIntake batchIntake() {
         if (batchIntake == null) {
-            batchIntake = new BatchIntake(journal.journal(), provider.gateways(), provider.prices(),
+            batchIntake = new BatchIntake(journal.journal().intake(), provider.gateways(), provider.prices(),
                     customerRules(), settings.guards().balancePolicy(), settings.folders().data().resolve("archive"), clock, ProviderName.of(settings),
                     settings.pickUp().inputCharset(), settings.guards().repeatWindow());
             // every batch is routed, the one account of topup.base-url's too (a list of one: RowRouter)

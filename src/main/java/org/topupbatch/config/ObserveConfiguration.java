@@ -56,8 +56,8 @@ public final class ObserveConfiguration extends AreaConfiguration {
     @BindToRegistry("httpIntake")
     public org.topupbatch.door.HttpIntake httpIntake() {
         // who may call it is decided once for the whole port (ManagementGuard), not here
-        return new org.topupbatch.door.HttpIntake(journal.journal(), settings.folders().inbox(), settings.folders().reports(),
-                settings.intake().token(), settings.intake().maxBytes(), settings.pickUp().mode() == org.topupbatch.settings.PickUpSettings.Mode.WATCH).withPreview(new org.topupbatch.door.UploadPreview(journal.journal(),
+        return new org.topupbatch.door.HttpIntake(journal.journal().intake(), journal.journal().reporting(), settings.folders().inbox(), settings.folders().reports(),
+                settings.intake().token(), settings.intake().maxBytes(), settings.pickUp().mode() == org.topupbatch.settings.PickUpSettings.Mode.WATCH).withPreview(new org.topupbatch.door.UploadPreview(journal.journal().intake(),
                         () -> new org.topupbatch.intake.BatchCheck(provider.prices(), IntakeConfiguration.customerRules(settings),
                                 settings.guards().balancePolicy(), settings.pickUp().inputCharset(), settings.guards().repeatWindow(), clock)
                                 .routedBy(provider.rowRouter()),
@@ -69,7 +69,7 @@ public final class ObserveConfiguration extends AreaConfiguration {
     /** The dashboard's hold, resume and cancel buttons (routes/dashboard.yaml). */
     @BindToRegistry("dashboardActions")
     public DashboardActions dashboardActions() {
-        return new DashboardActions(journal.journal(), clock);
+        return new DashboardActions(journal.journal().control(), journal.journal().reporting(), clock);
     }
 
     @Override
@@ -103,7 +103,7 @@ public final class ObserveConfiguration extends AreaConfiguration {
             // (topup.management.port=0): Camel's stock platform-http would echo query values as answer headers
             camelContext.addComponent("platform-http", ManagementHttp.onPort(settings.webhook().port()));
         }
-        observability().registerHealthChecks(camelContext, journal.journal());
+        observability().registerHealthChecks(camelContext, journal.journal().status());
         if (settings.sftp().inbox() == null) {
             // an SFTP inbox's local folder is the relay's own (sftp-inbox.yaml): its server has a check of its own
             org.apache.camel.health.HealthCheckRegistry.get(camelContext)
@@ -121,9 +121,12 @@ public final class ObserveConfiguration extends AreaConfiguration {
 
     public synchronized Observability observability() {
         if (observability == null) {
-            observability = new Observability(Observability.meterRegistry(camel), journal.journal(), provider.budget(),
-                    cluster.node(), clock, ProviderName.of(settings), provider.balances(),
-                    settings.folders().inbox(), settings.track().outageWait(), observedAccounts());
+            org.topupbatch.journal.Journal j = journal.journal();
+            org.topupbatch.observe.RunReadings readings = new org.topupbatch.observe.RunReadings(j.status(), j.reporting(),
+                    j.control(), j.outages(), j.reconciliations(), clock, provider.balances());
+            observability = new Observability(Observability.meterRegistry(camel), readings, provider.budget(),
+                    cluster.node(), clock, ProviderName.of(settings), settings.folders().inbox(), settings.track().outageWait(),
+                    observedAccounts());
             observability.metrics().notifications(observability.registry(), notify.notifications());
             observability.dashboard().withOutbox(() -> org.topupbatch.notify.OutboxLines.of(journal.outbox().state(10)));
             // each named account: whether this node leads it (two nodes: each account has a leader of its own)

@@ -41,7 +41,7 @@ public final class ProviderSession implements AutoCloseable {
     /** @param lookup where the settings were read from (the embedded sandbox's own settings are read there too) */
     public ProviderSession(Settings settings, java.util.function.Function<String, String> lookup, Journal journal, Clock clock) {
         this(settings, embeddedIfNone(settings, lookup), settings.provider().baseUrl(), settings.provider().apiKey(), settings.provider().apiSecret(),
-                settings.provider().dialect(), settings.provider().rateLimit(), journal, clock);
+                settings.provider().dialect(), settings.provider().rateLimit(), journal.callLog(), clock);
         this.dailyLimit = settings.provider().dailyLimit();
     }
 

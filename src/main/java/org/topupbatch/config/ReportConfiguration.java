@@ -46,7 +46,7 @@ public final class ReportConfiguration extends AreaConfiguration {
         // each account through its own gateway, so within its own rate budget (docs/accounts-and-dialects.md#several-accounts)
         return new org.topupbatch.reconcile.ReconcileRun(
                 org.topupbatch.reconcile.ReconcileRun.accounts(org.topupbatch.settings.AccountList.of(settings), a -> provider.gateway(a.name())),
-                journal.journal(),
+                journal.journal().reconciliations(), journal.journal().tracking(), journal.journal().reporting(),
                 new ReportWriter(settings.folders().reports(), sftp.reportDelivery(), settings.report().charset()).alsoXlsx(settings.report().xlsx())
                         .withAccounts(settings.provider().accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList())
                         .withAccountBalances(provider::lastBalance),
@@ -69,9 +69,11 @@ public final class ReportConfiguration extends AreaConfiguration {
                     .withAccountBalances(provider::lastBalance);
             // the notices and the ERP's callback go into the outbox with the record of the report
             org.topupbatch.report.ReportMessages messages = new org.topupbatch.report.ReportMessages(notify.notifications(),
-                    notify.callbacks(), journal.outbox(), settings.notifications().lowBalance(), () -> journal.journal().reservedAmount());
-            reporter = new BatchReporter(journal.journal(), new org.topupbatch.report.ReportSchedule(journal.journal(), clock,
-                    settings.track().pendingTimeout()), new org.topupbatch.report.BatchReportWriter(journal.journal(), provider.gateways(),
+                    notify.callbacks(), journal.outbox(), settings.notifications().lowBalance(), () -> journal.journal().intake().reservedAmount());
+            reporter = new BatchReporter(journal.journal().reporting(), new org.topupbatch.report.ReportSchedule(
+                    journal.journal().reporting(), clock,
+                    settings.track().pendingTimeout()), new org.topupbatch.report.BatchReportWriter(journal.journal().reporting(),
+                    provider.gateways(),
                     files, clock, (batch, complete, at, summary) -> observe.observability().metrics().reportWritten(batch, complete, at))
                     .recordingIn(journal.outbox(), messages));
         }

@@ -44,7 +44,7 @@ public final class TrackConfiguration extends AreaConfiguration {
 
     @BindToRegistry("dueOrders")
     public DueOrders dueOrders() {
-        return new DueOrders(journal.journal(), clock, webhooksSettle()).ledBy(led);
+        return new DueOrders(journal.journal().tracking(), clock, webhooksSettle()).ledBy(led);
     }
 
     /** The same bean for both names: each order is followed at its own account (the one account's, with one). */
@@ -60,7 +60,7 @@ public final class TrackConfiguration extends AreaConfiguration {
 
     private UnknownOrderReconciliation unknownAt(org.topupbatch.provider.ProviderGateway gateway, OrderHistorySearch history) {
         return new UnknownOrderReconciliation(gateway, history, trackedOrders(),
-                journal.journal()::batch, clock, new OrderRequests(settings.guards().priceTolerance()));
+                journal.journal().reporting()::batch, clock, new OrderRequests(settings.guards().priceTolerance()));
     }
 
     private PendingOrderPolling pendingAt(org.topupbatch.provider.ProviderGateway gateway, OrderHistorySearch history) {
@@ -85,7 +85,7 @@ public final class TrackConfiguration extends AreaConfiguration {
 
     @BindToRegistry("webhookReceiver")
     public WebhookReceiver webhookReceiver() throws Exception {
-        WebhookReceiver receiver = new WebhookReceiver(journal.journal(), webhookAuthenticator(), namedWebhooks(), clock);
+        WebhookReceiver receiver = new WebhookReceiver(journal.journal().tracking(), webhookAuthenticator(), namedWebhooks(), clock);
         camel.addService(receiver, true, true); // its last log summary at shutdown
         if (settings.webhook().enabled()) {
             namedWebhooks().forEach((name, a) -> LOG.info(
@@ -140,7 +140,7 @@ public final class TrackConfiguration extends AreaConfiguration {
 
     private synchronized TrackedOrders trackedOrders() {
         if (trackedOrders == null) {
-            trackedOrders = new TrackedOrders(journal.journal(), clock, webhooksSettle());
+            trackedOrders = new TrackedOrders(journal.journal().tracking(), clock, webhooksSettle());
         }
         return trackedOrders;
     }

@@ -21,7 +21,9 @@ import org.slf4j.LoggerFactory;
 import org.topupbatch.provider.AccountLimits;
 import org.topupbatch.journal.BatchProgress;
 import org.topupbatch.journal.BatchRecord;
-import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.ProductOutages;
+import org.topupbatch.journal.ReportingJournal;
+import org.topupbatch.journal.StatusJournal;
 import org.topupbatch.journal.RowState;
 import org.topupbatch.provider.RateBudget;
 
@@ -40,7 +42,9 @@ public final class ProgressLog {
     private final String inboxShown;
     private final WebhookSettings webhook;
     private final java.util.List<String> accountNames;
-    private final Journal journal;
+    private final StatusJournal statusJournal;
+    private final ReportingJournal reporting;
+    private final ProductOutages outages;
     private final RateBudget budget;
     private final Clock clock;
     private final Map<Long, Sample> last = new HashMap<>();
@@ -55,12 +59,14 @@ public final class ProgressLog {
      * @param accountNames the accounts' names in order, null for the unnamed account of topup.base-url
      */
     public ProgressLog(PickUpSettings pickUp, String inboxShown, WebhookSettings webhook, java.util.List<String> accountNames,
-            Journal journal, RateBudget budget, Clock clock) {
+            StatusJournal statusJournal, ReportingJournal reporting, ProductOutages outages, RateBudget budget, Clock clock) {
         this.pickUp = pickUp;
         this.inboxShown = inboxShown;
         this.webhook = webhook;
         this.accountNames = accountNames;
-        this.journal = journal;
+        this.statusJournal = statusJournal;
+        this.reporting = reporting;
+        this.outages = outages;
         this.budget = budget;
         this.clock = clock;
     }
@@ -71,8 +77,8 @@ public final class ProgressLog {
             readySaid = true;
             LOG.info("{}", readyLine());
         }
-        for (BatchRecord batch : journal.recentBatches(BATCHES_LOOKED_AT)) {
-            BatchProgress progress = journal.progress(batch.id());
+        for (BatchRecord batch : statusJournal.recentBatches(BATCHES_LOOKED_AT)) {
+            BatchProgress progress = reporting.progress(batch.id());
             BatchStatus status = BatchStatus.of(batch, progress);
             if (status.active()) {
                 LOG.info("{}", batchLine(batch, progress, status));
@@ -137,7 +143,7 @@ public final class ProgressLog {
         if (!Double.isNaN(perMinute)) {
             line.append(", ").append(Math.round(perMinute)).append(" orders/min");
         }
-        line.append(", spent ").append(Rupiah.format(journal.charged(batch.id())));
+        line.append(", spent ").append(Rupiah.format(statusJournal.charged(batch.id())));
         if (queued > 0 && !Double.isNaN(perMinute) && perMinute >= 1) {
             line.append(", about ").append(TimeSpan.minutes(Duration.ofSeconds(Math.round(queued * 60 / perMinute))))
                     .append(" left");
@@ -161,7 +167,7 @@ public final class ProgressLog {
             return "the rate limit (" + limits.perMinute() + " requests per minute)";
         }
         // rows of a product the provider reports unavailable wait for it (docs/batch-files-and-reports.md#outages-rows-held-not-sent)
-        String held = journal.productOutages().stream().filter(o -> o.held() && o.rowsWaiting() > 0)
+        String held = outages.productOutages().stream().filter(o -> o.held() && o.rowsWaiting() > 0)
                 .map(o -> o.sku() + " (unavailable since " + o.sinceShown() + ")")
                 .collect(java.util.stream.Collectors.joining(", "));
         return held.isEmpty() ? null : "rows held for products the provider reports unavailable: " + held;

@@ -71,7 +71,7 @@ class ReportRouteTest extends RouteTestSupport {
                 && batch("daily.csv").orElseThrow().reportComplete());
         String secondSerial = row("daily.csv", "DY-0002").serialNumber();
 
-        String kept = "daily.batch-" + firstBatch + "-" + stamp(journal().batch(firstBatch).orElseThrow().startedAt());
+        String kept = "daily.batch-" + firstBatch + "-" + stamp(journal().reporting().batch(firstBatch).orElseThrow().startedAt());
         assertThat(list(settings.folders().reports())).extracting(p -> p.getFileName().toString()).containsExactly(
                 kept + ".result.csv", kept + ".summary.json", "daily.result.csv", "daily.summary.json");
         assertThat(Files.readString(settings.folders().reports().resolve(kept + ".result.csv"))).contains("DY-0001", firstSerial)

@@ -185,13 +185,13 @@ abstract class RouteTestSupport extends CamelMainTestSupport {
     }
 
     Optional<BatchRecord> batch(String fileName) {
-        return journal().lastBatchForFile(fileName);
+        return journal().intake().lastBatchForFile(fileName);
     }
 
     /** The rows of the batch taken from this file, in file order (empty while it is not taken). */
     List<RowRecord> rows(String fileName) {
         List<RowRecord> rows = new ArrayList<>();
-        batch(fileName).ifPresent(b -> journal().forEachRow(b.id(), rows::add));
+        batch(fileName).ifPresent(b -> journal().reporting().forEachRow(b.id(), rows::add));
         return rows;
     }
 

@@ -39,12 +39,12 @@ class ProgressLogTest {
         ((Logger) LoggerFactory.getLogger(ProgressLog.class)).addAppender(lines);
         try (JdbcJournal journal = j.open()) {
             OperatorJournal.fiveRowBatch(journal, "daily.csv", "D-");
-            try (var writer = journal.openBatch("queued.csv", ',', List.of(), "archive/queued.csv")) {
+            try (var writer = journal.intake().openBatch("queued.csv", ',', List.of(), "archive/queued.csv")) {
                 writer.add(new org.topupbatch.journal.NewRow(0, 2, "Q-1", "FF100", "12345678", null, null, List.of(),
                         org.topupbatch.journal.RowState.ACCEPTED, 1_000L, null));
                 writer.commit();
             }
-            RateBudget budget = new RateBudget(clock, journal, Duration.ofSeconds(30), RateBudget.Waiter.REAL, 60, 4);
+            RateBudget budget = new RateBudget(clock, journal.callLog(), Duration.ofSeconds(30), RateBudget.Waiter.REAL, 60, 4);
             budget.setLimits(60, 4, 4); // the day's requests are used up
             ProgressLog log = progressLog(settings, journal, budget, clock);
             log.tick();
@@ -99,6 +99,7 @@ class ProgressLogTest {
     /** As RunConfiguration makes it: the groups it reads, out of the whole settings. */
     private static ProgressLog progressLog(Settings settings, JdbcJournal journal, RateBudget budget, Clock clock) {
         return new ProgressLog(settings.pickUp(), settings.inboxShown(), settings.webhook(),
-                org.topupbatch.settings.AccountList.names(settings), journal, budget, clock);
+                org.topupbatch.settings.AccountList.names(settings), journal == null ? null : journal.status(),
+                journal == null ? null : journal.reporting(), journal == null ? null : journal.outages(), budget, clock);
     }
 }
