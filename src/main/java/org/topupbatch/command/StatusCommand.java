@@ -108,7 +108,7 @@ public final class StatusCommand implements Command {
 
     /** Outgoing messages that wait or were given up (docs/operating.md#notifications). */
     private void printOutbox(Journal journal) {
-        org.topupbatch.notify.OutboxLines.of(org.topupbatch.journal.JdbcJournal.outboxOf(journal).state(OUTBOX_SHOWN))
+        org.topupbatch.notify.OutboxLines.of(journal.outbox().state(OUTBOX_SHOWN))
                 .forEach(out::println);
     }
 

@@ -118,17 +118,9 @@ public final class JdbcJournal implements Journal {
         return callLog;
     }
 
-    /** The outgoing messages waiting, delivered or given up (docs/operating.md#notifications). */
+    @Override
     public Outbox outbox() {
         return outbox;
-    }
-
-    /** The outbox of a journal the commands hold as {@link Journal} (always a {@link JdbcJournal}). */
-    public static Outbox outboxOf(Journal journal) {
-        if (journal instanceof JdbcJournal j) {
-            return j.outbox();
-        }
-        throw new IllegalArgumentException("no outbox in " + journal.getClass().getSimpleName());
     }
 
     @Override

@@ -56,6 +56,9 @@ public interface Journal extends AutoCloseable {
     /** Reconciliation with the provider: the day's orders, corrections, the runs' results. */
     ReconcileJournal reconciliations();
 
+    /** The outgoing messages waiting, delivered or given up (docs/operating.md#notifications). */
+    Outbox outbox();
+
     @Override
     void close();
 }
