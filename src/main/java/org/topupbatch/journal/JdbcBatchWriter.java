@@ -81,11 +81,35 @@ final class JdbcBatchWriter implements BatchWriter {
         this.now = now.toEpochMilli();
         try {
             connection.setAutoCommit(false);
+            planLookUpsThroughIndexes(connection);
             this.batchId = insertBatch(fileName, delimiter, encoding, extraHeaders, archivedAs, balanceAtIntake, provider);
             this.insertRow = connection.prepareStatement(INSERT_ROW);
         } catch (SQLException e) {
             closeQuietly();
             throw new JournalException("cannot start recording batch " + fileName, e);
+        }
+    }
+
+    /**
+     * On PostgreSQL, for this transaction only ({@code set_config(..., true)} is {@code SET LOCAL}):
+     * no sequential scans, and a plan made for each execution. The rows this transaction writes have
+     * no statistics until it commits (ANALYZE of other sessions cannot see them), so PostgreSQL
+     * estimates that 1,000 ref_ids or repeat keys match most of batch_row and would read every row
+     * written so far for each chunk: a 1,000,000-row file then never finished (BENCHMARKS.md). With
+     * sequential scans off, FIND_REF_USES and FIND_REPEATS look each value up in ix_batch_row_ref and
+     * ix_batch_row_repeat whatever the estimate; the other statements of the transaction are INSERTs
+     * and an UPDATE by batch_id, which has its index too. A cached generic plan would ignore the
+     * setting (the driver keeps prepared statements per connection, and the pool's connections run
+     * FIND_REPEATS outside intake too), hence custom plans. ANALYZE inside the transaction was
+     * weighed and left: it holds a lock that makes concurrent intakes and autovacuum wait until commit,
+     * and it needs the table's owner. H2 plans by its indexes and is left as it is.
+     */
+    private static void planLookUpsThroughIndexes(Connection connection) throws SQLException {
+        if (!"PostgreSQL".equals(connection.getMetaData().getDatabaseProductName())) {
+            return;
+        }
+        try (Statement s = connection.createStatement()) {
+            s.execute("SELECT set_config('enable_seqscan', 'off', true), set_config('plan_cache_mode', 'force_custom_plan', true)");
         }
     }
 
