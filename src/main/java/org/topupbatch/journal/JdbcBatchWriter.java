@@ -55,6 +55,8 @@ final class JdbcBatchWriter implements BatchWriter {
     private final Connection connection;
     private final long batchId;
     private final long now;
+    /** PostgreSQL is asked its look-ups one value at a time ({@link PostgresLookUps}); H2 by IN lists. */
+    private final boolean postgres;
     private final PreparedStatement insertRow;
     private PreparedStatement findRefUses;
     private PreparedStatement findRepeats;
@@ -81,35 +83,15 @@ final class JdbcBatchWriter implements BatchWriter {
         this.now = now.toEpochMilli();
         try {
             connection.setAutoCommit(false);
-            planLookUpsThroughIndexes(connection);
+            this.postgres = PostgresLookUps.on(connection);
+            if (postgres) {
+                PostgresLookUps.planThroughIndexes(connection); // the rows written have no statistics: see there
+            }
             this.batchId = insertBatch(fileName, delimiter, encoding, extraHeaders, archivedAs, balanceAtIntake, provider);
             this.insertRow = connection.prepareStatement(INSERT_ROW);
         } catch (SQLException e) {
             closeQuietly();
             throw new JournalException("cannot start recording batch " + fileName, e);
-        }
-    }
-
-    /**
-     * On PostgreSQL, for this transaction only ({@code set_config(..., true)} is {@code SET LOCAL}):
-     * no sequential scans, and a plan made for each execution. The rows this transaction writes have
-     * no statistics until it commits (ANALYZE of other sessions cannot see them), so PostgreSQL
-     * estimates that 1,000 ref_ids or repeat keys match most of batch_row and would read every row
-     * written so far for each chunk: a 1,000,000-row file then never finished (BENCHMARKS.md). With
-     * sequential scans off, FIND_REF_USES and FIND_REPEATS look each value up in ix_batch_row_ref and
-     * ix_batch_row_repeat whatever the estimate; the other statements of the transaction are INSERTs
-     * and an UPDATE by batch_id, which has its index too. A cached generic plan would ignore the
-     * setting (the driver keeps prepared statements per connection, and the pool's connections run
-     * FIND_REPEATS outside intake too), hence custom plans. ANALYZE inside the transaction was
-     * weighed and left: it holds a lock that makes concurrent intakes and autovacuum wait until commit,
-     * and it needs the table's owner. H2 plans by its indexes and is left as it is.
-     */
-    private static void planLookUpsThroughIndexes(Connection connection) throws SQLException {
-        if (!"PostgreSQL".equals(connection.getMetaData().getDatabaseProductName())) {
-            return;
-        }
-        try (Statement s = connection.createStatement()) {
-            s.execute("SELECT set_config('enable_seqscan', 'off', true), set_config('plan_cache_mode', 'force_custom_plan', true)");
         }
     }
 
@@ -157,11 +139,15 @@ final class JdbcBatchWriter implements BatchWriter {
     private void askDatabase(Collection<String> refIds) {
         try {
             if (findRefUses == null) {
-                findRefUses = connection.prepareStatement(FIND_REF_USES);
+                findRefUses = connection.prepareStatement(postgres ? PostgresLookUps.FIND_REF_USES : FIND_REF_USES);
             }
             for (List<String> part : RefIdParts.of(refIds)) {
-                findRefUses.setLong(1, batchId);
-                RefIdParts.bind(findRefUses, 2, part);
+                if (postgres) {
+                    PostgresLookUps.bindRefUses(findRefUses, part, batchId);
+                } else {
+                    findRefUses.setLong(1, batchId);
+                    RefIdParts.bind(findRefUses, 2, part);
+                }
                 try (ResultSet rs = findRefUses.executeQuery()) {
                     while (rs.next()) {
                         known.put(rs.getString("ref_id"), use(rs));
@@ -192,12 +178,16 @@ final class JdbcBatchWriter implements BatchWriter {
     private void askRepeats(Collection<String> repeatKeys, long windowStart) {
         try {
             if (findRepeats == null) {
-                findRepeats = connection.prepareStatement(FIND_REPEATS);
+                findRepeats = connection.prepareStatement(postgres ? PostgresLookUps.FIND_REPEATS : FIND_REPEATS);
             }
             for (List<String> part : RefIdParts.of(repeatKeys)) {
-                RefIdParts.bind(findRepeats, 1, part);
-                findRepeats.setLong(RefIdParts.SIZE + 1, windowStart);
-                findRepeats.setLong(RefIdParts.SIZE + 2, windowStart);
+                if (postgres) {
+                    PostgresLookUps.bindRepeats(findRepeats, part, windowStart);
+                } else {
+                    RefIdParts.bind(findRepeats, 1, part);
+                    findRepeats.setLong(RefIdParts.SIZE + 1, windowStart);
+                    findRepeats.setLong(RefIdParts.SIZE + 2, windowStart);
+                }
                 Map<String, EarlierOrder> found = new HashMap<>();
                 try (ResultSet rs = findRepeats.executeQuery()) {
                     while (rs.next()) {
