@@ -34,6 +34,7 @@ public final class TopupBatchMain {
             "  cancel BATCH                    never send a batch's rows not yet sent (reported rejected); sent orders are tracked",
             "  reconcile [DAY]                 match a day's orders and balance with the provider's (default yesterday)",
             "  retry-failed BATCH              write the failed rows of a batch into the inbox under new ref_ids",
+            "  resend-notices EVENT_ID|--given-up  send a given-up notice or callback again (status lists them)",
             "  migrate-journal --to JDBC_URL   move the H2 journal to PostgreSQL",
             "  migrate-journal                 bring the journal's schema up to date for this jar (H2: the product stopped)",
             "  compact-journal                 give back the disk space a stopped product's H2 journal no longer uses",
@@ -50,17 +51,18 @@ public final class TopupBatchMain {
      * The dispatch table: each operator command by name. Their output is stdout, so their log
      * lines go to stderr, warnings and errors only.
      */
-    private static final Map<String, Supplier<Command>> COMMANDS = Map.of(
-            "plan", () -> new PlanCommand(context()),
-            "status", () -> new StatusCommand(context()),
-            "report", () -> new ReportCommand(context()),
-            "retry-failed", () -> new RetryFailedCommand(context()),
-            "migrate-journal", () -> new MigrateJournalCommand(context(), System.getenv()),
-            "compact-journal", () -> new CompactJournalCommand(context()),
-            "cancel", () -> new BatchControlCommand(OperatorAction.CANCEL, context()),
-            "hold", () -> new BatchControlCommand(OperatorAction.HOLD, context()),
-            "resume", () -> new BatchControlCommand(OperatorAction.RESUME, context()),
-            "reconcile", () -> new ReconcileCommand(context()));
+    private static final Map<String, Supplier<Command>> COMMANDS = Map.ofEntries(
+            Map.entry("plan", () -> new PlanCommand(context())),
+            Map.entry("status", () -> new StatusCommand(context())),
+            Map.entry("report", () -> new ReportCommand(context())),
+            Map.entry("retry-failed", () -> new RetryFailedCommand(context())),
+            Map.entry("resend-notices", () -> new ResendNoticesCommand(context())),
+            Map.entry("migrate-journal", () -> new MigrateJournalCommand(context(), System.getenv())),
+            Map.entry("compact-journal", () -> new CompactJournalCommand(context())),
+            Map.entry("cancel", () -> new BatchControlCommand(OperatorAction.CANCEL, context())),
+            Map.entry("hold", () -> new BatchControlCommand(OperatorAction.HOLD, context())),
+            Map.entry("resume", () -> new BatchControlCommand(OperatorAction.RESUME, context())),
+            Map.entry("reconcile", () -> new ReconcileCommand(context())));
 
     private TopupBatchMain() {
     }

@@ -1,27 +1,103 @@
 package org.topupbatch.config;
 
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
 import org.apache.camel.BindToRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.topupbatch.journal.Outbox;
+import org.topupbatch.notify.Callbacks;
 import org.topupbatch.notify.Notifications;
+import org.topupbatch.notify.OutboxDelivery;
+import org.topupbatch.notify.OutboxSchedule;
 import org.topupbatch.settings.Settings;
 
 /**
- * Notifications (routes/notify.yaml, docs/operating.md#notifications): the one {@link Notifications} that
- * every area tells its events to, delivering to the endpoints of {@code topup.notify.uris}.
+ * Notifications and callbacks (routes/notify.yaml, docs/operating.md#notifications, docs/callbacks.md):
+ * the one {@link Notifications} that every area tells its events to, the {@link Callbacks} to the
+ * ERP, and the {@link OutboxDelivery} that sends both from the journal's outbox.
  */
 public final class NotifyConfiguration extends AreaConfiguration {
 
-    private final Settings settings;
-    private Notifications notifications;
+    private static final Logger LOG = LoggerFactory.getLogger(NotifyConfiguration.class);
 
-    public NotifyConfiguration(Settings settings) {
+    private final Settings settings;
+    private final JournalConfiguration journal;
+    private final Clock clock;
+    private final String node;
+    private Notifications notifications;
+    private Callbacks callbacks;
+
+    private final String nodeName;
+
+    /** @param nodeName this node's name (topup.node-name): its claims in the outbox are {@code <name>:<process id>} */
+    public NotifyConfiguration(Settings settings, JournalConfiguration journal, Clock clock, String nodeName) {
         this.settings = settings;
+        this.journal = journal;
+        this.clock = clock;
+        this.nodeName = nodeName;
+        this.node = nodeName + ":" + ProcessHandle.current().pid();
     }
 
     @BindToRegistry("notifications")
     public synchronized Notifications notifications() {
         if (notifications == null) {
-            notifications = new Notifications(settings.notifyUris(), camel.createProducerTemplate());
+            notifications = new Notifications(settings.notifications().uris(), journal.outbox());
         }
         return notifications;
+    }
+
+    public synchronized Callbacks callbacks() {
+        if (callbacks == null) {
+            callbacks = new Callbacks(settings.callbacks());
+        }
+        return callbacks;
+    }
+
+    @BindToRegistry("outboxDelivery")
+    public OutboxDelivery outboxDelivery() {
+        // an earlier process of this node was killed mid-try: its messages are due again now
+        int released = journal.outbox().releaseClaimsOf(nodeName);
+        if (released > 0) {
+            LOG.info("{} outgoing messages an earlier run of node {} was sending are due again", released, nodeName);
+        }
+        return new OutboxDelivery(journal.outbox(), notifications(), callbacks(),
+                new OutboxSchedule(settings.callbacks().retryDelay(), settings.callbacks().giveUpAfter()), clock, node);
+    }
+
+    /**
+     * Once mode, before the run ends: delivers what is due, and what falls due within {@code bound},
+     * so a once run's last report is told; what still waits is kept for the next start (one line).
+     */
+    public void deliverBeforeExit(Duration bound) {
+        if (camel == null || camel.getRoute("notify-outbox") == null) {
+            return;
+        }
+        Outbox outbox = journal.outbox();
+        Instant deadline = clock.instant().plus(bound);
+        try (org.apache.camel.ProducerTemplate producer = camel.createProducerTemplate()) {
+            while (true) {
+                producer.sendBody("direct:topup-outbox", null);
+                Outbox.OutboxState state = outbox.state(500);
+                Instant next = state.waitingListed().stream().map(Outbox.OutboxEntry::nextTryAt)
+                        .min(Comparator.naturalOrder()).orElse(null);
+                if (next == null || next.isAfter(deadline)) {
+                    if (state.waiting() > 0) {
+                        LOG.info("{} outgoing messages wait in the journal's outbox; the next start delivers them",
+                                state.waiting());
+                    }
+                    return;
+                }
+                long sleep = Math.max(50, Duration.between(clock.instant(), next).toMillis());
+                Thread.sleep(Math.min(sleep, 1000));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.io.IOException | RuntimeException e) {
+            LOG.warn("The outbox could not be delivered before the end of the run: {}",
+                    org.topupbatch.text.OneLine.of(String.valueOf(e.getMessage()), 300));
+        }
     }
 }

@@ -60,11 +60,6 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
 
     private java.util.Map<String, AccountParts> accounts;
 
-    /** Whether named accounts (topup.providers) are set. */
-    public boolean severalAccounts() {
-        return settings.severalAccounts();
-    }
-
     /**
      * Every account, in the order of topup.providers; the one account of topup.base-url under the name
      * null (a list of one). Made on first use: the embedded sandbox starts only when an account is needed.
@@ -72,12 +67,12 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
     synchronized java.util.Map<String, AccountParts> accounts() {
         if (accounts == null) {
             accounts = new java.util.LinkedHashMap<>();
-            for (org.topupbatch.settings.ProviderAccount account : settings.accounts()) {
-                accounts.put(account.name(), AccountParts.named(settings, account, journal.journal(), clock));
-            }
-            if (accounts.isEmpty()) {
-                String baseUrl = settings.embeddedSandbox() ? sandbox().baseUrl() : settings.baseUrl();
-                accounts.put(null, AccountParts.unnamed(settings, baseUrl, webhookSecret(), journal.journal(), clock));
+            for (org.topupbatch.settings.ProviderAccount account : org.topupbatch.settings.AccountList.of(settings)) {
+                // the unnamed account: the embedded sandbox serves it when it has no address
+                accounts.put(account.name(), account.name() != null
+                        ? AccountParts.named(settings, account, journal.journal(), clock)
+                        : AccountParts.unnamed(settings, account.baseUrl() == null ? sandbox().baseUrl() : account.baseUrl(),
+                                webhookSecret(), journal.journal(), clock));
             }
         }
         return accounts;
@@ -126,17 +121,20 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
     }
 
     /**
-     * Several accounts: the product map and each account's price list as it is now. An account whose
-     * list cannot be read takes no row of this batch; when none can be read the batch waits, as with one
-     * account whose list cannot be read.
+     * The product map and each account's price list as it is now (the unnamed account's alone: every row
+     * it can take goes to it). Beside other accounts, one whose list cannot be read takes no row of this
+     * batch; when none can be read the batch waits, as a lone account's batch does when its list cannot be read.
      */
     public org.topupbatch.intake.RowRouter rowRouter() {
-        java.util.List<String> names = java.util.List.copyOf(accounts().keySet());
+        java.util.List<String> names = new java.util.ArrayList<>(accounts().keySet());
+        // a lone account is always asked (its cached list serves through a short outage): there is no other
+        // account to go on with meanwhile, as Accounts.checkBalance says
+        boolean others = names.size() > 1;
         org.topupbatch.provider.ProductMap map = productMap();
         java.util.Map<String, java.util.List<org.topupbatch.provider.Product>> lists = new java.util.LinkedHashMap<>();
         RuntimeException last = null;
         for (java.util.Map.Entry<String, org.topupbatch.provider.CachedPriceCatalog> account : accountPrices().entrySet()) {
-            if (!gateways().reachable(account.getKey())) {
+            if (others && !gateways().reachable(account.getKey())) {
                 LOG.warn("Account {} could not be connected to moments ago; it takes no row of this batch", account.getKey());
                 continue;
             }
@@ -147,8 +145,10 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
                 if (connectionFailed(e)) {
                     gateways().unreachable(account.getKey());
                 }
-                LOG.warn("Account {}: its price list cannot be read ({}); it takes no row of this batch", account.getKey(),
-                        e.getMessage());
+                if (others) { // alone, the failure is the batch's own (thrown below), said where the intake fails
+                    LOG.warn("Account {}: its price list cannot be read ({}); it takes no row of this batch", account.getKey(),
+                            e.getMessage());
+                }
                 last = e;
             }
         }
@@ -164,9 +164,9 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
     /** The product map, read once (the settings checked it at start); every product under its own code without one. */
     private synchronized org.topupbatch.provider.ProductMap productMap() {
         if (productMap == null) {
-            java.util.List<String> names = java.util.List.copyOf(accounts().keySet());
-            productMap = settings.productMap() == null ? org.topupbatch.provider.ProductMap.identity(names)
-                    : org.topupbatch.provider.ProductMap.load(settings.productMap(), names);
+            java.util.List<String> names = new java.util.ArrayList<>(accounts().keySet());
+            productMap = settings.provider().productMap() == null ? org.topupbatch.provider.ProductMap.identity(names)
+                    : org.topupbatch.provider.ProductMap.load(settings.provider().productMap(), names);
         }
         return productMap;
     }
@@ -254,33 +254,33 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
 
     /** The embedded sandbox signs with its own (demo) webhook secret unless one is set: both sides use the same. */
     public String webhookSecret() {
-        if (!settings.embeddedSandbox()) {
-            return settings.webhookSecret();
+        if (!settings.provider().embeddedSandbox()) {
+            return settings.webhook().secret();
         }
-        if (settings.webhookSecret() == null && settings.webhookEnabled()) {
+        if (settings.webhook().secret() == null && settings.webhook().enabled()) {
             LOG.info("Webhooks are verified with the embedded sandbox's demo webhook secret");
         }
         return sandbox().config().webhookSecret();
     }
 
-    /** Shown in the first log line: where orders go. */
+    /** Shown in the first log line: where orders go, account by account. */
     public String shown() {
-        if (severalAccounts()) {
-            return accounts().size() + " accounts: " + String.join(", ", accounts().values().stream().map(AccountParts::toString).toList());
-        }
-        return sandbox != null ? "the embedded sandbox at " + sandbox.baseUrl() : settings.baseUrl();
+        return String.join(", ", accounts().values().stream()
+                .map(a -> a.name() != null ? "account " + a
+                        : sandbox != null ? "the embedded sandbox at " + sandbox.baseUrl() : a.account.baseUrl())
+                .toList());
     }
 
     /** Started here, and only when the settings chose it (no provider setting given, see ProviderChoice). */
     private synchronized SandboxProvider sandbox() {
         if (sandbox == null) {
             SandboxConfig config = SandboxConfig.fromLookup(lookup)
-                    .setApiKey(settings.apiKey()).setApiSecret(settings.apiSecret()); // the embedded one always matches
-            if (settings.webhookSecret() != null) {
-                config.setWebhookSecret(settings.webhookSecret());
+                    .setApiKey(settings.provider().apiKey()).setApiSecret(settings.provider().apiSecret()); // the embedded one always matches
+            if (settings.webhook().secret() != null) {
+                config.setWebhookSecret(settings.webhook().secret());
             }
-            if (settings.webhookEnabled() && (config.webhookUrl() == null || config.webhookUrl().isBlank())) {
-                config.setWebhookUrl("http://127.0.0.1:" + settings.webhookPort() + settings.webhookPath());
+            if (settings.webhook().enabled() && (config.webhookUrl() == null || config.webhookUrl().isBlank())) {
+                config.setWebhookUrl("http://127.0.0.1:" + settings.webhook().port() + settings.webhook().path());
             }
             if (config.stateFile() == null) {
                 config.setStateFile(ProviderSession.embeddedSandboxState(settings)); // its orders outlive a restart

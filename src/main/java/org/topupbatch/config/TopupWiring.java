@@ -54,21 +54,25 @@ public final class TopupWiring implements AutoCloseable {
     public TopupWiring(Settings settings, SettingsLookup lookup, Clock clock, IntConsumer exit) {
         this.settings = settings;
         this.lookup = lookup;
-        if (settings.embeddedSandbox()) {
+        if (settings.provider().embeddedSandbox()) {
             // the first line of a sandbox run, before anything the sandbox or Camel says
             LOG.warn(SANDBOX_WARNING);
         }
         journal = new JournalConfiguration(settings);
         provider = new ProviderConfiguration(settings, lookup, clock, journal);
         cluster = new ClusterConfiguration(settings, lookup, clock);
-        notify = new NotifyConfiguration(settings);
+        notify = new NotifyConfiguration(settings, journal, clock, org.topupbatch.cluster.NodeName.resolve(lookup));
         observe = new ObserveConfiguration(settings, clock, journal, provider, cluster, notify);
         sftp = new SftpConfiguration(settings);
         intake = new IntakeConfiguration(settings, clock, journal, provider);
         submit = new SubmitConfiguration(settings, clock, journal, provider, notify);
         track = new TrackConfiguration(settings, clock, journal, provider);
         report = new ReportConfiguration(settings, clock, journal, provider, sftp, observe, notify);
-        run = new RunConfiguration(settings, clock, exit, journal, provider, observe, intake, submit, report);
+        // once mode: what the run's reports call for is delivered before the process ends
+        run = new RunConfiguration(settings, clock, code -> {
+            notify.deliverBeforeExit(java.time.Duration.ofSeconds(30));
+            exit.accept(code);
+        }, journal, provider, observe, intake, submit, report);
         submit.ledBy(cluster.accountsLed());
         track.ledBy(cluster.accountsLed());
         run.ledBy(cluster.accountsLed());

@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
 import org.topupbatch.journal.BatchProgress;
 import org.topupbatch.journal.BatchRecord;
 import org.topupbatch.journal.BatchStatus;
-import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.IntakeJournal;
+import org.topupbatch.journal.ReportingJournal;
 import org.topupbatch.journal.RowState;
 import org.topupbatch.observe.ManagementHttp;
 import org.topupbatch.observe.RequestQuery;
@@ -43,7 +44,10 @@ public final class HttpIntake {
     static final String CONFIRM = "X-Topup-Confirm";
     private static final Logger LOG = LoggerFactory.getLogger(HttpIntake.class);
 
-    private final Journal journal;
+    private final IntakeJournal intake;
+    private final ReportingJournal reporting;
+    private org.topupbatch.notify.Callbacks callbacks;
+    private org.topupbatch.journal.Outbox outbox;
     private final Path inbox;
     private final Path reports;
     private final String token;
@@ -55,6 +59,16 @@ public final class HttpIntake {
     /** The dashboard's preview of an upload ({@code POST /batches/preview}); returns this door. */
     public HttpIntake withPreview(UploadPreview previews) {
         this.previews = previews;
+        return this;
+    }
+
+    /**
+     * Takes {@code ?callback_url=URL} (docs/callbacks.md): checked against {@code topup.callback.allowed-hosts}
+     * (400 otherwise) and recorded with the file's name and content before the file enters the inbox.
+     */
+    public HttpIntake withCallbacks(org.topupbatch.notify.Callbacks callbacks, org.topupbatch.journal.Outbox outbox) {
+        this.callbacks = callbacks;
+        this.outbox = outbox;
         return this;
     }
 
@@ -125,8 +139,10 @@ public final class HttpIntake {
      *                       with it, ManagementGuard has already asked every request for the token or a login
      * @param watching       watch mode: a once run takes only the files present when it started
      */
-    public HttpIntake(Journal journal, Path inbox, Path reports, String token, long maxBytes, boolean watching) {
-        this.journal = journal;
+    public HttpIntake(IntakeJournal intake, ReportingJournal reporting, Path inbox, Path reports, String token, long maxBytes,
+                      boolean watching) {
+        this.intake = intake;
+        this.reporting = reporting;
         this.inbox = inbox;
         this.reports = reports;
         this.token = token;
@@ -148,6 +164,15 @@ public final class HttpIntake {
         Optional<String> badName = badName(name);
         if (badName.isPresent()) {
             return answer(exchange, 400, badName.get());
+        }
+        // ?callback_url=URL, or a multipart upload's form field of that name
+        String callbackUrl = RequestQuery.param(in, "callback_url")
+                .orElse(exchange.getProperty(ManagementHttp.UPLOAD_CALLBACK_URL, String.class));
+        if (callbackUrl != null) {
+            String refused = callbacks == null ? "callback_url is not taken here" : callbacks.refusal(callbackUrl);
+            if (refused != null) {
+                return answer(exchange, 400, refused);
+            }
         }
         Long declared = in.getHeader(Exchange.CONTENT_LENGTH, Long.class);
         if (declared != null && declared > maxBytes) {
@@ -174,6 +199,10 @@ public final class HttpIntake {
         synchronized (placing.computeIfAbsent(name.toLowerCase(Locale.ROOT), n -> new Object())) {
             if (Files.exists(target)) {
                 return answer(exchange, 409, "a file named " + name + " is waiting in the inbox; send again once it is taken");
+            }
+            if (callbackUrl != null) {
+                // before the file can be taken: its report cannot come before its callback is known
+                outbox.recordDoorCallback(name, hash, callbackUrl, java.time.Instant.now());
             }
             drop(name, body, target);
         }
@@ -228,7 +257,7 @@ public final class HttpIntake {
 
     /** The batch this file made: the latest of its name whose archived copy carries its content hash. */
     private Optional<BatchRecord> made(String name, String hash) {
-        return journal.lastBatchForFile(name)
+        return intake.lastBatchForFile(name)
                 .filter(b -> b.archivedAs() != null && b.archivedAs().contains("." + hash + "."));
     }
 
@@ -256,7 +285,7 @@ public final class HttpIntake {
     }
 
     private Map<String, Object> figures(BatchRecord batch) {
-        BatchProgress progress = journal.progress(batch.id());
+        BatchProgress progress = reporting.progress(batch.id());
         long rows = progress.counts().values().stream().mapToLong(Long::longValue).sum();
         long rejectedAtIntake = progress.count(RowState.REJECTED);
         Map<String, Object> body = new LinkedHashMap<>();
@@ -276,7 +305,7 @@ public final class HttpIntake {
 
     private Optional<BatchRecord> batchOf(Exchange exchange) {
         String id = exchange.getMessage().getHeader("id", String.class);
-        return id != null && id.matches("\\d{1,18}") ? journal.batch(Long.parseLong(id)) : Optional.empty();
+        return id != null && id.matches("\\d{1,18}") ? reporting.batch(Long.parseLong(id)) : Optional.empty();
     }
 
     private static Map<String, Object> answer(Exchange exchange, int status, String message) {

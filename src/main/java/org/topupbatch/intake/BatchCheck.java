@@ -49,7 +49,7 @@ public final class BatchCheck {
 
     private RowRouter router;
 
-    /** Several accounts: rows are checked against the router's price lists and routed to the accounts. */
+    /** Rows are checked against the router's price lists and routed to the accounts (the unnamed one's too). */
     public BatchCheck routedBy(RowRouter router) {
         this.router = router;
         return this;

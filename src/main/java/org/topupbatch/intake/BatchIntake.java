@@ -61,10 +61,10 @@ public class BatchIntake {
     /** {@code topup.input-charset}: null for auto. */
     private final Charset inputCharset;
     private final java.time.Duration repeatWindow;
-    /** Several accounts: a router on the accounts' price lists as they are now, made for each batch. */
+    /** A router on the accounts' price lists as they are now, made for each batch. */
     private java.util.function.Supplier<RowRouter> routers;
 
-    /** Several accounts: each batch's rows are routed by a router made when the batch is taken. */
+    /** Each batch's rows are routed by a router made when the batch is taken (the run always routes). */
     public BatchIntake routedBy(java.util.function.Supplier<RowRouter> routers) {
         this.routers = routers;
         return this;

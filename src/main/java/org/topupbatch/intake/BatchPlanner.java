@@ -68,7 +68,7 @@ public final class BatchPlanner {
     /** A ref_id of the form a row's fallback ref_id takes (FallbackRefIds): kept free for those. */
     private static final java.util.regex.Pattern FALLBACK_LIKE = java.util.regex.Pattern.compile(".*-F[0-9]+");
 
-    /** Several accounts: each accepted row is routed, at its first account's price; one no account takes is rejected. */
+    /** Each accepted row is routed, at its first account's price; one no account takes is rejected (RowRouter). */
     BatchPlanner routedBy(RowRouter router) {
         this.router = router;
         return this;
@@ -152,7 +152,7 @@ public final class BatchPlanner {
                 String reason = decision.reason();
                 long price = decision.accepted() ? decision.price() : 0;
                 RowRouter.Routed routed = null;
-                if (reason == null && router != null && FALLBACK_LIKE.matcher(row.refId()).matches()) {
+                if (reason == null && router != null && router.namesAccounts() && FALLBACK_LIKE.matcher(row.refId()).matches()) {
                     // its own order could meet another row's order at an account under the same ref_id
                     reason = "ref_id " + row.refId() + " ends like the ref_ids a row gets at its next account (-F2, -F3...);"
                             + " with several accounts give it another ref_id";

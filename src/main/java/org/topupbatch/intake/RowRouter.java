@@ -12,9 +12,12 @@ import org.topupbatch.provider.Product;
 import org.topupbatch.provider.Routing;
 
 /**
- * Several accounts (docs/accounts-and-dialects.md#several-accounts): which accounts can take an accepted row, best first,
+ * Which accounts can take an accepted row, best first (docs/accounts-and-dialects.md#several-accounts),
  * decided when the batch is taken, from each account's price list as it is then. A row no account
  * can take is rejected with the reason. The price lists the intake's checks see are the same ones.
+ *
+ * <p>The unnamed account of topup.base-url is a list of one: every row it can take goes to it, and a row
+ * there carries no route, as its rows always were journaled (its report keeps its columns).
  */
 public final class RowRouter {
 
@@ -48,8 +51,18 @@ public final class RowRouter {
         }
         List<RowRoute.Stop> stops = new ArrayList<>();
         for (Routing.Candidate c : decision.candidates()) {
-            stops.add(new RowRoute.Stop(c.account(), c.sku(), c.price()));
+            if (c.account() != null) { // the unnamed account's row has no route to journal
+                stops.add(new RowRoute.Stop(c.account(), c.sku(), c.price()));
+            }
         }
-        return new Routed(new RowRoute(stops), decision.first().price(), null);
+        return new Routed(stops.isEmpty() ? null : new RowRoute(stops), decision.first().price(), null);
+    }
+
+    /**
+     * Whether a row may be routed to a named account, whose order carries ref_id-F2, -F3... at its next
+     * accounts: then a ref_id that ends like those is refused. Not so for the unnamed account.
+     */
+    public boolean namesAccounts() {
+        return map.accounts().stream().anyMatch(java.util.Objects::nonNull);
     }
 }

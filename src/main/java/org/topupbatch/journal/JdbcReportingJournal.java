@@ -16,7 +16,8 @@ final class JdbcReportingJournal implements ReportingJournal {
             WHERE reported_at IS NULL OR report_complete = FALSE ORDER BY id""".formatted(Mapping.BATCH_COLUMNS);
     private static final String ROWS_OF_BATCH = """
             SELECT %s FROM batch_row r WHERE r.batch_id = ? ORDER BY r.seq""".formatted(Mapping.ROW_COLUMNS);
-    private static final String MARK_REPORTED = """
+    /** Also {@link JdbcOutbox}, which records a report together with its messages. */
+    static final String MARK_REPORTED = """
             UPDATE batch SET reported_at = ?, report_complete = ?,
             balance_after = COALESCE(?, balance_after) WHERE id = ?""";
     private static final String LAST_SUBMISSION = "SELECT MAX(sent_at) AS last_sent FROM batch_row WHERE batch_id = ?";
@@ -94,10 +95,10 @@ final class JdbcReportingJournal implements ReportingJournal {
     }
 
     @Override
-    public Optional<BalanceReading> latestBalanceReading() {
-        BalanceReading[] latest = {null};
+    public Optional<KnownBalance> latestKnownBalance() {
+        KnownBalance[] latest = {null};
         jdbc.query(LATEST_BALANCE, JdbcSupport.NO_PARAMETERS,
-                rs -> latest[0] = new BalanceReading(rs.getLong("balance"), Columns.getInstant(rs, "read_at")));
+                rs -> latest[0] = new KnownBalance(rs.getLong("balance"), Columns.getInstant(rs, "read_at")));
         return Optional.ofNullable(latest[0]);
     }
 

@@ -1,81 +1,95 @@
 package org.topupbatch.notify;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.camel.Exchange;
-import org.apache.camel.ProducerTemplate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.topupbatch.journal.Outbox;
+import org.topupbatch.journal.Outbox.OutgoingMessage;
 
 /**
- * Hands each notice to every endpoint of {@code topup.notify.uris} through an in-memory queue
- * (routes/notify.yaml delivers it, retrying with back-off): {@link #tell} never waits for a mail
- * server or an HTTP endpoint, so a delivery never delays an order. A queue that is full (an
- * endpoint down for long, thousands of notices) drops the notice with one log line rather than
- * block. Counts what was delivered and what was given up, by event, for the metrics.
+ * Records each notice for every endpoint of {@code topup.notify.uris} in the journal's outbox, from
+ * where routes/notify.yaml delivers it with back-off ({@link OutboxDelivery}): {@link #tell} never
+ * waits for a mail server or an HTTP endpoint, so a delivery never delays an order, and a restart
+ * loses nothing told. Only the endpoint's address with its passwords masked is stored; the address
+ * itself is found again in the settings at delivery. Counts what was delivered and what was given
+ * up, by event, for the metrics.
  */
 public final class Notifications {
 
-    /** The queue routes/notify.yaml takes notices from; a full one refuses at once. */
-    public static final String QUEUE = "seda:topup-notify?size=1000&blockWhenFull=false";
-    public static final String URI_HEADER = "TopupNotifyUri";
-    public static final String EVENT_HEADER = "TopupNotifyEvent";
+    /** {@code target_kind} of a notice in the outbox. */
+    public static final String KIND = "notify";
 
     private static final Logger LOG = LoggerFactory.getLogger(Notifications.class);
 
     private final List<String> uris;
-    private final ProducerTemplate producer;
+    private final Outbox outbox;
     private final Map<String, AtomicLong> delivered = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> givenUp = new ConcurrentHashMap<>();
 
-    public Notifications(List<String> uris, ProducerTemplate producer) {
+    /** Each endpoint by the key the outbox stores: its masked address, numbered when two mask alike. */
+    private final Map<String, String> byTarget = new java.util.LinkedHashMap<>();
+
+    public Notifications(List<String> uris, Outbox outbox) {
         this.uris = List.copyOf(uris);
-        this.producer = producer;
+        this.outbox = outbox;
+        for (int i = 0; i < this.uris.size(); i++) {
+            String key = shown(this.uris.get(i));
+            // two endpoints that differ only in a password would mask alike: each keeps a key of its own
+            byTarget.put(byTarget.containsKey(key) ? key + " #" + (i + 1) : key, this.uris.get(i));
+        }
     }
 
     public boolean enabled() {
         return !uris.isEmpty();
     }
 
-    /** Queues the notice for every endpoint; returns at once. */
+    /** Records the notice for every endpoint (a transaction of its own); returns at once. */
     public void tell(Notice notice) {
-        for (String uri : uris) {
-            boolean http = uri.toLowerCase(Locale.ROOT).matches("https?:.*");
-            try {
-                // the address (it may hold a password) and the event travel as exchange properties:
-                // an endpoint sends headers on (camel-mail puts them into the message)
-                producer.send(QUEUE, exchange -> {
-                    exchange.setProperty(URI_HEADER, uri);
-                    exchange.setProperty(EVENT_HEADER, notice.event());
-                    exchange.getMessage().setBody(http ? notice.json() : notice.plain());
-                    exchange.getMessage().setHeader("Subject", notice.subject());
-                    exchange.getMessage().setHeader(Exchange.CONTENT_TYPE,
-                            http ? "application/json; charset=utf-8" : "text/plain; charset=utf-8");
-                    exchange.getMessage().setHeader(Exchange.HTTP_METHOD, "POST");
-                });
-            } catch (RuntimeException e) {
-                count(givenUp, notice.event());
-                LOG.warn("Notification {} not queued for {}: {}", notice.event(), shown(uri), e.getMessage());
-            }
+        if (!enabled()) {
+            return;
+        }
+        try {
+            outbox.add(messagesFor(notice, null));
+        } catch (RuntimeException e) {
+            count(givenUp, notice.event());
+            LOG.warn("Notification {} not recorded in the outbox: {}", notice.event(),
+                    org.topupbatch.text.OneLine.of(String.valueOf(e.getMessage()), 300));
         }
     }
 
-    /** routes/notify.yaml: delivered. */
-    public void delivered(Exchange exchange) {
-        count(delivered, exchange.getProperty(EVENT_HEADER, "unknown", String.class));
+    /**
+     * The notice as one outbox message per endpoint, all with one event id: for the caller that
+     * records them in the same transaction as the change they tell of.
+     */
+    public List<OutgoingMessage> messagesFor(Notice notice, Long batchId) {
+        String eventId = "evt_" + UUID.randomUUID().toString().replace("-", "");
+        List<OutgoingMessage> messages = new ArrayList<>();
+        byTarget.forEach((target, uri) -> messages.add(new OutgoingMessage(eventId, notice.event(), KIND, target,
+                notice.subject(), http(uri) ? notice.json() : notice.plain(), batchId)));
+        return messages;
     }
 
-    /** routes/notify.yaml: every retry failed; one line, no stack trace, no secret. */
-    public void gaveUp(Exchange exchange) {
-        String event = exchange.getProperty(EVENT_HEADER, "unknown", String.class);
+    /** The configured endpoint an outbox message names (by its masked address), or null when it is no longer set. */
+    public String endpointOf(String target) {
+        return byTarget.get(target);
+    }
+
+    static boolean http(String uri) {
+        return uri.toLowerCase(Locale.ROOT).matches("https?:.*");
+    }
+
+    void delivered(String event) {
+        count(delivered, event);
+    }
+
+    void gaveUp(String event) {
         count(givenUp, event);
-        Throwable cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Throwable.class);
-        LOG.warn("Notification {} could not be delivered to {} after retrying; given up: {}", event,
-                shown(exchange.getProperty(URI_HEADER, String.class)),
-                cause == null ? "unknown error" : org.topupbatch.text.OneLine.of(String.valueOf(cause.getMessage()), 300));
     }
 
     public Map<String, AtomicLong> deliveredByEvent() {
@@ -86,7 +100,7 @@ public final class Notifications {
         return givenUp;
     }
 
-    /** An endpoint address as it may be logged: passwords and tokens masked. */
+    /** An endpoint address as it may be logged or stored: passwords and tokens masked. */
     static String shown(String uri) {
         return uri == null ? "?" : org.apache.camel.util.URISupport.sanitizeUri(uri);
     }

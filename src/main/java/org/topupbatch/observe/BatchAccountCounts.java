@@ -13,7 +13,7 @@ import org.topupbatch.journal.RowState;
 import org.topupbatch.journal.StatusJournal;
 
 /**
- * Several accounts: the shown batches' rows per account, as the journal counts them in SQL (one
+ * The shown batches' rows per named account, as the journal counts them in SQL (one
  * grouped query per batch). The query reads every row of its batch, which takes seconds for a batch
  * of a million rows, so it is not asked more than it must be:
  * <ul>

@@ -50,6 +50,8 @@ public final class DashboardView {
     private final ProviderReach reach;
     private final String template;
     private final ObjectMapper json = new ObjectMapper();
+    /** The outbox's lines (docs/operating.md#notifications): what waits and what was given up. */
+    private java.util.function.Supplier<List<String>> outbox = List::of;
 
     /** {@code accounts}: several accounts, in the order of topup.providers (empty with one account). */
     public DashboardView(RunReadings readings, RateBudget budget, String provider, NodeRole node, Clock clock,
@@ -78,6 +80,20 @@ public final class DashboardView {
     /** The page's Content-Security-Policy: its own script and style only (their hashes), no framing. */
     public String contentSecurityPolicy() {
         return PagePolicy.of(template);
+    }
+
+    /** Shows the outbox's lines (what waits, what was given up) under the outages. */
+    public DashboardView withOutbox(java.util.function.Supplier<List<String>> lines) {
+        this.outbox = lines;
+        return this;
+    }
+
+    private List<String> outboxLines() {
+        try {
+            return outbox.get();
+        } catch (RuntimeException e) {
+            return List.of("Outbox: cannot be read now (" + org.topupbatch.text.OneLine.of(String.valueOf(e.getMessage()), 200) + ")");
+        }
     }
 
     /** Where the page's template expects the initial view (a JSON data block, never run). */
@@ -120,6 +136,7 @@ public final class DashboardView {
             outages.add(shown);
         }
         view.put("outages", outages);
+        view.put("outbox", outboxLines());
         view.put("reconciliation", reading.reconciliation().map(r -> {
             Map<String, Object> shown = new LinkedHashMap<>();
             shown.put("day", r.day());
@@ -142,7 +159,9 @@ public final class DashboardView {
         if (!accounts.isEmpty()) {
             view.put("accounts", accounts.stream().map(this::account).toList());
         }
-        Map<Long, Map<String, AccountCounts>> perAccount = accounts.isEmpty() ? Map.of() : readings.accountsOf(reading.batches());
+        // counted for every batch; shown as a table per batch only when an account has a name (the unnamed
+        // account's rows are the batch's own line)
+        Map<Long, Map<String, AccountCounts>> perAccount = readings.accountsOf(reading.batches());
         List<Map<String, Object>> batches = new ArrayList<>();
         for (BatchOverview o : reading.batches()) {
             Map<String, Object> shown = batch(o);

@@ -78,6 +78,14 @@ final class HygienicHttpConsumer extends VertxPlatformHttpConsumer {
             if (formTyped(ctx) && body != null && body.buffer() != null) {
                 message.setBody(body.buffer().getBytes());
             }
+            // a multipart upload's callback_url field (the HTTP door's callback); no other field is read
+            String type = ctx.parsedHeaders().contentType().value();
+            if (type != null && type.toLowerCase(Locale.ROOT).startsWith("multipart/form-data")) {
+                String callback = ctx.request().getFormAttribute("callback_url");
+                if (callback != null && !callback.isBlank()) {
+                    exchange.setProperty(ManagementHttp.UPLOAD_CALLBACK_URL, callback.trim());
+                }
+            }
             return done;
         });
     }

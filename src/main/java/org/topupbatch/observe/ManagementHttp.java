@@ -31,6 +31,8 @@ public final class ManagementHttp {
     public static final String COMPONENT = "management-http";
     /** Exchange property: the file name a multipart request gave its first file part (the body). */
     public static final String UPLOAD_FILE_NAME = "topupUploadFileName";
+    /** Exchange property: the {@code callback_url} form field of a multipart request (docs/callbacks.md). */
+    public static final String UPLOAD_CALLBACK_URL = "topupUploadCallbackUrl";
 
     private ManagementHttp() {
     }

@@ -11,9 +11,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.topupbatch.journal.AccountCounts;
 import org.topupbatch.journal.BatchOverview;
-import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.BatchControl;
 import org.topupbatch.journal.JournalException;
+import org.topupbatch.journal.ProductOutages;
+import org.topupbatch.journal.ReconcileJournal;
+import org.topupbatch.journal.ReportingJournal;
 import org.topupbatch.journal.RowState;
+import org.topupbatch.journal.StatusJournal;
 import org.topupbatch.provider.BalanceSeen;
 
 /**
@@ -44,23 +48,33 @@ public final class RunReadings {
     static final int BATCHES_SHOWN = 20;
     private static final Logger LOG = LoggerFactory.getLogger(RunReadings.class);
 
-    private final Journal journal;
+    // one reading takes a little of each role: the counts, the operator's holds, the products held,
+    // the last balance known and the last reconciliation
+    private final StatusJournal status;
+    private final ReportingJournal reporting;
+    private final BatchControl control;
+    private final ProductOutages outages;
+    private final ReconcileJournal reconciliations;
     private final Clock clock;
     private final BalanceSeen answers;
-    /** Several accounts: counts the shown batches per account, for the dashboard; null with one account. */
+    /** Counts the shown batches per named account, for the dashboard (none for the unnamed account's rows). */
     private final BatchAccountCounts perAccount;
     private Reading last;
     private boolean failing;
 
     /**
-     * {@code answers} holds the balance of this process's latest provider answer that carried one;
-     * {@code severalAccounts}: the dashboard counts the batches per account too.
+     * {@code answers} holds the balance of this process's latest provider answer that carried one.
      */
-    public RunReadings(Journal journal, Clock clock, BalanceSeen answers, boolean severalAccounts) {
-        this.journal = journal;
+    public RunReadings(StatusJournal status, ReportingJournal reporting, BatchControl control, ProductOutages outages,
+                       ReconcileJournal reconciliations, Clock clock, BalanceSeen answers) {
+        this.status = status;
+        this.reporting = reporting;
+        this.control = control;
+        this.outages = outages;
+        this.reconciliations = reconciliations;
         this.clock = clock;
         this.answers = answers;
-        this.perAccount = severalAccounts ? new BatchAccountCounts(journal, clock) : null;
+        this.perAccount = new BatchAccountCounts(status, clock);
         this.last = new Reading(Map.of(), List.of(), Optional.empty(), List.of(), 0, 0, 0, Optional.empty(), Instant.EPOCH);
     }
 
@@ -71,11 +85,11 @@ public final class RunReadings {
             return last;
         }
         try {
-            long[] operator = journal.heldAndCancelled();
-            last = new Reading(journal.rowsByState(), journal.batchOverviews(BATCHES_SHOWN),
-                    journal.latestBalanceReading().map(b -> new BalanceSeen.Reading(b.balance(), b.at())),
-                    journal.productOutages().stream().filter(ProductOutage::held).toList(), operator[0], operator[1],
-                    operator[2], journal.reconciliations().lastReconciliation(), now);
+            long[] operator = control.heldAndCancelled();
+            last = new Reading(status.rowsByState(), status.batchOverviews(BATCHES_SHOWN),
+                    reporting.latestKnownBalance().map(b -> new BalanceSeen.Reading(b.balance(), b.at())),
+                    outages.productOutages().stream().filter(ProductOutage::held).toList(), operator[0], operator[1],
+                    operator[2], reconciliations.lastReconciliation(), now);
             failing = false;
         } catch (JournalException e) {
             if (!failing) {
@@ -87,14 +101,11 @@ public final class RunReadings {
     }
 
     /**
-     * Several accounts: the batches of a reading, each with its rows per account, by batch id (empty
-     * with one account). Asked by the dashboard only, so a metrics scrape costs no such count, nor waits
-     * for one; the last counts while the journal does not answer.
+     * The batches of a reading, each with its rows per named account, by batch id (a batch of the unnamed
+     * account has none). Asked by the dashboard only, and only when an account has a name, so a metrics
+     * scrape costs no such count, nor waits for one; the last counts while the journal does not answer.
      */
     public Map<Long, Map<String, AccountCounts>> accountsOf(List<BatchOverview> batches) {
-        if (perAccount == null) {
-            return Map.of();
-        }
         try {
             return perAccount.of(batches);
         } catch (JournalException e) {

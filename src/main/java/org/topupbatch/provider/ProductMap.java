@@ -59,7 +59,8 @@ public final class ProductMap {
     private final Map<String, Route> routes;
 
     private ProductMap(List<String> accounts, Map<String, Route> routes) {
-        this.accounts = List.copyOf(accounts);
+        // the unnamed account of topup.base-url is listed as null: a list of one that holds it
+        this.accounts = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(accounts));
         this.routes = routes;
     }
 

@@ -24,6 +24,8 @@ public class BatchReportWriter {
     private final ReportWriter files;
     private final Clock clock;
     private final ReportWritten written;
+    private org.topupbatch.journal.Outbox outbox;
+    private ReportMessages messages;
 
     public BatchReportWriter(ReportingJournal journal, Accounts gateway, ReportWriter files, Clock clock) {
         this(journal, gateway, files, clock, ReportWritten.NOBODY);
@@ -49,10 +51,26 @@ public class BatchReportWriter {
         }
         // told before the journal's record, so that whoever sees the report file finds it timed
         written.written(batch, complete, clock.instant(), report.summary());
-        journal.markReported(batch.id(), now, complete, balanceAfter);
+        if (outbox == null) {
+            journal.markReported(batch.id(), now, complete, balanceAfter);
+        } else {
+            // the record of the report and the messages it calls for: one transaction, so a crash
+            // right after loses neither, and a crash before leaves both to the report written again
+            outbox.markReported(batch.id(), now, complete, balanceAfter, messages.messagesFor(batch, complete, report.summary()));
+        }
         if (complete) {
             LOG.info("Report written for {}", batch.fileName());
         }
+    }
+
+    /**
+     * Records each report together with the outgoing messages it calls for (notices, the ERP's
+     * callback) in the journal's outbox, in one transaction.
+     */
+    public BatchReportWriter recordingIn(org.topupbatch.journal.Outbox outbox, ReportMessages messages) {
+        this.outbox = outbox;
+        this.messages = messages;
+        return this;
     }
 
     /** The balance read now; when the provider cannot be asked, the latest one the journal knows. */

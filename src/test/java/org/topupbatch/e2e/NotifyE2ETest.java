@@ -98,6 +98,8 @@ class NotifyE2ETest {
                 "http://127.0.0.1:" + dead + "/dead"));
         run.env.put("TOPUP_NOTIFY_LOW_BALANCE", "20.000.000"); // the sandbox's 10,000,000 is below it
         run.env.put("TOPUP_NOTIFY_RETRY_DELAY", "100");
+        // the dead endpoint's message is given up within the run (by default it is tried for two days)
+        run.env.put("TOPUP_NOTIFY_GIVE_UP_AFTER", "3s");
         run.drop("evening.csv", "ref_id,product_sku,customer_no\nNT-1,FF100,31234567\nNT-2,FF100,31234568\n"
                 + "NT-3,FF100,31230000\n");
 
