@@ -64,7 +64,7 @@ class PostgresIntakePlanTest {
         long windowStart = 0;
         long scansBefore = counters().seqScans();
         int line = 2;
-        try (BatchWriter writer = journal.openBatch("big.csv", ',', List.of(), "archive/big.csv")) {
+        try (BatchWriter writer = journal.intake().openBatch("big.csv", ',', List.of(), "archive/big.csv")) {
             for (int chunk = 0; chunk < CHUNKS; chunk++) {
                 List<String> refIds = new ArrayList<>();
                 List<String> keys = new ArrayList<>();
