@@ -38,8 +38,8 @@ final class BatchControlCommand implements Command {
         String wanted = args.get(0).trim();
         try {
             return context.onJournal((journal, attemptOut, attemptErr) -> {
-                BatchRecord batch = BatchArgument.one(journal, wanted);
-                attemptOut.println(action.apply(journal, batch, context.clock().instant()).message());
+                BatchRecord batch = BatchArgument.one(journal.reporting(), wanted);
+                attemptOut.println(action.apply(journal.control(), journal.reporting(), batch, context.clock().instant()).message());
                 return ExitCode.OK.code();
             });
         } catch (JournalException e) {

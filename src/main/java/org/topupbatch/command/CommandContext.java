@@ -3,11 +3,12 @@ package org.topupbatch.command;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.util.function.Function;
+import org.topupbatch.config.CommandSettings;
 import org.topupbatch.config.ProviderSession;
 import org.topupbatch.journal.JdbcJournal;
 import org.topupbatch.journal.Journal;
 import org.topupbatch.journal.JournalException;
-import org.topupbatch.settings.Settings;
+import org.topupbatch.settings.JournalSettings;
 import org.topupbatch.settings.SettingsException;
 
 /**
@@ -32,14 +33,20 @@ public final class CommandContext {
     private final PrintStream err;
     private final Clock clock;
     private final String voice;
-    private Settings settings;
+    private final CommandSettings settings;
 
     public CommandContext(Function<String, String> lookup, PrintStream out, PrintStream err, Clock clock) {
         this(lookup, out, err, clock, VOICE);
     }
 
     private CommandContext(Function<String, String> lookup, PrintStream out, PrintStream err, Clock clock, String voice) {
+        this(lookup, new CommandSettings(lookup), out, err, clock, voice);
+    }
+
+    private CommandContext(Function<String, String> lookup, CommandSettings settings, PrintStream out, PrintStream err,
+            Clock clock, String voice) {
         this.lookup = lookup;
+        this.settings = settings;
         this.out = out;
         this.err = err;
         this.clock = clock;
@@ -52,26 +59,21 @@ public final class CommandContext {
      * {@code topup-batch migrate-journal: ...}.
      */
     CommandContext speaking(String voice, PrintStream failures) {
-        return new CommandContext(lookup, out, failures, clock, voice);
+        return new CommandContext(lookup, settings, out, failures, clock, voice);
     }
 
     /** The same context printing to {@code out} and {@code err}: one attempt of a {@link JournalStep}. */
     CommandContext printingTo(PrintStream out, PrintStream err) {
-        CommandContext attempt = new CommandContext(lookup, out, err, clock, voice);
-        attempt.settings = settings;
-        return attempt;
+        return new CommandContext(lookup, settings, out, err, clock, voice);
     }
 
     /**
-     * The settings the commands share with the service.
+     * The settings the commands share with the service, by group; read when first asked.
      *
      * @throws SettingsException naming the bad setting ({@link CommandFrame} says {@code bad setting: ...})
      */
-    public Settings settings() {
-        if (settings == null) {
-            settings = Settings.load(lookup);
-        }
-        return settings;
+    public CommandSettings settings() {
+        return settings.read();
     }
 
     /** The raw settings lookup, for the few keys a command reads before (or instead of) {@link #settings()}. */
@@ -103,13 +105,13 @@ public final class CommandContext {
      * @throws JournalException when the journal cannot be read, or the product kept changing past {@link JournalStep#BOUND}
      */
     public int onJournal(JournalStep.Work work) {
-        return JournalStep.run(settings(), out, err, work);
+        return JournalStep.run(settings().folders().data(), settings().journal(), out, err, work);
     }
 
     /** The journal opened for reading beside a running service (no instance lock); the caller closes it. */
     public Journal openJournal() {
-        Settings s = settings();
-        return JdbcJournal.openForReading(s.data(), s.dbUrl(), s.dbUser(), s.dbPassword());
+        JournalSettings db = settings().journal();
+        return JdbcJournal.openForReading(settings().folders().data(), db.url(), db.user(), db.password());
     }
 
     /**
@@ -117,6 +119,6 @@ public final class CommandContext {
      * set), its calls counted in {@code journal}'s rate budget beside a running service; the caller closes it.
      */
     public ProviderSession providerSession(Journal journal) {
-        return new ProviderSession(settings(), lookup, journal, clock);
+        return settings().providerSession(journal, clock);
     }
 }

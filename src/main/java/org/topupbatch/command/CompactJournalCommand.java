@@ -2,7 +2,7 @@ package org.topupbatch.command;
 
 import org.topupbatch.run.ExitCode;
 
-import org.topupbatch.settings.Settings;
+import org.topupbatch.config.CommandSettings;
 
 import java.util.List;
 import java.util.Locale;
@@ -32,18 +32,18 @@ public final class CompactJournalCommand implements Command {
         if (!args.isEmpty()) {
             throw new CommandFailure.Usage("compact-journal (the journal of topup.data)");
         }
-        Settings settings = context.settings();
-        if (settings.dbUrl() != null && !settings.dbUrl().isBlank()) {
+        CommandSettings settings = context.settings();
+        if (settings.journal().url() != null && !settings.journal().url().isBlank()) {
             context.out().println("The journal is in the database of topup.db.url, which reuses its space itself; nothing to do.");
             return ExitCode.OK.code();
         }
         try {
-            H2JournalCompaction.Sizes sizes = H2JournalCompaction.compact(settings.data());
+            H2JournalCompaction.Sizes sizes = H2JournalCompaction.compact(settings.folders().data());
             context.out().printf(Locale.ROOT, "Journal in %s compacted: %,.1f MB before, %,.1f MB now.%n",
-                    settings.data().resolve("journal"), sizes.before() / 1e6, sizes.after() / 1e6);
+                    settings.folders().data().resolve("journal"), sizes.before() / 1e6, sizes.after() / 1e6);
             return ExitCode.OK.code();
         } catch (JournalInUseException e) {
-            throw new CommandFailure("the journal in " + settings.data().resolve("journal")
+            throw new CommandFailure("the journal in " + settings.folders().data().resolve("journal")
                     + " is in use by a running topup-batch: stop it first, then compact", e);
         }
     }

@@ -8,7 +8,7 @@ import org.topupbatch.journal.JdbcJournal;
 import org.topupbatch.journal.Journal;
 import org.topupbatch.journal.JournalException;
 import org.topupbatch.journal.JournalReaderAccess;
-import org.topupbatch.settings.Settings;
+import org.topupbatch.settings.JournalSettings;
 
 /**
  * A command's whole work on the journal ({@code status}, {@code report}, {@code hold}, ...), done
@@ -41,7 +41,7 @@ final class JournalStep {
      *
      * @throws JournalException when the journal cannot be read, or the product kept changing past the bound
      */
-    static int run(Settings settings, PrintStream out, PrintStream err, Work work) {
+    static int run(java.nio.file.Path data, JournalSettings db, PrintStream out, PrintStream err, Work work) {
         long deadline = System.nanoTime() + BOUND.toNanos();
         while (true) {
             ByteArrayOutputStream said = new ByteArrayOutputStream();
@@ -49,8 +49,7 @@ final class JournalStep {
             try (PrintStream attemptOut = new PrintStream(said, true, StandardCharsets.UTF_8);
                  PrintStream attemptErr = new PrintStream(complained, true, StandardCharsets.UTF_8)) {
                 int code;
-                try (Journal journal = JdbcJournal.openForReading(settings.data(), settings.dbUrl(), settings.dbUser(),
-                        settings.dbPassword())) {
+                try (Journal journal = JdbcJournal.openForReading(data, db.url(), db.user(), db.password())) {
                     code = work.on(journal, attemptOut, attemptErr);
                 } catch (JournalException e) {
                     if (!JournalReaderAccess.productChanging(e) || System.nanoTime() > deadline) {

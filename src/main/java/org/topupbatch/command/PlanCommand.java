@@ -6,7 +6,7 @@ import org.topupbatch.text.OneLine;
 import org.topupbatch.report.TimeSpan;
 
 import org.topupbatch.config.ProviderSession;
-import org.topupbatch.settings.Settings;
+import org.topupbatch.config.CommandSettings;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -69,11 +69,11 @@ public final class PlanCommand implements Command {
             throw new CommandFailure("cannot read " + file + ": "
                     + (Files.exists(file) ? "not a readable file" : "no such file"));
         }
-        Settings settings = context.settings();
+        CommandSettings settings = context.settings();
         CustomerRules rules;
         try {
-            rules = settings.customerRules() == null ? CustomerRules.loadDefault()
-                    : CustomerRules.load(Path.of(settings.customerRules()));
+            rules = settings.guards().customerRules() == null ? CustomerRules.loadDefault()
+                    : CustomerRules.load(Path.of(settings.guards().customerRules()));
         } catch (RuntimeException e) {
             throw new CommandFailure("bad setting: topup.customer-rules: " + OneLine.of(String.valueOf(e.getMessage()), 500), e);
         }
@@ -91,7 +91,7 @@ public final class PlanCommand implements Command {
      * The one path for a list of accounts: each is asked, the file is checked against their prices, and
      * with several accounts each acceptable row is routed to the account that would take it first.
      */
-    private int plan(Path file, Settings settings, CustomerRules rules, Journal journal) throws IOException {
+    private int plan(Path file, CommandSettings settings, CustomerRules rules, Journal journal) throws IOException {
         List<PlanAccount> accounts = accounts(settings, journal);
         try {
             return plan(file, settings, rules, journal, accounts);
@@ -101,20 +101,20 @@ public final class PlanCommand implements Command {
     }
 
     /** The accounts the settings name: those of topup.providers in order, or topup.base-url's as a list of one with no name. */
-    private List<PlanAccount> accounts(Settings settings, Journal journal) {
-        if (settings.accounts().isEmpty()) {
-            return List.of(new PlanAccount(null, settings.dialect(), settings.baseUrl(), () -> context.providerSession(journal)));
+    private List<PlanAccount> accounts(CommandSettings settings, Journal journal) {
+        if (settings.provider().accounts().isEmpty()) {
+            return List.of(new PlanAccount(null, settings.provider().dialect(), settings.provider().baseUrl(), () -> context.providerSession(journal)));
         }
-        return settings.accounts().stream().map(a -> new PlanAccount(a.name(), a.dialect(), a.baseUrl(),
-                () -> ProviderSession.forAccount(settings, a, journal, context.clock()))).toList();
+        return settings.provider().accounts().stream().map(a -> new PlanAccount(a.name(), a.dialect(), a.baseUrl(),
+                () -> settings.providerSession(a, journal, context.clock()))).toList();
     }
 
-    private int plan(Path file, Settings settings, CustomerRules rules, Journal journal, List<PlanAccount> accounts)
+    private int plan(Path file, CommandSettings settings, CustomerRules rules, Journal journal, List<PlanAccount> accounts)
             throws IOException {
         // one unnamed account plans as it always did: no routing, its balance judged by the balance policy
         boolean lone = accounts.size() == 1 && accounts.get(0).name == null;
-        ProductMap map = lone ? null : settings.productMap() == null ? ProductMap.identity(PlanAccount.names(accounts))
-                : ProductMap.load(settings.productMap(), PlanAccount.names(accounts));
+        ProductMap map = lone ? null : settings.provider().productMap() == null ? ProductMap.identity(PlanAccount.names(accounts))
+                : ProductMap.load(settings.provider().productMap(), PlanAccount.names(accounts));
         // rows are routed by the accounts' price lists, read first; a lone account's is read when a row needs it
         accounts.forEach(a -> a.ask(!lone));
         if (accounts.stream().allMatch(a -> a.unreachable != null)) {
@@ -128,20 +128,21 @@ public final class PlanCommand implements Command {
         PlanPrinted printed = new PlanPrinted(out, lone);
         PlanPrinted.Tally tally = new PlanPrinted.Tally();
         PlanWriter[] writer = {null};
-        printed.header(file, accounts, settings.productMap(), map);
-        PlanSummary summary = new BatchCheck(catalog, rules, settings.balancePolicy(), settings.inputCharset(),
-                settings.repeatWindow(), java.time.Clock.systemUTC())
+        printed.header(file, accounts, settings.provider().productMap(), map);
+        PlanSummary summary = new BatchCheck(catalog, rules, settings.guards().balancePolicy(), settings.pickUp().inputCharset(),
+                settings.guards().repeatWindow(), java.time.Clock.systemUTC())
                 .check(file, (delimiter, encoding, extras) -> {
             printed.readAs(encoding.shown(), delimiter);
             // a journal without a row (a first plan, the in-memory journal of a data folder no product opened)
             // has no earlier order to find: its look-ups, two queries every 1,000 rows, are left out
-            writer[0] = journal.holdsRows() ? new PlanWriter(journal::ordersAmong, journal::repeatsAmong)
+            writer[0] = journal.intake().holdsRows()
+                    ? new PlanWriter(journal.intake()::ordersAmong, journal.intake()::repeatsAmong)
                     : new PlanWriter(refIds -> java.util.Set.of(), (keys, since) -> Map.of());
             if (!lone) {
                 return new BatchCheck.Opened(writer[0], EVERY_BALANCE);
             }
             first.balance = first.session.gateway.checkBalance().balance();
-            tally.reserved = journal.reservedAmount();
+            tally.reserved = journal.intake().reservedAmount();
             return new BatchCheck.Opened(writer[0], first.balance - tally.reserved);
         }, new BatchPlanner.RowListener() {
             @Override
@@ -164,7 +165,7 @@ public final class PlanCommand implements Command {
             }
         });
         tally.allOrNothingRefused = writer[0] != null && writer[0].allAcceptedRejected();
-        printed.totals(summary, tally, accounts, settings.balancePolicy());
+        printed.totals(summary, tally, accounts, settings.guards().balancePolicy());
         // several accounts' balances are judged here, each against its share; a lone one's by the balance policy
         boolean attention = summary.rejected() > 0 || tally.unroutable > 0 || !lone && accounts.stream()
                 .anyMatch(a -> a.unreachable != null || a.cost > a.balance);

@@ -19,7 +19,7 @@ import org.topupbatch.track.OrderRequests;
 import org.topupbatch.text.OneLine;
 import org.topupbatch.run.ExitCode;
 import org.topupbatch.sandbox.SandboxStateException;
-import org.topupbatch.settings.Settings;
+import org.topupbatch.config.CommandSettings;
 
 /**
  * {@code java -jar topup-batch.jar reconcile [DAY]} (docs/reconcile.md#reconcile-with-the-provider): the
@@ -48,8 +48,8 @@ public final class ReconcileCommand implements Command {
         if (args.size() > 1) {
             throw new CommandFailure.Usage("reconcile [DAY] (YYYY-MM-DD in topup.business-zone; default yesterday)");
         }
-        Settings settings = context.settings();
-        for (ProviderAccount account : AccountList.of(settings)) {
+        CommandSettings settings = context.settings();
+        for (ProviderAccount account : settings.accounts()) {
             // a named account without an order history is reconciled by a status check of each journaled
             // order; the unnamed account only by its history (docs/reconcile.md#reconcile-with-the-provider)
             if (!AccountList.reconcilable(account)) {
@@ -59,26 +59,26 @@ public final class ReconcileCommand implements Command {
         }
         ReconcileDay day;
         try {
-            day = ReconcileDay.parse(args.isEmpty() ? null : args.get(0), settings.businessZone(), context.clock());
+            day = ReconcileDay.parse(args.isEmpty() ? null : args.get(0), settings.reconcile().businessZone(), context.clock());
         } catch (ReconcileDay.BadDayException e) {
             throw new CommandFailure("cannot reconcile: " + e.getMessage(), e);
         }
         List<ProviderSession> sessions = new ArrayList<>();
         try (Journal journal = context.openJournal()) {
-            List<ReconcileRun.Account> accounts = ReconcileRun.accounts(settings, account -> {
+            List<ReconcileRun.Account> accounts = ReconcileRun.accounts(settings.accounts(), account -> {
                 // each account's own dialect, credentials and rate budget (its calls journaled under its name)
                 ProviderSession session = account.name() == null ? context.providerSession(journal)
-                        : ProviderSession.forAccount(settings, account, journal, context.clock());
+                        : settings.providerSession(account, journal, context.clock());
                 sessions.add(session);
                 session.limits(); // the account's rate, so that its calls keep to it beside a running service
                 return session.gateway;
             });
-            ReconcileRun.Done done = new ReconcileRun(accounts, journal,
-                    new ReportWriter(settings.reports(), ReportDelivery.LOCAL, settings.reportCharset())
-                            .alsoXlsx(settings.reportXlsx())
-                            .withAccounts(settings.accounts().stream().map(ProviderAccount::name).toList()),
-                    settings.reports(), settings.businessZone(), settings.pendingTimeout(),
-                    new OrderRequests(settings.priceTolerance()), context.clock()).run(day);
+            ReconcileRun.Done done = new ReconcileRun(accounts, journal.reconciliations(), journal.tracking(), journal.reporting(),
+                    new ReportWriter(settings.folders().reports(), ReportDelivery.LOCAL, settings.report().charset())
+                            .alsoXlsx(settings.report().xlsx())
+                            .withAccounts(settings.provider().accounts().stream().map(ProviderAccount::name).toList()),
+                    settings.folders().reports(), settings.reconcile().businessZone(), settings.track().pendingTimeout(),
+                    new OrderRequests(settings.guards().priceTolerance()), context.clock()).run(day);
             new ReconcilePrinted(out).print(done);
             for (AccountReconciliation a : done.summary().accounts()) {
                 if (!a.reconciled()) {
@@ -94,7 +94,7 @@ public final class ReconcileCommand implements Command {
             throw cannot(day, "the provider could not be asked: " + (e.stopsSubmission()
                     ? "it refused the credentials (" + e.code() + ")" : e.getMessage()), e);
         } catch (IOException e) {
-            throw cannot(day, "cannot write into " + settings.reports() + ": "
+            throw cannot(day, "cannot write into " + settings.folders().reports() + ": "
                     + (e.getMessage() == null ? e.toString() : e.getMessage()), e);
         } catch (JournalException | SandboxStateException | IllegalStateException e) {
             throw cannot(day, e.getMessage(), e);

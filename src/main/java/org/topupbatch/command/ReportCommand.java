@@ -3,7 +3,7 @@ package org.topupbatch.command;
 import org.topupbatch.run.ExitCode;
 import org.topupbatch.text.OneLine;
 
-import org.topupbatch.settings.Settings;
+import org.topupbatch.config.CommandSettings;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -40,17 +40,17 @@ public final class ReportCommand implements Command {
             throw new CommandFailure.Usage("report BATCH (a batch id, or an input file name)");
         }
         String wanted = args.get(0).trim();
-        Settings settings = context.settings();
+        CommandSettings settings = context.settings();
         return context.onJournal((journal, attemptOut, attemptErr) ->
-                write(journal, BatchArgument.one(journal, wanted), settings, attemptOut));
+                write(journal.reporting(), BatchArgument.one(journal.reporting(), wanted), settings, attemptOut));
     }
 
-    private int write(ReportingJournal journal, BatchRecord batch, Settings settings, PrintStream out) {
+    private int write(ReportingJournal journal, BatchRecord batch, CommandSettings settings, PrintStream out) {
         Long balanceAfter = batch.balanceAfter() != null ? batch.balanceAfter() : journal.latestBalance().orElse(null);
         Instant finishedAt = batch.reportedAt() != null ? batch.reportedAt() : context.clock().instant();
         try {
-            ReportFiles files = new ReportWriter(settings.reports(), org.topupbatch.report.ReportDelivery.LOCAL, settings.reportCharset()).alsoXlsx(settings.reportXlsx())
-                    .withAccounts(settings.accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList())
+            ReportFiles files = new ReportWriter(settings.folders().reports(), org.topupbatch.report.ReportDelivery.LOCAL, settings.report().charset()).alsoXlsx(settings.report().xlsx())
+                    .withAccounts(settings.provider().accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList())
                     .write(batch, rows -> journal.forEachRow(batch.id(), rows), balanceAfter, finishedAt);
             out.println("Report of batch " + batch.id() + " (" + OneLine.of(batch.fileName()) + ") written: "
                     + (files.resultCsv() == null ? "" : files.resultCsv() + ", ") + files.summaryJson());
@@ -58,7 +58,7 @@ public final class ReportCommand implements Command {
         } catch (JournalException e) {
             throw e; // the journal, not the reports folder: JournalStep reads again or says so
         } catch (IOException | RuntimeException e) {
-            throw new CommandFailure("cannot write the report of batch " + batch.id() + " into " + settings.reports()
+            throw new CommandFailure("cannot write the report of batch " + batch.id() + " into " + settings.folders().reports()
                     + ": " + e.getMessage(), e);
         }
     }

@@ -1,7 +1,6 @@
 package org.topupbatch.command;
 
 import java.util.List;
-import org.topupbatch.journal.JdbcJournal;
 import org.topupbatch.journal.JournalException;
 import org.topupbatch.journal.JournalReaderAccess;
 import org.topupbatch.run.ExitCode;
@@ -35,7 +34,7 @@ public final class ResendNoticesCommand implements Command {
         String eventId = wanted.equals("--given-up") ? null : wanted;
         try {
             return context.onJournal((journal, out, err) -> {
-                int n = JdbcJournal.outboxOf(journal).resend(eventId, context.clock().instant());
+                int n = journal.outbox().resend(eventId, context.clock().instant());
                 if (n == 0) {
                     throw new CommandFailure(eventId == null ? "no message is given up; nothing to send again"
                             : "no given-up message has event id " + OneLine.of(eventId, 100)

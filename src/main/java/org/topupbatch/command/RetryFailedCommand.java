@@ -17,6 +17,7 @@ import org.topupbatch.intake.CsvBatchReader;
 import org.topupbatch.intake.RetryRefIds;
 import org.topupbatch.journal.BatchRecord;
 import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.ReportingJournal;
 import org.topupbatch.journal.RowRecord;
 import org.topupbatch.journal.RowState;
 
@@ -52,13 +53,13 @@ public final class RetryFailedCommand implements Command {
             throw new CommandFailure.Usage("retry-failed BATCH (a batch id, or an input file name)");
         }
         String wanted = args.get(0).trim();
-        Path inbox = context.settings().inbox();
+        Path inbox = context.settings().folders().inbox();
         try (Journal journal = context.openJournal()) {
-            return write(journal, BatchArgument.one(journal, wanted), inbox);
+            return write(journal.reporting(), BatchArgument.one(journal.reporting(), wanted), inbox);
         }
     }
 
-    private int write(Journal journal, BatchRecord batch, Path inbox) {
+    private int write(ReportingJournal journal, BatchRecord batch, Path inbox) {
         Path target = inbox.resolve(baseName(batch.fileName()) + ".retry-" + batch.id() + ".csv");
         if (Files.exists(target)) {
             throw new CommandFailure(target + " is already in the inbox; the failed rows of batch " + batch.id()

@@ -6,7 +6,7 @@ import org.topupbatch.text.OneLine;
 import org.topupbatch.text.Rupiah;
 import org.topupbatch.journal.BatchStatus;
 import org.topupbatch.settings.AccountList;
-import org.topupbatch.settings.Settings;
+import org.topupbatch.config.CommandSettings;
 
 import java.io.PrintStream;
 import java.time.Clock;
@@ -57,27 +57,27 @@ public final class StatusCommand implements Command {
             if (args.size() > 1 || (args.size() == 1 && args.get(0).isBlank())) {
                 throw new CommandFailure.Usage("status [BATCH] (a batch id, or an input file name)");
             }
-            Settings settings = context.settings();
+            CommandSettings settings = context.settings();
             return context.onJournal((journal, attemptOut, attemptErr) ->
                     new StatusCommand(context.printingTo(attemptOut, attemptErr)).show(settings, journal, args));
         });
     }
 
     /** What {@code status} prints from an open journal. */
-    private int show(Settings settings, Journal journal, List<String> args) {
-        outageWait = settings.outageWait();
+    private int show(CommandSettings settings, Journal journal, List<String> args) {
+        outageWait = settings.track().outageWait();
         if (args.isEmpty()) {
-            if (TwoNodes.sharedJournal(settings.dbUrl())) {
-                out.println(nodes(NodeSessions.read(settings.dbUrl(), settings.dbUser(), settings.dbPassword())));
+            if (TwoNodes.sharedJournal(settings.journal().url())) {
+                out.println(nodes(NodeSessions.read(settings.journal().url(), settings.journal().user(), settings.journal().password())));
                 // each named account's leader; the unnamed account is led by the active node, said above
-                List<String> named = AccountList.names(settings).stream().filter(java.util.Objects::nonNull).toList();
-                accountLeaders(NodeSessions.accountLeaders(settings.dbUrl(), settings.dbUser(), settings.dbPassword(), named))
+                List<String> named = settings.accountNames().stream().filter(java.util.Objects::nonNull).toList();
+                accountLeaders(NodeSessions.accountLeaders(settings.journal().url(), settings.journal().user(), settings.journal().password(), named))
                         .ifPresent(out::println);
             }
             return listBatches(journal);
         }
         String wanted = args.get(0).trim();
-        List<BatchRecord> matches = BatchArgument.some(journal, wanted);
+        List<BatchRecord> matches = BatchArgument.some(journal.reporting(), wanted);
         if (matches.size() > 1) {
             out.println("'" + OneLine.of(wanted) + "' names " + matches.size() + " batches; the latest first:");
         }
@@ -88,7 +88,7 @@ public final class StatusCommand implements Command {
     }
 
     private int listBatches(Journal journal) {
-        List<BatchRecord> batches = journal.recentBatches(BATCHES_SHOWN);
+        List<BatchRecord> batches = journal.status().recentBatches(BATCHES_SHOWN);
         if (batches.isEmpty()) {
             out.println("No batch in the journal yet.");
             return ExitCode.OK.code();
@@ -108,7 +108,7 @@ public final class StatusCommand implements Command {
 
     /** Outgoing messages that wait or were given up (docs/operating.md#notifications). */
     private void printOutbox(Journal journal) {
-        org.topupbatch.notify.OutboxLines.of(org.topupbatch.journal.JdbcJournal.outboxOf(journal).state(OUTBOX_SHOWN))
+        org.topupbatch.notify.OutboxLines.of(journal.outbox().state(OUTBOX_SHOWN))
                 .forEach(out::println);
     }
 
@@ -150,7 +150,7 @@ public final class StatusCommand implements Command {
         printHeld(journal);
         printAccounts(journal, batch);
         // WAITING: a row waiting for the outcome of an order it repeats (reported pending, like these)
-        List<RowRecord> waiting = journal.rowsOfBatch(batch.id(), EnumSet.of(RowState.PENDING, RowState.UNKNOWN,
+        List<RowRecord> waiting = journal.status().rowsOfBatch(batch.id(), EnumSet.of(RowState.PENDING, RowState.UNKNOWN,
                 RowState.SENDING, RowState.WAITING), ORDERS_SHOWN);
         if (waiting.isEmpty()) {
             out.println("No order waits for an outcome.");
@@ -178,14 +178,14 @@ public final class StatusCommand implements Command {
      * the journal counts only rows routed to a named account.
      */
     private void printAccounts(Journal journal, BatchRecord batch) {
-        journal.accountCounts(batch.id()).forEach((account, n) -> out.println("Account " + account + ": " + n.success()
+        journal.status().accountCounts(batch.id()).forEach((account, n) -> out.println("Account " + account + ": " + n.success()
                 + " success, " + n.failed() + " failed, " + n.pending() + " pending, " + n.queued() + " queued; "
                 + n.movedHere() + " of them after another account refused them; charged " + Rupiah.format(n.charged())));
     }
 
     /** Products the provider reports unavailable, whose rows wait in QUEUED (docs/batch-files-and-reports.md#outages-rows-held-not-sent). */
     private void printHeld(Journal journal) {
-        for (ProductOutages.ProductOutage outage : journal.productOutages()) {
+        for (ProductOutages.ProductOutage outage : journal.outages().productOutages()) {
             if (outage.held()) {
                 out.println("Held: " + OneLine.of(outage.describe(outageWait), 1000));
             }
@@ -218,12 +218,12 @@ public final class StatusCommand implements Command {
     }
 
     private String line(Journal journal, BatchRecord batch) {
-        BatchProgress p = journal.progress(batch.id());
+        BatchProgress p = journal.reporting().progress(batch.id());
         return String.format("%-6d %-28s %7d %7d %6d %7d %6d %8d %16s  %-10s %s", batch.id(), OneLine.of(batch.fileName(), 60), p.rows(),
                 p.count(RowState.SUCCESS), p.count(RowState.FAILED) + p.count(RowState.REFUSED),
                 p.count(RowState.PENDING) + p.count(RowState.UNKNOWN) + p.count(RowState.SENDING),
                 // a row waiting for the order it repeats is not sent yet: queued, as summary.json counts it
-                p.count(RowState.ACCEPTED) + p.count(RowState.WAITING), p.count(RowState.REJECTED), Rupiah.format(journal.charged(batch.id())),
+                p.count(RowState.ACCEPTED) + p.count(RowState.WAITING), p.count(RowState.REJECTED), Rupiah.format(journal.status().charged(batch.id())),
                 BatchStatus.of(batch, p).word(), TIME.format(batch.startedAt().atZone(ZoneId.systemDefault())));
     }
 

@@ -57,10 +57,10 @@ final class AccountParts {
      * topup.daily-limit set them, and remembered in the journal.
      */
     static AccountParts unnamed(Settings settings, String baseUrl, String webhookSecret, Journal journal, Clock clock) {
-        ProviderAccount account = new ProviderAccount(null, settings.dialect(), baseUrl, settings.apiKey(),
-                settings.apiSecret(), settings.rateLimit(), webhookSecret);
-        return new AccountParts(settings, account, journal, clock, Tier.BASIC.requestsPerMinute(), settings.rateLimit(),
-                settings.dailyLimit());
+        ProviderAccount account = new ProviderAccount(null, settings.provider().dialect(), baseUrl, settings.provider().apiKey(),
+                settings.provider().apiSecret(), settings.provider().rateLimit(), webhookSecret);
+        return new AccountParts(settings, account, journal, clock, Tier.BASIC.requestsPerMinute(), settings.provider().rateLimit(),
+                settings.provider().dailyLimit());
     }
 
     private AccountParts(Settings settings, ProviderAccount account, Journal journal, Clock clock, int startPerMinute,
@@ -71,8 +71,8 @@ final class AccountParts {
         this.configuredPerMinute = configuredPerMinute;
         this.configuredPerDay = configuredPerDay;
         endpoint = new ProviderEndpoint(account.baseUrl(), new Signer(account.apiKey(), account.apiSecret()),
-                settings.connectTimeout(), settings.responseTimeout(), Dialect.named(account.dialect()).orElse(Dialect.TOPUP));
-        Duration longestCall = settings.connectTimeout().multipliedBy(2).plus(settings.responseTimeout());
+                settings.submit().connectTimeout(), settings.submit().responseTimeout(), Dialect.named(account.dialect()).orElse(Dialect.TOPUP));
+        Duration longestCall = settings.submit().connectTimeout().multipliedBy(2).plus(settings.submit().responseTimeout());
         budget = RateBudget.restore(clock, journal.callLogOf(account.name()), longestCall, RateBudget.Waiter.REAL,
                 new AccountLimits(startPerMinute, AccountLimitsRefresh.UNKNOWN_DAILY_LIMIT, 0, clock.instant()));
         gate = new StoppableGate(budget);

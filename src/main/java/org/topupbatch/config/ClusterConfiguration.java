@@ -26,10 +26,10 @@ public final class ClusterConfiguration extends AreaConfiguration {
     public ClusterConfiguration(Settings settings, Function<String, String> lookup, Clock clock) {
         this.settings = settings;
         String name = NodeName.resolve(lookup);
-        this.node = TwoNodes.sharedJournal(settings.dbUrl()) ? new NodeRole(name, clock) : NodeRole.single(name, clock);
+        this.node = TwoNodes.sharedJournal(settings.journal().url()) ? new NodeRole(name, clock) : NodeRole.single(name, clock);
         // several accounts on a shared journal: one leader per account (docs/two-nodes.md#two-nodes)
-        java.util.List<String> accounts = settings.accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList();
-        this.accountsLed = TwoNodes.sharedJournal(settings.dbUrl()) && accounts.size() > 1 ? AccountsLed.separately(accounts)
+        java.util.List<String> accounts = settings.provider().accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList();
+        this.accountsLed = TwoNodes.sharedJournal(settings.journal().url()) && accounts.size() > 1 ? AccountsLed.separately(accounts)
                 : AccountsLed.EVERY;
     }
 
@@ -49,10 +49,10 @@ public final class ClusterConfiguration extends AreaConfiguration {
      * journal no other process shares (embedded H2).
      */
     public TwoNodes install(CamelContext camelContext, LeaderDuties duties) {
-        if (!TwoNodes.sharedJournal(settings.dbUrl())) {
+        if (!TwoNodes.sharedJournal(settings.journal().url())) {
             return null;
         }
-        return TwoNodes.install(camelContext, node, settings.dbUrl(), settings.dbUser(), settings.dbPassword(), duties,
-                settings.accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList(), accountsLed);
+        return TwoNodes.install(camelContext, node, settings.journal().url(), settings.journal().user(), settings.journal().password(), duties,
+                settings.provider().accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList(), accountsLed);
     }
 }

@@ -32,8 +32,8 @@ public final class IntakeConfiguration extends AreaConfiguration {
     @BindToRegistry("inboxSnapshot")
     public synchronized InboxSnapshot inboxSnapshot() {
         if (snapshot == null) {
-            snapshot = settings.mode() == Settings.Mode.ONCE
-                    ? InboxSnapshot.takenNow(settings.inbox()) : InboxSnapshot.everything(settings.inbox());
+            snapshot = settings.pickUp().mode() == org.topupbatch.settings.PickUpSettings.Mode.ONCE
+                    ? InboxSnapshot.takenNow(settings.folders().inbox()) : InboxSnapshot.everything(settings.folders().inbox());
         }
         return snapshot;
     }
@@ -42,9 +42,9 @@ public final class IntakeConfiguration extends AreaConfiguration {
     @BindToRegistry("batchIntake")
     public synchronized BatchIntake batchIntake() {
         if (batchIntake == null) {
-            batchIntake = new BatchIntake(journal.journal(), provider.gateways(), provider.prices(),
-                    customerRules(), settings.balancePolicy(), settings.data().resolve("archive"), clock, ProviderName.of(settings),
-                    settings.inputCharset(), settings.repeatWindow());
+            batchIntake = new BatchIntake(journal.journal().intake(), provider.gateways(), provider.prices(),
+                    customerRules(), settings.guards().balancePolicy(), settings.folders().data().resolve("archive"), clock, ProviderName.of(settings),
+                    settings.pickUp().inputCharset(), settings.guards().repeatWindow());
             // every batch is routed, the one account of topup.base-url's too (a list of one: RowRouter)
             batchIntake.routedBy(provider::rowRouter);
         }
@@ -59,11 +59,11 @@ public final class IntakeConfiguration extends AreaConfiguration {
 
     /** The customer rules the settings name (the built-in ones when none); a bad file: one line naming the setting. */
     static CustomerRules customerRules(Settings settings) {
-        if (settings.customerRules() == null) {
+        if (settings.guards().customerRules() == null) {
             return CustomerRules.loadDefault();
         }
         try {
-            return CustomerRules.load(Path.of(settings.customerRules()));
+            return CustomerRules.load(Path.of(settings.guards().customerRules()));
         } catch (RuntimeException e) {
             throw new SettingsException("topup.customer-rules: " + e.getMessage());
         }

@@ -73,9 +73,9 @@ public final class JournalConfiguration extends AreaConfiguration implements Aut
 
     private JdbcJournal open() {
         try {
-            JdbcJournal opened = JdbcJournal.open(settings.data(), settings.dbUrl(), settings.dbUser(), settings.dbPassword());
+            JdbcJournal opened = JdbcJournal.open(settings.folders().data(), settings.journal().url(), settings.journal().user(), settings.journal().password());
             String mixed = ProviderSwitchCheck.problem(opened.providersServed(), ProviderName.of(settings),
-                    ProviderSwitchCheck.where(settings));
+                    ProviderSwitchCheck.where(settings.journal(), settings.folders().data()));
             if (mixed != null) {
                 opened.close();
                 throw new StartupRefusal(mixed);
@@ -84,8 +84,8 @@ public final class JournalConfiguration extends AreaConfiguration implements Aut
         } catch (JournalInUseException e) {
             throw new StartupRefusal(e.getMessage());
         } catch (JournalException e) {
-            if (settings.dbUrl() == null) {
-                throw new StartupRefusal("topup.data " + settings.data().toAbsolutePath() + ": " + e.getMessage()
+            if (settings.journal().url() == null) {
+                throw new StartupRefusal("topup.data " + settings.folders().data().toAbsolutePath() + ": " + e.getMessage()
                         + " (set TOPUP_DATA to a folder this user may write)");
             }
             throw new StartupRefusal("topup.db.url: " + e.getMessage()

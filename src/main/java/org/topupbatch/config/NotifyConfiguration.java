@@ -46,7 +46,7 @@ public final class NotifyConfiguration extends AreaConfiguration {
     @BindToRegistry("notifications")
     public synchronized Notifications notifications() {
         if (notifications == null) {
-            notifications = new Notifications(settings.notifyUris(), journal.outbox());
+            notifications = new Notifications(settings.notifications().uris(), journal.outbox());
         }
         return notifications;
     }

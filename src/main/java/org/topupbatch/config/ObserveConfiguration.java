@@ -56,29 +56,29 @@ public final class ObserveConfiguration extends AreaConfiguration {
     @BindToRegistry("httpIntake")
     public org.topupbatch.door.HttpIntake httpIntake() {
         // who may call it is decided once for the whole port (ManagementGuard), not here
-        return new org.topupbatch.door.HttpIntake(journal.journal(), settings.inbox(), settings.reports(),
-                settings.intakeToken(), settings.intakeMaxBytes(), settings.mode() == Settings.Mode.WATCH).withPreview(new org.topupbatch.door.UploadPreview(journal.journal(),
+        return new org.topupbatch.door.HttpIntake(journal.journal().intake(), journal.journal().reporting(), settings.folders().inbox(), settings.folders().reports(),
+                settings.intake().token(), settings.intake().maxBytes(), settings.pickUp().mode() == org.topupbatch.settings.PickUpSettings.Mode.WATCH).withPreview(new org.topupbatch.door.UploadPreview(journal.journal().intake(),
                         () -> new org.topupbatch.intake.BatchCheck(provider.prices(), IntakeConfiguration.customerRules(settings),
-                                settings.balancePolicy(), settings.inputCharset(), settings.repeatWindow(), clock)
+                                settings.guards().balancePolicy(), settings.pickUp().inputCharset(), settings.guards().repeatWindow(), clock)
                                 .routedBy(provider.rowRouter()),
                         () -> provider.gateways().checkBalance().balance(), () -> provider.gateways().requestsPerMinute(),
-                        settings.data().resolve("http-intake")))
+                        settings.folders().data().resolve("http-intake")))
                 .withCallbacks(notify.callbacks(), journal.outbox());
     }
 
     /** The dashboard's hold, resume and cancel buttons (routes/dashboard.yaml). */
     @BindToRegistry("dashboardActions")
     public DashboardActions dashboardActions() {
-        return new DashboardActions(journal.journal(), clock);
+        return new DashboardActions(journal.journal().control(), journal.journal().reporting(), clock);
     }
 
     @Override
     public void configure(CamelContext camelContext) {
         camel = camelContext;
-        if (settings.managementEnabled()) {
+        if (settings.management().enabled()) {
             // one guard in front of the whole management port, put there before it listens (ManagementGuard)
             org.topupbatch.observe.ManagementGuard guard =
-                    new org.topupbatch.observe.ManagementGuard(org.topupbatch.observe.ManagementAccess.of(settings));
+                    new org.topupbatch.observe.ManagementGuard(org.topupbatch.observe.ManagementAccess.of(settings.management(), settings.intake()));
             org.topupbatch.observe.ManagementGuard.installOn(camelContext, guard);
             addStartupListener(camelContext, new org.apache.camel.StartupListener() {
                 @Override
@@ -94,20 +94,20 @@ public final class ObserveConfiguration extends AreaConfiguration {
                 public void onCamelContextStarted(CamelContext context, boolean alreadyStarted) {
                 }
             });
-            camelContext.addComponent(ManagementHttp.COMPONENT, ManagementHttp.onPort(settings.managementPort()));
+            camelContext.addComponent(ManagementHttp.COMPONENT, ManagementHttp.onPort(settings.management().port()));
             // the door's largest file, plus room for a multipart request's envelope
-            ManagementHttp.limitManagementBodies(camelContext, settings.intakeMaxBytes() + 65_536);
+            ManagementHttp.limitManagementBodies(camelContext, settings.intake().maxBytes() + 65_536);
         }
-        if (settings.webhookEnabled()) {
+        if (settings.webhook().enabled()) {
             // the webhook's header hygiene and security headers hold with the management port off too
             // (topup.management.port=0): Camel's stock platform-http would echo query values as answer headers
-            camelContext.addComponent("platform-http", ManagementHttp.onPort(settings.webhookPort()));
+            camelContext.addComponent("platform-http", ManagementHttp.onPort(settings.webhook().port()));
         }
-        observability().registerHealthChecks(camelContext, journal.journal());
+        observability().registerHealthChecks(camelContext, journal.journal().status());
         if (settings.sftp().inbox() == null) {
             // an SFTP inbox's local folder is the relay's own (sftp-inbox.yaml): its server has a check of its own
             org.apache.camel.health.HealthCheckRegistry.get(camelContext)
-                    .register(new org.topupbatch.observe.InboxHealthCheck(settings.inbox(), settings.inboxShown()));
+                    .register(new org.topupbatch.observe.InboxHealthCheck(settings.folders().inbox(), settings.inboxShown()));
         }
     }
 
@@ -121,9 +121,12 @@ public final class ObserveConfiguration extends AreaConfiguration {
 
     public synchronized Observability observability() {
         if (observability == null) {
-            observability = new Observability(Observability.meterRegistry(camel), journal.journal(), provider.budget(),
-                    cluster.node(), clock, ProviderName.of(settings), provider.balances(),
-                    settings.inbox(), settings.outageWait(), observedAccounts());
+            org.topupbatch.journal.Journal j = journal.journal();
+            org.topupbatch.observe.RunReadings readings = new org.topupbatch.observe.RunReadings(j.status(), j.reporting(),
+                    j.control(), j.outages(), j.reconciliations(), clock, provider.balances());
+            observability = new Observability(Observability.meterRegistry(camel), readings, provider.budget(),
+                    cluster.node(), clock, ProviderName.of(settings), settings.folders().inbox(), settings.track().outageWait(),
+                    observedAccounts());
             observability.metrics().notifications(observability.registry(), notify.notifications());
             observability.dashboard().withOutbox(() -> org.topupbatch.notify.OutboxLines.of(journal.outbox().state(10)));
             // each named account: whether this node leads it (two nodes: each account has a leader of its own)

@@ -165,8 +165,8 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
     private synchronized org.topupbatch.provider.ProductMap productMap() {
         if (productMap == null) {
             java.util.List<String> names = new java.util.ArrayList<>(accounts().keySet());
-            productMap = settings.productMap() == null ? org.topupbatch.provider.ProductMap.identity(names)
-                    : org.topupbatch.provider.ProductMap.load(settings.productMap(), names);
+            productMap = settings.provider().productMap() == null ? org.topupbatch.provider.ProductMap.identity(names)
+                    : org.topupbatch.provider.ProductMap.load(settings.provider().productMap(), names);
         }
         return productMap;
     }
@@ -254,10 +254,10 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
 
     /** The embedded sandbox signs with its own (demo) webhook secret unless one is set: both sides use the same. */
     public String webhookSecret() {
-        if (!settings.embeddedSandbox()) {
-            return settings.webhookSecret();
+        if (!settings.provider().embeddedSandbox()) {
+            return settings.webhook().secret();
         }
-        if (settings.webhookSecret() == null && settings.webhookEnabled()) {
+        if (settings.webhook().secret() == null && settings.webhook().enabled()) {
             LOG.info("Webhooks are verified with the embedded sandbox's demo webhook secret");
         }
         return sandbox().config().webhookSecret();
@@ -275,12 +275,12 @@ public final class ProviderConfiguration extends AreaConfiguration implements Au
     private synchronized SandboxProvider sandbox() {
         if (sandbox == null) {
             SandboxConfig config = SandboxConfig.fromLookup(lookup)
-                    .setApiKey(settings.apiKey()).setApiSecret(settings.apiSecret()); // the embedded one always matches
-            if (settings.webhookSecret() != null) {
-                config.setWebhookSecret(settings.webhookSecret());
+                    .setApiKey(settings.provider().apiKey()).setApiSecret(settings.provider().apiSecret()); // the embedded one always matches
+            if (settings.webhook().secret() != null) {
+                config.setWebhookSecret(settings.webhook().secret());
             }
-            if (settings.webhookEnabled() && (config.webhookUrl() == null || config.webhookUrl().isBlank())) {
-                config.setWebhookUrl("http://127.0.0.1:" + settings.webhookPort() + settings.webhookPath());
+            if (settings.webhook().enabled() && (config.webhookUrl() == null || config.webhookUrl().isBlank())) {
+                config.setWebhookUrl("http://127.0.0.1:" + settings.webhook().port() + settings.webhook().path());
             }
             if (config.stateFile() == null) {
                 config.setStateFile(ProviderSession.embeddedSandboxState(settings)); // its orders outlive a restart

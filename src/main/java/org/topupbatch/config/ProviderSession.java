@@ -40,9 +40,9 @@ public final class ProviderSession implements AutoCloseable {
 
     /** @param lookup where the settings were read from (the embedded sandbox's own settings are read there too) */
     public ProviderSession(Settings settings, java.util.function.Function<String, String> lookup, Journal journal, Clock clock) {
-        this(settings, embeddedIfNone(settings, lookup), settings.baseUrl(), settings.apiKey(), settings.apiSecret(),
-                settings.dialect(), settings.rateLimit(), journal, clock);
-        this.dailyLimit = settings.dailyLimit();
+        this(settings, embeddedIfNone(settings, lookup), settings.provider().baseUrl(), settings.provider().apiKey(), settings.provider().apiSecret(),
+                settings.provider().dialect(), settings.provider().rateLimit(), journal.callLog(), clock);
+        this.dailyLimit = settings.provider().dailyLimit();
     }
 
     /**
@@ -63,12 +63,12 @@ public final class ProviderSession implements AutoCloseable {
         if (sandbox != null) {
             baseUrl = sandbox.baseUrl();
         }
-        Duration longestCall = settings.connectTimeout().multipliedBy(2).plus(settings.responseTimeout());
+        Duration longestCall = settings.submit().connectTimeout().multipliedBy(2).plus(settings.submit().responseTimeout());
         budget = RateBudget.restore(clock, callLog, longestCall, RateBudget.Waiter.REAL,
                 new AccountLimits(Tier.BASIC.requestsPerMinute(), UNKNOWN_DAILY_LIMIT, 0, clock.instant()));
         // the provider route in a Camel of its own: a command has no other routes
         client = HttpProviderClient.standalone(new ProviderEndpoint(baseUrl,
-                new Signer(apiKey, apiSecret), settings.connectTimeout(), settings.responseTimeout(),
+                new Signer(apiKey, apiSecret), settings.submit().connectTimeout(), settings.submit().responseTimeout(),
                 org.topupbatch.provider.Dialect.named(dialect).orElse(org.topupbatch.provider.Dialect.TOPUP)),
                 budget);
         gateway = new ProviderGateway(client, budget);
@@ -76,11 +76,11 @@ public final class ProviderSession implements AutoCloseable {
 
     /** With no provider configured, a sandbox on the embedded sandbox's account; otherwise none. */
     private static SandboxProvider embeddedIfNone(Settings settings, java.util.function.Function<String, String> lookup) {
-        if (!settings.embeddedSandbox()) {
+        if (!settings.provider().embeddedSandbox()) {
             return null;
         }
         SandboxConfig config = SandboxConfig.fromLookup(lookup)
-                .setApiKey(settings.apiKey()).setApiSecret(settings.apiSecret())
+                .setApiKey(settings.provider().apiKey()).setApiSecret(settings.provider().apiSecret())
                 .setWebhookUrl(""); // the service's receiver hears only from the sandbox it runs
         if (config.stateFile() == null) {
             config.setStateFile(embeddedSandboxState(settings));
@@ -91,7 +91,7 @@ public final class ProviderSession implements AutoCloseable {
 
     /** Where the embedded sandbox keeps its account (docs/sandbox.md). */
     public static java.nio.file.Path embeddedSandboxState(Settings settings) {
-        return settings.data().resolve("sandbox").resolve("state.json");
+        return settings.folders().data().resolve("sandbox").resolve("state.json");
     }
 
     public String baseUrl() {

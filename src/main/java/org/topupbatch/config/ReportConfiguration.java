@@ -45,13 +45,13 @@ public final class ReportConfiguration extends AreaConfiguration {
     public org.topupbatch.reconcile.DailyReconciliation reconcileRun() {
         // each account through its own gateway, so within its own rate budget (docs/accounts-and-dialects.md#several-accounts)
         return new org.topupbatch.reconcile.ReconcileRun(
-                org.topupbatch.reconcile.ReconcileRun.accounts(settings, a -> provider.gateway(a.name())),
-                journal.journal(),
-                new ReportWriter(settings.reports(), sftp.reportDelivery(), settings.reportCharset()).alsoXlsx(settings.reportXlsx())
-                        .withAccounts(settings.accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList())
+                org.topupbatch.reconcile.ReconcileRun.accounts(org.topupbatch.settings.AccountList.of(settings), a -> provider.gateway(a.name())),
+                journal.journal().reconciliations(), journal.journal().tracking(), journal.journal().reporting(),
+                new ReportWriter(settings.folders().reports(), sftp.reportDelivery(), settings.report().charset()).alsoXlsx(settings.report().xlsx())
+                        .withAccounts(settings.provider().accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList())
                         .withAccountBalances(provider::lastBalance),
-                settings.reports(), settings.businessZone(), settings.pendingTimeout(),
-                new org.topupbatch.track.OrderRequests(settings.priceTolerance()), clock)
+                settings.folders().reports(), settings.reconcile().businessZone(), settings.track().pendingTimeout(),
+                new org.topupbatch.track.OrderRequests(settings.guards().priceTolerance()), clock)
                 .withNotices(notify.notifications()::tell);
     }
 
@@ -63,15 +63,17 @@ public final class ReportConfiguration extends AreaConfiguration {
     @BindToRegistry("batchReporter")
     public synchronized BatchReporter batchReporter() {
         if (reporter == null) {
-            ReportWriter files = new ReportWriter(settings.reports(), sftp.reportDelivery(), settings.reportCharset())
-                    .alsoXlsx(settings.reportXlsx())
-                    .withAccounts(settings.accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList())
+            ReportWriter files = new ReportWriter(settings.folders().reports(), sftp.reportDelivery(), settings.report().charset())
+                    .alsoXlsx(settings.report().xlsx())
+                    .withAccounts(settings.provider().accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList())
                     .withAccountBalances(provider::lastBalance);
             // the notices and the ERP's callback go into the outbox with the record of the report
             org.topupbatch.report.ReportMessages messages = new org.topupbatch.report.ReportMessages(notify.notifications(),
-                    notify.callbacks(), journal.outbox(), settings.notifyLowBalance(), () -> journal.journal().reservedAmount());
-            reporter = new BatchReporter(journal.journal(), new org.topupbatch.report.ReportSchedule(journal.journal(), clock,
-                    settings.pendingTimeout()), new org.topupbatch.report.BatchReportWriter(journal.journal(), provider.gateways(),
+                    notify.callbacks(), journal.outbox(), settings.notifications().lowBalance(), () -> journal.journal().intake().reservedAmount());
+            reporter = new BatchReporter(journal.journal().reporting(), new org.topupbatch.report.ReportSchedule(
+                    journal.journal().reporting(), clock,
+                    settings.track().pendingTimeout()), new org.topupbatch.report.BatchReportWriter(journal.journal().reporting(),
+                    provider.gateways(),
                     files, clock, (batch, complete, at, summary) -> observe.observability().metrics().reportWritten(batch, complete, at))
                     .recordingIn(journal.outbox(), messages));
         }

@@ -46,26 +46,28 @@ public final class RunConfiguration extends AreaConfiguration {
     /** One log line per active batch at a steady pace. */
     @BindToRegistry("inboxWatch")
     public org.topupbatch.run.InboxWatch inboxWatch() {
-        return new org.topupbatch.run.InboxWatch(settings.inbox(), settings.inboxShown(),
+        return new org.topupbatch.run.InboxWatch(settings.folders().inbox(), settings.inboxShown(),
                 notice -> report.notifications().tell(notice));
     }
 
     @BindToRegistry("progressLog")
     public ProgressLog progressLog() {
-        return new ProgressLog(settings, journal.journal(), provider.budget(), clock);
+        org.topupbatch.journal.Journal j = journal.journal();
+        return new ProgressLog(settings.pickUp(), settings.inboxShown(), settings.webhook(),
+                org.topupbatch.settings.AccountList.names(settings), j.status(), j.reporting(), j.outages(), provider.budget(), clock);
     }
 
     @BindToRegistry("runMonitor")
     public RunMonitor runMonitor() {
-        return new RunMonitor(intake.inboxSnapshot(), journal.journal(), submit.orderSubmitter(), report.batchReporter(), exit,
+        return new RunMonitor(intake.inboxSnapshot(), journal.journal().submission(), submit.orderSubmitter(), report.batchReporter(), exit,
                 intake.batchIntake()::setAside);
     }
 
     @BindToRegistry("startupChecks")
     public synchronized StartupChecks startupChecks() {
         if (startupChecks == null) {
-            startupChecks = new StartupChecks(provider.accountLimits(), journal.journal(), provider.baseUrl(), clock,
-                    observe.observability().providerAccess(), camel)
+            startupChecks = new StartupChecks(provider.accountLimits(), journal.journal().submission(),
+                    journal.journal().tracking(), provider.baseUrl(), clock, observe.observability().providerAccess(), camel)
                     .accountsApart(accountsApart ? led.configured() : java.util.List.of());
         }
         return startupChecks;
@@ -74,7 +76,7 @@ public final class RunConfiguration extends AreaConfiguration {
     @BindToRegistry("gracefulStop")
     public synchronized GracefulStop gracefulStop() {
         if (gracefulStop == null) {
-            gracefulStop = new GracefulStop(submit.orderSubmitter(), provider.gates(), journal.journal());
+            gracefulStop = new GracefulStop(submit.orderSubmitter(), provider.gates(), journal.journal().submission());
         }
         return gracefulStop;
     }
@@ -120,7 +122,7 @@ public final class RunConfiguration extends AreaConfiguration {
 
     /** How long a node handing an account's lead over waits for its orders on the wire there: the longest call. */
     private java.time.Duration longestCall() {
-        return settings.connectTimeout().multipliedBy(2).plus(settings.responseTimeout());
+        return settings.submit().connectTimeout().multipliedBy(2).plus(settings.submit().responseTimeout());
     }
 
     /**
@@ -128,13 +130,13 @@ public final class RunConfiguration extends AreaConfiguration {
      * (the last leader's calls count), and its orders left SENDING by the last leader made UNKNOWN.
      */
     public void takeAccountLead(String account) {
-        journal.journal().fillRowAccounts(); // rows routed before the journal kept each row's account
+        journal.journal().submission().fillRowAccounts(); // rows routed before the journal kept each row's account
         AccountParts parts = provider.accounts().get(account);
         // this node's own requests there first (it may take back a lead it lost a moment ago): their rows
         // are journaled by their answers, not made UNKNOWN under them
         waitAtMostTheLongestCall(() -> parts.gate.inFlight() == 0);
         parts.budget.restoreFromJournal();
-        int unknown = journal.journal().sendingToUnknownAt(clock.instant(), account);
+        int unknown = journal.journal().tracking().sendingToUnknownAt(clock.instant(), account);
         if (unknown > 0) {
             org.slf4j.LoggerFactory.getLogger(RunConfiguration.class).warn("{} orders at account {} were being sent"
                     + " when its last leader stopped; looking them up there", unknown, account);
@@ -143,7 +145,7 @@ public final class RunConfiguration extends AreaConfiguration {
 
     /** Handing an account's lead over: waits until this node's orders on the wire there are journaled. */
     public boolean awaitAccountQuiet(String account) {
-        return waitAtMostTheLongestCall(() -> journal.journal().sendingAt(account) == 0);
+        return waitAtMostTheLongestCall(() -> journal.journal().tracking().sendingAt(account) == 0);
     }
 
     /** Looks every tenth of a second until {@code done}, at most the longest call; whether it is done. */

@@ -26,8 +26,8 @@ public final class SftpConfiguration extends AreaConfiguration {
 
     public SftpConfiguration(Settings settings) {
         this.settings = settings;
-        this.inboxAccess = SftpWiring.relayRoute(settings) ? SftpWiring.access(settings, "inbox") : null;
-        this.reportsAccess = SftpWiring.access(settings, "reports");
+        this.inboxAccess = SftpWiring.relayRoute(settings.sftp(), settings.pickUp().mode()) ? SftpWiring.access(settings.sftp(), "inbox") : null;
+        this.reportsAccess = SftpWiring.access(settings.sftp(), "reports");
     }
 
     /** camel-ftp's sftp component keeping an absolute folder (sftp://user@host//srv/x) absolute; null when no folder is remote. */
@@ -59,13 +59,13 @@ public final class SftpConfiguration extends AreaConfiguration {
     /** Null (nothing bound) unless the relay route runs: a remote inbox in watch mode. */
     @BindToRegistry("inboxRelay")
     public InboxRelay inboxRelay() {
-        return SftpWiring.relayRoute(settings) ? SftpWiring.relay(settings) : null;
+        return SftpWiring.relayRoute(settings.sftp(), settings.pickUp().mode()) ? SftpWiring.relay(settings.sftp(), settings.folders()) : null;
     }
 
     /** Local reports stay where they are written; remote ones are uploaded (closed with the context). */
     public synchronized ReportDelivery reportDelivery() {
         if (delivery == null) {
-            delivery = SftpWiring.reportDelivery(settings, camel, reportsAccess);
+            delivery = SftpWiring.reportDelivery(settings.sftp(), settings.folders().data(), camel, reportsAccess);
         }
         return delivery;
     }

@@ -47,10 +47,10 @@ public final class SubmitConfiguration extends AreaConfiguration implements Auto
     @BindToRegistry("orderSubmitter")
     public synchronized OrderSubmitter orderSubmitter() {
         if (submitter == null) {
-            ProductAvailability availability = new ProductAvailability(journal.journal(), provider.prices(),
-                    settings.outageWait(), settings.outageRecheck(), clock);
-            submitter = new OrderSubmitter(journal.journal(), provider.gateways(), clock,
-                    new PriceGuard(provider::prices, settings.priceTolerance()), availability);
+            ProductAvailability availability = new ProductAvailability(journal.journal().outages(), provider.prices(),
+                    settings.track().outageWait(), settings.track().outageRecheck(), clock);
+            submitter = new OrderSubmitter(journal.journal().submission(), provider.gateways(), clock,
+                    new PriceGuard(provider::prices, settings.guards().priceTolerance()), availability);
             submitter.queue().ledBy(led);
             submitter.queue().onStopped((file, reason) -> notify.notifications().tell(new org.topupbatch.notify.Notice(
                     "batch_stopped", "topup-batch: batch " + org.topupbatch.text.OneLine.of(file, 200) + " stopped",
@@ -89,7 +89,7 @@ public final class SubmitConfiguration extends AreaConfiguration implements Auto
     @BindToRegistry("cancellations")
     public synchronized Cancellations cancellations() {
         if (cancellations == null) {
-            cancellations = new Cancellations(journal.journal(), clock);
+            cancellations = new Cancellations(journal.journal().control(), clock);
         }
         return cancellations;
     }

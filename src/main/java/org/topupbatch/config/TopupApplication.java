@@ -48,14 +48,16 @@ public final class TopupApplication {
     /** Runs until stopped (watch) or done (once); returns the process exit code. */
     public int run() {
         try {
-            StartupPreflight.check(settings);
+            StartupPreflight.check(settings.folders(), settings.pickUp(), settings.sftp(), settings.webhook(),
+                    settings.management(), settings.intake());
         } catch (StartupRefusal e) {
             LOG.error("topup-batch cannot start: {}", e.getMessage());
             return ExitCode.FAILED.code();
         }
         // SFTP hook: in once mode the batches on the server now are brought in before the inbox snapshot
         try {
-            int fetched = org.topupbatch.sftp.SftpWiring.fetchBeforeOnceRun(settings);
+            int fetched = org.topupbatch.sftp.SftpWiring.fetchBeforeOnceRun(settings.sftp(), settings.pickUp().mode(),
+                    settings.folders());
             if (fetched > 0) {
                 LOG.info("{} batches fetched from {}", fetched, settings.inboxShown());
             }
@@ -232,10 +234,10 @@ public final class TopupApplication {
         Map<String, String> p = new LinkedHashMap<>();
         // Settings themselves are read by Camel from the settings' lookup (TopupWiring); only what is
         // derived from them is set here. The folder the intake watches: an sftp:// inbox is relayed into it.
-        p.put("topup.internal.inbox-folder", settings.inbox().toAbsolutePath().toString());
+        p.put("topup.internal.inbox-folder", settings.folders().inbox().toAbsolutePath().toString());
         intakeSchedule(settings, p);
-        java.time.Duration backstop = org.topupbatch.report.ReportSchedule.backstopPeriod(settings.pendingTimeout());
-        if (org.topupbatch.cluster.TwoNodes.sharedJournal(settings.dbUrl())
+        java.time.Duration backstop = org.topupbatch.report.ReportSchedule.backstopPeriod(settings.track().pendingTimeout());
+        if (org.topupbatch.cluster.TwoNodes.sharedJournal(settings.journal().url())
                 && backstop.compareTo(java.time.Duration.ofSeconds(5)) > 0) {
             // a journal shared by nodes: the last orders of a batch may turn final on the other node (one
             // that leads an account, or that took over the lead), whose events do not reach this node's
@@ -243,45 +245,45 @@ public final class TopupApplication {
             backstop = java.time.Duration.ofSeconds(5);
         }
         p.put("topup.internal.report-backstop", Long.toString(backstop.toMillis()));
-        p.put("camel.server.enabled", Boolean.toString(settings.webhookEnabled()));
-        p.put("camel.server.port", Integer.toString(settings.webhookPort()));
-        p.put("camel.server.host", settings.webhookHost());
+        p.put("camel.server.enabled", Boolean.toString(settings.webhook().enabled()));
+        p.put("camel.server.port", Integer.toString(settings.webhook().port()));
+        p.put("camel.server.host", settings.webhook().host());
         // a webhook is a few hundred bytes: a body over 1 MiB is answered 413 before it is buffered
         p.put("camel.server.max-body-size", "1048576");
         // a stop waits for the provider requests already sent: at most one response timeout
         p.put("camel.main.shutdown-timeout", Long.toString(shutdownTimeout(settings).toSeconds()));
-        p.putAll(ManagementProperties.of(settings)); // dashboard, health and metrics
+        p.putAll(ManagementProperties.of(settings.management())); // dashboard, health and metrics
         StringBuilder exclude = new StringBuilder();
-        if (!settings.webhookEnabled()) {
+        if (!settings.webhook().enabled()) {
             exclude.append("**/track-webhook.yaml");
         }
         // each named account's address: its name is the path parameter {account} (routes/track-webhook.yaml,
         // route track-webhook-account, made only when there is a named account: the one account of
         // topup.base-url has only the plain address, and anything under it stays unanswered, 404)
-        p.put("topup.internal.account-webhook-path", settings.accountWebhookPath("{account}"));
-        p.put("topup.internal.account-webhooks", Boolean.toString(!settings.accounts().isEmpty()));
-        if (!settings.managementEnabled()) {
+        p.put("topup.internal.account-webhook-path", settings.webhook().accountPath("{account}"));
+        p.put("topup.internal.account-webhooks", Boolean.toString(!settings.provider().accounts().isEmpty()));
+        if (!settings.management().enabled()) {
             exclude.append(exclude.length() > 0 ? "," : "").append("**/dashboard.yaml,**/http-intake.yaml");
         }
-        if (settings.mode() != Settings.Mode.ONCE) {
+        if (settings.pickUp().mode() != org.topupbatch.settings.PickUpSettings.Mode.ONCE) {
             exclude.append(exclude.length() > 0 ? "," : "").append("**/run-once.yaml");
         }
-        if (settings.notifyUris().isEmpty() && !settings.callbacks().anyCallback()) {
+        if (settings.notifications().uris().isEmpty() && !settings.callbacks().anyCallback()) {
             exclude.append(exclude.length() > 0 ? "," : "").append("**/notify.yaml");
         }
         // the daily reconciliation: watch mode with a schedule only (a once run ends before midnight comes)
         // (and only with an account that has an order history to reconcile with, or several accounts)
-        if (settings.mode() == Settings.Mode.WATCH && settings.reconcileSchedule() != null && settings.reconcilable()) {
-            p.put("topup.internal.reconcile-cron", settings.reconcileSchedule().replace(' ', '+'));
-            p.put("topup.internal.business-zone", settings.businessZone().getId());
+        if (settings.pickUp().mode() == org.topupbatch.settings.PickUpSettings.Mode.WATCH && settings.reconcile().schedule() != null && settings.reconcilable()) {
+            p.put("topup.internal.reconcile-cron", settings.reconcile().schedule().replace(' ', '+'));
+            p.put("topup.internal.business-zone", settings.reconcile().businessZone().getId());
         } else {
             exclude.append(exclude.length() > 0 ? "," : "").append("**/reconcile.yaml");
         }
         // SFTP hook: the relay route of a remote inbox, and its endpoint
-        if (!org.topupbatch.sftp.SftpWiring.relayRoute(settings)) {
+        if (!org.topupbatch.sftp.SftpWiring.relayRoute(settings.sftp(), settings.pickUp().mode())) {
             exclude.append(exclude.length() > 0 ? "," : "").append(org.topupbatch.sftp.SftpWiring.ROUTE_FILE);
         }
-        org.topupbatch.sftp.SftpWiring.camelProperties(settings, p);
+        org.topupbatch.sftp.SftpWiring.camelProperties(settings.sftp(), settings.pickUp().mode(), settings.folders(), p);
         if (exclude.length() > 0) {
             p.put("camel.main.routes-exclude-pattern", exclude.toString());
         }
@@ -290,7 +292,7 @@ public final class TopupApplication {
 
     /** How long a stop may wait for work in flight: a provider answer (connect plus response timeout) and a margin. */
     public static java.time.Duration shutdownTimeout(Settings settings) {
-        return settings.connectTimeout().plus(settings.responseTimeout()).plusSeconds(5).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        return settings.submit().connectTimeout().plus(settings.submit().responseTimeout()).plusSeconds(5).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
     }
 
     /**
@@ -298,10 +300,10 @@ public final class TopupApplication {
      * operator's cron schedule with quartz (never in once mode).
      */
     private static void intakeSchedule(Settings settings, Map<String, String> p) {
-        if (settings.schedule() != null && settings.mode() == Settings.Mode.WATCH) {
+        if (settings.pickUp().schedule() != null && settings.pickUp().mode() == org.topupbatch.settings.PickUpSettings.Mode.WATCH) {
             p.put("topup.internal.intake-scheduler", "quartz");
             // a space in an endpoint address is written '+'
-            p.put("topup.internal.intake-cron", settings.schedule().replace(' ', '+'));
+            p.put("topup.internal.intake-cron", settings.pickUp().schedule().replace(' ', '+'));
             p.put("topup.internal.intake-trigger", "topup-intake");
         }
     }

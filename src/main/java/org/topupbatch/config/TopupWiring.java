@@ -54,7 +54,7 @@ public final class TopupWiring implements AutoCloseable {
     public TopupWiring(Settings settings, SettingsLookup lookup, Clock clock, IntConsumer exit) {
         this.settings = settings;
         this.lookup = lookup;
-        if (settings.embeddedSandbox()) {
+        if (settings.provider().embeddedSandbox()) {
             // the first line of a sandbox run, before anything the sandbox or Camel says
             LOG.warn(SANDBOX_WARNING);
         }

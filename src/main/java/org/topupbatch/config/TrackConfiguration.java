@@ -44,7 +44,7 @@ public final class TrackConfiguration extends AreaConfiguration {
 
     @BindToRegistry("dueOrders")
     public DueOrders dueOrders() {
-        return new DueOrders(journal.journal(), clock, webhooksSettle()).ledBy(led);
+        return new DueOrders(journal.journal().tracking(), clock, webhooksSettle()).ledBy(led);
     }
 
     /** The same bean for both names: each order is followed at its own account (the one account's, with one). */
@@ -60,11 +60,11 @@ public final class TrackConfiguration extends AreaConfiguration {
 
     private UnknownOrderReconciliation unknownAt(org.topupbatch.provider.ProviderGateway gateway, OrderHistorySearch history) {
         return new UnknownOrderReconciliation(gateway, history, trackedOrders(),
-                journal.journal()::batch, clock, new OrderRequests(settings.priceTolerance()));
+                journal.journal().reporting()::batch, clock, new OrderRequests(settings.guards().priceTolerance()));
     }
 
     private PendingOrderPolling pendingAt(org.topupbatch.provider.ProviderGateway gateway, OrderHistorySearch history) {
-        return new PendingOrderPolling(gateway, history, trackedOrders(), new OrderRequests(settings.priceTolerance()));
+        return new PendingOrderPolling(gateway, history, trackedOrders(), new OrderRequests(settings.guards().priceTolerance()));
     }
 
     private org.topupbatch.track.AccountsTracking accountsTracking;
@@ -85,11 +85,11 @@ public final class TrackConfiguration extends AreaConfiguration {
 
     @BindToRegistry("webhookReceiver")
     public WebhookReceiver webhookReceiver() throws Exception {
-        WebhookReceiver receiver = new WebhookReceiver(journal.journal(), webhookAuthenticator(), namedWebhooks(), clock);
+        WebhookReceiver receiver = new WebhookReceiver(journal.journal().tracking(), webhookAuthenticator(), namedWebhooks(), clock);
         camel.addService(receiver, true, true); // its last log summary at shutdown
-        if (settings.webhookEnabled()) {
+        if (settings.webhook().enabled()) {
             namedWebhooks().forEach((name, a) -> LOG.info(
-                    "Webhooks of account {} are taken at {}: {}", name, settings.accountWebhookPath(name),
+                    "Webhooks of account {} are taken at {}: {}", name, settings.webhook().accountPath(name),
                     a.verifies() ? "signed ones settle its orders" : "no webhook secret set, each is a hint"));
         }
         return receiver;
@@ -100,7 +100,7 @@ public final class TrackConfiguration extends AreaConfiguration {
      * at an account whose webhook secret is set (an order of no account, with topup.providers set, has none).
      */
     private java.util.function.Predicate<org.topupbatch.journal.RowRecord> webhooksSettle() {
-        if (!settings.webhookEnabled()) {
+        if (!settings.webhook().enabled()) {
             return row -> false;
         }
         java.util.Map<String, WebhookAuthenticator> accounts = accountWebhooks();
@@ -140,7 +140,7 @@ public final class TrackConfiguration extends AreaConfiguration {
 
     private synchronized TrackedOrders trackedOrders() {
         if (trackedOrders == null) {
-            trackedOrders = new TrackedOrders(journal.journal(), clock, webhooksSettle());
+            trackedOrders = new TrackedOrders(journal.journal().tracking(), clock, webhooksSettle());
         }
         return trackedOrders;
     }

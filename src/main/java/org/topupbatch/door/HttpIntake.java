@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
 import org.topupbatch.journal.BatchProgress;
 import org.topupbatch.journal.BatchRecord;
 import org.topupbatch.journal.BatchStatus;
-import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.IntakeJournal;
+import org.topupbatch.journal.ReportingJournal;
 import org.topupbatch.journal.RowState;
 import org.topupbatch.observe.ManagementHttp;
 import org.topupbatch.observe.RequestQuery;
@@ -43,7 +44,8 @@ public final class HttpIntake {
     static final String CONFIRM = "X-Topup-Confirm";
     private static final Logger LOG = LoggerFactory.getLogger(HttpIntake.class);
 
-    private final Journal journal;
+    private final IntakeJournal intake;
+    private final ReportingJournal reporting;
     private org.topupbatch.notify.Callbacks callbacks;
     private org.topupbatch.journal.Outbox outbox;
     private final Path inbox;
@@ -137,8 +139,10 @@ public final class HttpIntake {
      *                       with it, ManagementGuard has already asked every request for the token or a login
      * @param watching       watch mode: a once run takes only the files present when it started
      */
-    public HttpIntake(Journal journal, Path inbox, Path reports, String token, long maxBytes, boolean watching) {
-        this.journal = journal;
+    public HttpIntake(IntakeJournal intake, ReportingJournal reporting, Path inbox, Path reports, String token, long maxBytes,
+                      boolean watching) {
+        this.intake = intake;
+        this.reporting = reporting;
         this.inbox = inbox;
         this.reports = reports;
         this.token = token;
@@ -253,7 +257,7 @@ public final class HttpIntake {
 
     /** The batch this file made: the latest of its name whose archived copy carries its content hash. */
     private Optional<BatchRecord> made(String name, String hash) {
-        return journal.lastBatchForFile(name)
+        return intake.lastBatchForFile(name)
                 .filter(b -> b.archivedAs() != null && b.archivedAs().contains("." + hash + "."));
     }
 
@@ -281,7 +285,7 @@ public final class HttpIntake {
     }
 
     private Map<String, Object> figures(BatchRecord batch) {
-        BatchProgress progress = journal.progress(batch.id());
+        BatchProgress progress = reporting.progress(batch.id());
         long rows = progress.counts().values().stream().mapToLong(Long::longValue).sum();
         long rejectedAtIntake = progress.count(RowState.REJECTED);
         Map<String, Object> body = new LinkedHashMap<>();
@@ -301,7 +305,7 @@ public final class HttpIntake {
 
     private Optional<BatchRecord> batchOf(Exchange exchange) {
         String id = exchange.getMessage().getHeader("id", String.class);
-        return id != null && id.matches("\\d{1,18}") ? journal.batch(Long.parseLong(id)) : Optional.empty();
+        return id != null && id.matches("\\d{1,18}") ? reporting.batch(Long.parseLong(id)) : Optional.empty();
     }
 
     private static Map<String, Object> answer(Exchange exchange, int status, String message) {

@@ -13,7 +13,7 @@ import java.util.function.LongSupplier;
 import org.topupbatch.intake.BatchCheck;
 import org.topupbatch.intake.PlanSummary;
 import org.topupbatch.intake.PlanWriter;
-import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.IntakeJournal;
 import org.topupbatch.text.OneLine;
 
 /**
@@ -31,13 +31,13 @@ public final class UploadPreview {
         BatchCheck check();
     }
 
-    private final Journal journal;
+    private final IntakeJournal journal;
     private final Checks checks;
     private final LongSupplier balance;
     private final IntSupplier perMinute;
     private final Path staging;
 
-    public UploadPreview(Journal journal, Checks checks, LongSupplier balance, IntSupplier perMinute, Path staging) {
+    public UploadPreview(IntakeJournal journal, Checks checks, LongSupplier balance, IntSupplier perMinute, Path staging) {
         this.journal = journal;
         this.checks = checks;
         this.balance = balance;

@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * The operator's hand on a batch ({@code hold}, {@code resume}, {@code cancel}): written by the
  * commands, from any process, and obeyed by whichever process submits, because the next row is
- * marked SENDING only while its batch is neither held nor cancelled ({@link OrderQueue#markSending}).
+ * marked SENDING only while its batch is neither held nor cancelled ({@link SubmissionJournal#markSending}).
  */
 public interface BatchControl {
 

@@ -55,6 +55,8 @@ final class JdbcBatchWriter implements BatchWriter {
     private final Connection connection;
     private final long batchId;
     private final long now;
+    /** PostgreSQL is asked its look-ups one value at a time ({@link PostgresLookUps}); H2 by IN lists. */
+    private final boolean postgres;
     private final PreparedStatement insertRow;
     private PreparedStatement findRefUses;
     private PreparedStatement findRepeats;
@@ -81,6 +83,10 @@ final class JdbcBatchWriter implements BatchWriter {
         this.now = now.toEpochMilli();
         try {
             connection.setAutoCommit(false);
+            this.postgres = PostgresLookUps.on(connection);
+            if (postgres) {
+                PostgresLookUps.planThroughIndexes(connection); // the rows written have no statistics: see there
+            }
             this.batchId = insertBatch(fileName, delimiter, encoding, extraHeaders, archivedAs, balanceAtIntake, provider);
             this.insertRow = connection.prepareStatement(INSERT_ROW);
         } catch (SQLException e) {
@@ -133,11 +139,15 @@ final class JdbcBatchWriter implements BatchWriter {
     private void askDatabase(Collection<String> refIds) {
         try {
             if (findRefUses == null) {
-                findRefUses = connection.prepareStatement(FIND_REF_USES);
+                findRefUses = connection.prepareStatement(postgres ? PostgresLookUps.FIND_REF_USES : FIND_REF_USES);
             }
             for (List<String> part : RefIdParts.of(refIds)) {
-                findRefUses.setLong(1, batchId);
-                RefIdParts.bind(findRefUses, 2, part);
+                if (postgres) {
+                    PostgresLookUps.bindRefUses(findRefUses, part, batchId);
+                } else {
+                    findRefUses.setLong(1, batchId);
+                    RefIdParts.bind(findRefUses, 2, part);
+                }
                 try (ResultSet rs = findRefUses.executeQuery()) {
                     while (rs.next()) {
                         known.put(rs.getString("ref_id"), use(rs));
@@ -168,12 +178,16 @@ final class JdbcBatchWriter implements BatchWriter {
     private void askRepeats(Collection<String> repeatKeys, long windowStart) {
         try {
             if (findRepeats == null) {
-                findRepeats = connection.prepareStatement(FIND_REPEATS);
+                findRepeats = connection.prepareStatement(postgres ? PostgresLookUps.FIND_REPEATS : FIND_REPEATS);
             }
             for (List<String> part : RefIdParts.of(repeatKeys)) {
-                RefIdParts.bind(findRepeats, 1, part);
-                findRepeats.setLong(RefIdParts.SIZE + 1, windowStart);
-                findRepeats.setLong(RefIdParts.SIZE + 2, windowStart);
+                if (postgres) {
+                    PostgresLookUps.bindRepeats(findRepeats, part, windowStart);
+                } else {
+                    RefIdParts.bind(findRepeats, 1, part);
+                    findRepeats.setLong(RefIdParts.SIZE + 1, windowStart);
+                    findRepeats.setLong(RefIdParts.SIZE + 2, windowStart);
+                }
                 Map<String, EarlierOrder> found = new HashMap<>();
                 try (ResultSet rs = findRepeats.executeQuery()) {
                     while (rs.next()) {

@@ -95,10 +95,10 @@ final class JdbcReportingJournal implements ReportingJournal {
     }
 
     @Override
-    public Optional<BalanceReading> latestBalanceReading() {
-        BalanceReading[] latest = {null};
+    public Optional<KnownBalance> latestKnownBalance() {
+        KnownBalance[] latest = {null};
         jdbc.query(LATEST_BALANCE, JdbcSupport.NO_PARAMETERS,
-                rs -> latest[0] = new BalanceReading(rs.getLong("balance"), Columns.getInstant(rs, "read_at")));
+                rs -> latest[0] = new KnownBalance(rs.getLong("balance"), Columns.getInstant(rs, "read_at")));
         return Optional.ofNullable(latest[0]);
     }
 

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * {@link RowOutcomes} over JDBC, shared by the order queue and tracking. Only a sent, unsettled
+ * {@link RowOutcomes} over JDBC, shared by submission and tracking. Only a sent, unsettled
  * row takes an outcome, and PENDING never falls back to UNKNOWN (that would forget that the
  * provider has confirmed the order exists). A final state clears the planned check.
  */

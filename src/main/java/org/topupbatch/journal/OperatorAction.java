@@ -30,34 +30,35 @@ public enum OperatorAction {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    public Outcome apply(Journal journal, BatchRecord batch, Instant now) {
+    /** Applies the action through {@code control}; {@code reporting} counts the batch's rows for the sentence. */
+    public Outcome apply(BatchControl control, ReportingJournal reporting, BatchRecord batch, Instant now) {
         String shown = "Batch " + batch.id() + " (" + org.topupbatch.text.OneLine.of(batch.fileName(), 200) + ")";
         return switch (this) {
             case HOLD -> {
                 if (batch.cancelled()) {
                     yield new Outcome(false, shown + " was cancelled: nothing is left to hold.");
                 }
-                if (!batch.held() && queued(journal, batch) == 0) {
+                if (!batch.held() && queued(reporting, batch) == 0) {
                     // every row is sent or settled: a hold would change nothing, so none is recorded
                     yield new Outcome(false, shown + ": nothing to hold: " + (batch.reportedAt() != null
                             ? "the batch is reported" : "every row of it is sent already") + "; no row waits to be sent.");
                 }
-                if (!journal.holdBatch(batch.id(), now)) {
+                if (!control.holdBatch(batch.id(), now)) {
                     yield new Outcome(false, shown + " is held already; 'resume " + batch.id() + "' lets it go on.");
                 }
-                yield new Outcome(true, shown + " is held: its " + queued(journal, batch) + " rows queued stay unsent until"
+                yield new Outcome(true, shown + " is held: its " + queued(reporting, batch) + " rows queued stay unsent until"
                         + " 'resume " + batch.id() + "'; orders already sent are tracked as usual.");
             }
-            case RESUME -> journal.resumeBatch(batch.id())
-                    ? new Outcome(true, shown + " goes on: its " + queued(journal, batch) + " rows queued will be sent.")
+            case RESUME -> control.resumeBatch(batch.id())
+                    ? new Outcome(true, shown + " goes on: its " + queued(reporting, batch) + " rows queued will be sent.")
                     : new Outcome(false, shown + (batch.cancelled() ? " was cancelled: nothing to resume."
                             : " is not held: nothing to resume."));
             case CANCEL -> {
-                int rejected = journal.cancelBatch(batch.id(), now, BatchControl.cancelledMessage(now));
+                int rejected = control.cancelBatch(batch.id(), now, BatchControl.cancelledMessage(now));
                 if (rejected < 0) {
                     yield new Outcome(false, shown + " was cancelled already.");
                 }
-                BatchProgress p = journal.progress(batch.id());
+                BatchProgress p = reporting.progress(batch.id());
                 long sent = p.rows() - p.count(RowState.REJECTED) - p.count(RowState.ACCEPTED);
                 yield new Outcome(true, shown + " is cancelled: " + rejected + " rows not yet sent will never be sent"
                         + " (reported rejected, \"cancelled ...\"); " + sent + " orders already sent are tracked to the end"
@@ -66,9 +67,9 @@ public enum OperatorAction {
         };
     }
 
-    private static long queued(Journal journal, BatchRecord batch) {
+    private static long queued(ReportingJournal reporting, BatchRecord batch) {
         // a row waiting for the outcome of the order it repeats may be sent yet: it is queued too
-        BatchProgress p = journal.progress(batch.id());
+        BatchProgress p = reporting.progress(batch.id());
         return p.count(RowState.ACCEPTED) + p.count(RowState.WAITING);
     }
 }

@@ -42,9 +42,12 @@ public interface ReportingJournal {
     Optional<Long> latestBalance();
 
     /** {@link #latestBalance()} with when it was read, so that a reader can tell its age. */
-    Optional<BalanceReading> latestBalanceReading();
+    Optional<KnownBalance> latestKnownBalance();
 
-    /** A balance the journal holds and when it was read. */
-    record BalanceReading(long balance, Instant at) {
+    /**
+     * A balance the journal holds and when it was read (not {@link ReconcileJournal.BalanceReading}, one
+     * balance call's answer with when it was asked and answered, which reconciliation starts the day from).
+     */
+    record KnownBalance(long balance, Instant at) {
     }
 }

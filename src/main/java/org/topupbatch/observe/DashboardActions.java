@@ -7,8 +7,9 @@ import java.util.Optional;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.topupbatch.journal.BatchRecord;
-import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.BatchControl;
 import org.topupbatch.journal.OperatorAction;
+import org.topupbatch.journal.ReportingJournal;
 
 /**
  * The dashboard's buttons (routes/dashboard.yaml, {@code POST /batches/{id}/{hold|resume|cancel}}):
@@ -22,11 +23,13 @@ public final class DashboardActions {
     /** The header a button's request carries: the action's word, after the operator confirmed it. */
     public static final String CONFIRM = "X-Topup-Confirm";
 
-    private final Journal journal;
+    private final BatchControl control;
+    private final ReportingJournal reporting;
     private final Clock clock;
 
-    public DashboardActions(Journal journal, Clock clock) {
-        this.journal = journal;
+    public DashboardActions(BatchControl control, ReportingJournal reporting, Clock clock) {
+        this.control = control;
+        this.reporting = reporting;
         this.clock = clock;
     }
 
@@ -47,11 +50,11 @@ public final class DashboardActions {
         if (!action.get().word().equalsIgnoreCase(String.valueOf(in.getHeader(CONFIRM, String.class)))) {
             return answer(exchange, 403, false, "not confirmed: the request must carry " + CONFIRM + ": " + action.get().word());
         }
-        Optional<BatchRecord> batch = id != null && id.matches("\\d{1,18}") ? journal.batch(Long.parseLong(id)) : Optional.empty();
+        Optional<BatchRecord> batch = id != null && id.matches("\\d{1,18}") ? reporting.batch(Long.parseLong(id)) : Optional.empty();
         if (batch.isEmpty()) {
             return answer(exchange, 404, false, "no batch " + org.topupbatch.text.OneLine.of(String.valueOf(id), 40));
         }
-        OperatorAction.Outcome outcome = action.get().apply(journal, batch.get(), clock.instant());
+        OperatorAction.Outcome outcome = action.get().apply(control, reporting, batch.get(), clock.instant());
         return answer(exchange, 200, outcome.changed(), outcome.message());
     }
 

@@ -3,15 +3,15 @@ package org.topupbatch.observe;
 import java.util.Map;
 import org.apache.camel.health.HealthCheckResultBuilder;
 import org.apache.camel.impl.health.AbstractHealthCheck;
-import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.StatusJournal;
 import org.topupbatch.journal.JournalException;
 
 /** Readiness: the journal answers a trivial query. Nothing is ordered when it cannot be written. */
 public final class JournalHealthCheck extends AbstractHealthCheck {
 
-    private final Journal journal;
+    private final StatusJournal journal;
 
-    public JournalHealthCheck(Journal journal) {
+    public JournalHealthCheck(StatusJournal journal) {
         super("topup", "journal");
         this.journal = journal;
     }

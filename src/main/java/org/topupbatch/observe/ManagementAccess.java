@@ -9,7 +9,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import org.topupbatch.settings.ManagementLogin;
-import org.topupbatch.settings.Settings;
+import org.topupbatch.settings.IntakeSettings;
+import org.topupbatch.settings.ManagementSettings;
 import org.topupbatch.text.OneLine;
 
 /**
@@ -51,9 +52,8 @@ public final class ManagementAccess {
         this.port = port;
     }
 
-    public static ManagementAccess of(Settings settings) {
-        return new ManagementAccess(settings.intakeToken(), settings.managementLogin(), settings.managementHost(),
-                settings.managementPort());
+    public static ManagementAccess of(ManagementSettings management, IntakeSettings intake) {
+        return new ManagementAccess(intake.token(), management.login(), management.host(), management.port());
     }
 
     /** Whether {@code host} (a {@code topup.management.host}) listens on this machine only. */
@@ -63,8 +63,8 @@ public final class ManagementAccess {
     }
 
     /** Whether a credential is configured: without one the port may listen on loopback only (StartupPreflight). */
-    public static boolean credentialed(Settings settings) {
-        return settings.intakeToken() != null || settings.managementLogin().hasUser();
+    public static boolean credentialed(ManagementSettings management, IntakeSettings intake) {
+        return intake.token() != null || management.login().hasUser();
     }
 
     /**

@@ -2,7 +2,7 @@ package org.topupbatch.observe;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.topupbatch.settings.Settings;
+import org.topupbatch.settings.ManagementSettings;
 
 /**
  * The Camel Main properties that switch Camel's own management server on at
@@ -15,12 +15,12 @@ public final class ManagementProperties {
     private ManagementProperties() {
     }
 
-    public static Map<String, String> of(Settings settings) {
+    public static Map<String, String> of(ManagementSettings management) {
         Map<String, String> p = new LinkedHashMap<>();
-        boolean on = settings.managementEnabled();
+        boolean on = management.enabled();
         p.put("camel.management.enabled", Boolean.toString(on));
-        p.put("camel.management.host", settings.managementHost());
-        p.put("camel.management.port", Integer.toString(settings.managementPort()));
+        p.put("camel.management.host", management.host());
+        p.put("camel.management.port", Integer.toString(management.port()));
         p.put("camel.management.health-check-enabled", Boolean.toString(on));
         p.put("camel.management.metrics-enabled", Boolean.toString(on));
         p.put("camel.metrics.enabled", Boolean.toString(on));

@@ -17,8 +17,7 @@ import java.time.Clock;
 import org.apache.camel.CamelContext;
 import org.apache.camel.health.HealthCheckRegistry;
 import org.topupbatch.cluster.NodeRole;
-import org.topupbatch.journal.Journal;
-import org.topupbatch.provider.BalanceSeen;
+import org.topupbatch.journal.StatusJournal;
 import org.topupbatch.provider.RateBudget;
 import org.topupbatch.provider.RequestGate;
 
@@ -41,9 +40,12 @@ public final class Observability implements AutoCloseable {
     private final TopupMetrics metrics;
     private final JvmGcMetrics gc;
 
-    /** {@code accounts}: several accounts, in the order of topup.providers (empty with one account). */
-    public Observability(PrometheusMeterRegistry registry, Journal journal, RateBudget budget, NodeRole node,
-                         Clock clock, String provider, BalanceSeen balances, Path inbox, java.time.Duration outageWait,
+    /**
+     * {@code readings}: what the metrics and the dashboard show of the journal; {@code accounts}: several
+     * accounts, in the order of topup.providers (empty with one account).
+     */
+    public Observability(PrometheusMeterRegistry registry, RunReadings readings, RateBudget budget, NodeRole node,
+                         Clock clock, String provider, Path inbox, java.time.Duration outageWait,
                          java.util.List<ObservedAccount> accounts) {
         this.registry = registry;
         this.node = node;
@@ -52,7 +54,7 @@ public final class Observability implements AutoCloseable {
         // before any meter of ours: Micrometer warns (and may not apply them to existing meters) otherwise
         lintedNames(registry);
         this.metrics = new TopupMetrics(registry);
-        this.readings = new RunReadings(journal, clock, balances);
+        this.readings = readings;
         metrics.gauges(registry, readings, budget, clock);
         metrics.accounts(registry, accounts);
         metrics.node(registry, node);
@@ -113,7 +115,7 @@ public final class Observability implements AutoCloseable {
     }
 
     /** The readiness checks of /observe/health: the journal, the provider's credentials, this node. */
-    public void registerHealthChecks(CamelContext camel, Journal journal) {
+    public void registerHealthChecks(CamelContext camel, StatusJournal journal) {
         HealthCheckRegistry health = HealthCheckRegistry.get(camel);
         if (health != null) {
             health.register(new JournalHealthCheck(journal));

@@ -11,9 +11,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.topupbatch.journal.AccountCounts;
 import org.topupbatch.journal.BatchOverview;
-import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.BatchControl;
 import org.topupbatch.journal.JournalException;
+import org.topupbatch.journal.ProductOutages;
+import org.topupbatch.journal.ReconcileJournal;
+import org.topupbatch.journal.ReportingJournal;
 import org.topupbatch.journal.RowState;
+import org.topupbatch.journal.StatusJournal;
 import org.topupbatch.provider.BalanceSeen;
 
 /**
@@ -44,7 +48,13 @@ public final class RunReadings {
     static final int BATCHES_SHOWN = 20;
     private static final Logger LOG = LoggerFactory.getLogger(RunReadings.class);
 
-    private final Journal journal;
+    // one reading takes a little of each role: the counts, the operator's holds, the products held,
+    // the last balance known and the last reconciliation
+    private final StatusJournal status;
+    private final ReportingJournal reporting;
+    private final BatchControl control;
+    private final ProductOutages outages;
+    private final ReconcileJournal reconciliations;
     private final Clock clock;
     private final BalanceSeen answers;
     /** Counts the shown batches per named account, for the dashboard (none for the unnamed account's rows). */
@@ -55,11 +65,16 @@ public final class RunReadings {
     /**
      * {@code answers} holds the balance of this process's latest provider answer that carried one.
      */
-    public RunReadings(Journal journal, Clock clock, BalanceSeen answers) {
-        this.journal = journal;
+    public RunReadings(StatusJournal status, ReportingJournal reporting, BatchControl control, ProductOutages outages,
+                       ReconcileJournal reconciliations, Clock clock, BalanceSeen answers) {
+        this.status = status;
+        this.reporting = reporting;
+        this.control = control;
+        this.outages = outages;
+        this.reconciliations = reconciliations;
         this.clock = clock;
         this.answers = answers;
-        this.perAccount = new BatchAccountCounts(journal, clock);
+        this.perAccount = new BatchAccountCounts(status, clock);
         this.last = new Reading(Map.of(), List.of(), Optional.empty(), List.of(), 0, 0, 0, Optional.empty(), Instant.EPOCH);
     }
 
@@ -70,11 +85,11 @@ public final class RunReadings {
             return last;
         }
         try {
-            long[] operator = journal.heldAndCancelled();
-            last = new Reading(journal.rowsByState(), journal.batchOverviews(BATCHES_SHOWN),
-                    journal.latestBalanceReading().map(b -> new BalanceSeen.Reading(b.balance(), b.at())),
-                    journal.productOutages().stream().filter(ProductOutage::held).toList(), operator[0], operator[1],
-                    operator[2], journal.reconciliations().lastReconciliation(), now);
+            long[] operator = control.heldAndCancelled();
+            last = new Reading(status.rowsByState(), status.batchOverviews(BATCHES_SHOWN),
+                    reporting.latestKnownBalance().map(b -> new BalanceSeen.Reading(b.balance(), b.at())),
+                    outages.productOutages().stream().filter(ProductOutage::held).toList(), operator[0], operator[1],
+                    operator[2], reconciliations.lastReconciliation(), now);
             failing = false;
         } catch (JournalException e) {
             if (!failing) {

@@ -16,15 +16,15 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.topupbatch.journal.BatchRecord;
-import org.topupbatch.journal.Journal;
 import org.topupbatch.journal.JournalException;
 import org.topupbatch.journal.ReconcileJournal;
+import org.topupbatch.journal.ReportingJournal;
+import org.topupbatch.journal.RowOutcomes;
 import org.topupbatch.notify.Notice;
 import org.topupbatch.provider.ProviderException;
 import org.topupbatch.provider.ProviderGateway;
 import org.topupbatch.report.ReportWriter;
 import org.topupbatch.settings.ProviderAccount;
-import org.topupbatch.settings.Settings;
 import org.topupbatch.track.OrderRequests;
 
 /**
@@ -53,7 +53,11 @@ public final class ReconcileRun implements DailyReconciliation {
     }
 
     private final List<Account> accounts;
-    private final Journal journal;
+    private final ReconcileJournal reconciliations;
+    /** Where a correction is recorded on the order's row. */
+    private final RowOutcomes outcomes;
+    /** The reports written again after a correction are read from here. */
+    private final ReportingJournal reporting;
     private final ReportWriter reports;
     private final Path reportsDir;
     private final ZoneId zone;
@@ -62,10 +66,13 @@ public final class ReconcileRun implements DailyReconciliation {
     private final Clock clock;
     private Consumer<Notice> notices = notice -> { };
 
-    public ReconcileRun(List<Account> accounts, Journal journal, ReportWriter reports, Path reportsDir, ZoneId zone,
+    public ReconcileRun(List<Account> accounts, ReconcileJournal reconciliations, RowOutcomes outcomes,
+                        ReportingJournal reporting, ReportWriter reports, Path reportsDir, ZoneId zone,
                         Duration pendingTimeout, OrderRequests requests, Clock clock) {
         this.accounts = List.copyOf(accounts);
-        this.journal = journal;
+        this.reconciliations = reconciliations;
+        this.outcomes = outcomes;
+        this.reporting = reporting;
         this.reports = reports;
         this.reportsDir = reportsDir;
         this.zone = zone;
@@ -78,8 +85,8 @@ public final class ReconcileRun implements DailyReconciliation {
      * The accounts the settings name ({@link org.topupbatch.settings.AccountList}): those of topup.providers
      * in their order, or topup.base-url's as a list of one with no name; {@code gateway} makes an account's gateway.
      */
-    public static List<Account> accounts(Settings settings, Function<ProviderAccount, ProviderGateway> gateway) {
-        return org.topupbatch.settings.AccountList.of(settings).stream()
+    public static List<Account> accounts(List<ProviderAccount> accounts, Function<ProviderAccount, ProviderGateway> gateway) {
+        return accounts.stream()
                 .map(a -> new Account(a.name(), a.dialect(), () -> gateway.apply(a))).toList();
     }
 
@@ -120,14 +127,14 @@ public final class ReconcileRun implements DailyReconciliation {
     }
 
     /** The reports of the batches with an order the reconciliation corrected, written again (the earlier ones kept). */
-    static void writeReportsAgain(Journal journal, ReportWriter reports, java.util.Set<Long> batches, Long balanceNow,
+    static void writeReportsAgain(ReportingJournal reporting, ReportWriter reports, java.util.Set<Long> batches, Long balanceNow,
                                   ReconcileDay day, Clock clock) throws IOException {
         for (long batchId : batches) {
-            BatchRecord batch = journal.batch(batchId).orElse(null);
+            BatchRecord batch = reporting.batch(batchId).orElse(null);
             if (batch == null || batch.reportedAt() == null) {
                 continue; // not reported yet: its report, when it comes, shows the correction
             }
-            reports.writeAgainKeeping(batch, rows -> journal.forEachRow(batchId, rows),
+            reports.writeAgainKeeping(batch, rows -> reporting.forEachRow(batchId, rows),
                     batch.balanceAfter() != null ? batch.balanceAfter() : balanceNow, clock.instant(), "before-reconcile");
             LOG.warn("Reconcile {}: the report of batch {} ({}) is written again with what the provider's history"
                     + " changed; the earlier one is kept beside it", day, batchId, batch.fileName());
@@ -163,9 +170,9 @@ public final class ReconcileRun implements DailyReconciliation {
         Set<Long> batchesChanged = new LinkedHashSet<>();
         summary.reconciled().forEach(a -> batchesChanged.addAll(a.result().batchesChanged()));
         // one account's balance now is the balance a report shows; several accounts' have each their own
-        writeReportsAgain(journal, reports, batchesChanged, summary.lone() ? each.get(0).result().summary().balanceNow() : null,
+        writeReportsAgain(reporting, reports, batchesChanged, summary.lone() ? each.get(0).result().summary().balanceNow() : null,
                 day, clock);
-        journal.reconciliations().recordReconciliation(summary.record(files.summary().toString()));
+        reconciliations.recordReconciliation(summary.record(files.summary().toString()));
         Long unexplainedKnown = summary.reconciled().stream().map(a -> a.result().summary().unexplained())
                 .filter(java.util.Objects::nonNull).reduce(0L, Long::sum);
         if (summary.exceptionCount() > 0 || unexplainedKnown != 0 || !summary.complete()) {
@@ -190,8 +197,8 @@ public final class ReconcileRun implements DailyReconciliation {
         try {
             ProviderGateway gateway = account.gateway().get();
             if (gateway.statusByResending()) {
-                StatusCheckReconciler.Checked checked = new StatusCheckReconciler(gateway, journal.reconciliations(),
-                        journal, pendingTimeout, requests, clock, account.name()).reconcile(day);
+                StatusCheckReconciler.Checked checked = new StatusCheckReconciler(gateway, reconciliations,
+                        outcomes, pendingTimeout, requests, clock, account.name()).reconcile(day);
                 return new AccountReconciliation(account.name(), account.dialect(), AccountReconciliation.Method.STATUS_CHECK,
                         checked.result(), checked.notLookedUp(), null);
             }
@@ -211,7 +218,7 @@ public final class ReconcileRun implements DailyReconciliation {
     }
 
     private AccountReconciliation byHistory(Account account, ProviderGateway gateway, ReconcileDay day) {
-        Reconciliation result = new Reconciler(gateway, journal.reconciliations(), journal, pendingTimeout, clock)
+        Reconciliation result = new Reconciler(gateway, reconciliations, outcomes, pendingTimeout, clock)
                 .atAccount(account.name()).reconcile(day);
         return new AccountReconciliation(account.name(), account.dialect(), AccountReconciliation.Method.HISTORY, result, 0, null);
     }

@@ -1,7 +1,7 @@
 package org.topupbatch.run;
 
 import java.util.EnumSet;
-import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.SubmissionJournal;
 import org.topupbatch.journal.RowState;
 import org.topupbatch.submit.OrderSubmitter;
 
@@ -14,13 +14,13 @@ public final class GracefulStop {
     private final OrderSubmitter submitter;
     /** Each account's gate (one with a single account). */
     private final java.util.List<StoppableGate> gates;
-    private final Journal journal;
+    private final SubmissionJournal journal;
 
-    public GracefulStop(OrderSubmitter submitter, StoppableGate gate, Journal journal) {
+    public GracefulStop(OrderSubmitter submitter, StoppableGate gate, SubmissionJournal journal) {
         this(submitter, java.util.List.of(gate), journal);
     }
 
-    public GracefulStop(OrderSubmitter submitter, java.util.List<StoppableGate> gates, Journal journal) {
+    public GracefulStop(OrderSubmitter submitter, java.util.List<StoppableGate> gates, SubmissionJournal journal) {
         this.submitter = submitter;
         this.gates = java.util.List.copyOf(gates);
         this.journal = journal;

@@ -4,7 +4,8 @@ import org.topupbatch.report.TimeSpan;
 import org.topupbatch.text.Rupiah;
 
 import org.topupbatch.journal.BatchStatus;
-import org.topupbatch.settings.Settings;
+import org.topupbatch.settings.PickUpSettings;
+import org.topupbatch.settings.WebhookSettings;
 
 import java.text.ParseException;
 import java.time.Clock;
@@ -20,7 +21,9 @@ import org.slf4j.LoggerFactory;
 import org.topupbatch.provider.AccountLimits;
 import org.topupbatch.journal.BatchProgress;
 import org.topupbatch.journal.BatchRecord;
-import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.ProductOutages;
+import org.topupbatch.journal.ReportingJournal;
+import org.topupbatch.journal.StatusJournal;
 import org.topupbatch.journal.RowState;
 import org.topupbatch.provider.RateBudget;
 
@@ -35,8 +38,13 @@ public final class ProgressLog {
     private static final Logger LOG = LoggerFactory.getLogger(ProgressLog.class);
     private static final int BATCHES_LOOKED_AT = 50;
 
-    private final Settings settings;
-    private final Journal journal;
+    private final PickUpSettings pickUp;
+    private final String inboxShown;
+    private final WebhookSettings webhook;
+    private final java.util.List<String> accountNames;
+    private final StatusJournal statusJournal;
+    private final ReportingJournal reporting;
+    private final ProductOutages outages;
     private final RateBudget budget;
     private final Clock clock;
     private final Map<Long, Sample> last = new HashMap<>();
@@ -46,9 +54,19 @@ public final class ProgressLog {
     private record Sample(long sent, Instant at) {
     }
 
-    public ProgressLog(Settings settings, Journal journal, RateBudget budget, Clock clock) {
-        this.settings = settings;
-        this.journal = journal;
+    /**
+     * @param inboxShown   the inbox as the operator gave it (an SFTP folder without secrets, or the local path)
+     * @param accountNames the accounts' names in order, null for the unnamed account of topup.base-url
+     */
+    public ProgressLog(PickUpSettings pickUp, String inboxShown, WebhookSettings webhook, java.util.List<String> accountNames,
+            StatusJournal statusJournal, ReportingJournal reporting, ProductOutages outages, RateBudget budget, Clock clock) {
+        this.pickUp = pickUp;
+        this.inboxShown = inboxShown;
+        this.webhook = webhook;
+        this.accountNames = accountNames;
+        this.statusJournal = statusJournal;
+        this.reporting = reporting;
+        this.outages = outages;
         this.budget = budget;
         this.clock = clock;
     }
@@ -59,8 +77,8 @@ public final class ProgressLog {
             readySaid = true;
             LOG.info("{}", readyLine());
         }
-        for (BatchRecord batch : journal.recentBatches(BATCHES_LOOKED_AT)) {
-            BatchProgress progress = journal.progress(batch.id());
+        for (BatchRecord batch : statusJournal.recentBatches(BATCHES_LOOKED_AT)) {
+            BatchProgress progress = reporting.progress(batch.id());
             BatchStatus status = BatchStatus.of(batch, progress);
             if (status.active()) {
                 LOG.info("{}", batchLine(batch, progress, status));
@@ -71,28 +89,28 @@ public final class ProgressLog {
     }
 
     String readyLine() {
-        boolean once = settings.mode() == Settings.Mode.ONCE;
+        boolean once = pickUp.mode() == PickUpSettings.Mode.ONCE;
         StringBuilder line = new StringBuilder(once ? "Ready: taking the batches in " : "Ready: watching inbox ")
-                .append(settings.inboxShown()).append(once ? " now" : "")
-                .append(" (mode ").append(settings.mode().name().toLowerCase(java.util.Locale.ROOT)).append(")");
-        if (settings.schedule() != null && !once) {
-            line.append(", next pick-up ").append(nextPickUp(settings.schedule(), clock.instant()));
+                .append(inboxShown).append(once ? " now" : "")
+                .append(" (mode ").append(pickUp.mode().name().toLowerCase(java.util.Locale.ROOT)).append(")");
+        if (pickUp.schedule() != null && !once) {
+            line.append(", next pick-up ").append(nextPickUp(pickUp.schedule(), clock.instant()));
         }
-        line.append(settings.webhookEnabled() ? ", webhooks at " + webhookAddress()
+        line.append(webhook.enabled() ? ", webhooks at " + webhookAddress()
                 : ", webhooks off (orders are tracked by polling)");
         return line.toString();
     }
 
     /** An address one can post to: a wildcard listen address is no host name, so it shows as loopback. */
     private String webhookAddress() {
-        String host = settings.webhookHost();
+        String host = webhook.host();
         boolean everywhere = host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]");
         String shown = everywhere ? "127.0.0.1" : host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
-        String base = "http://" + shown + ":" + settings.webhookPort();
+        String base = "http://" + shown + ":" + webhook.port();
         // each account's own address, the only one whose signed webhooks settle its orders: a named
         // account's is topup.webhook.path/NAME, the unnamed account's topup.webhook.path itself
-        String paths = org.topupbatch.settings.AccountList.names(settings).stream()
-                .map(name -> name == null ? settings.webhookPath() : settings.accountWebhookPath(name))
+        String paths = accountNames.stream()
+                .map(name -> name == null ? webhook.path() : webhook.accountPath(name))
                 .collect(java.util.stream.Collectors.joining(", "));
         return base + paths + (everywhere ? " (listening on all addresses)" : "");
     }
@@ -125,7 +143,7 @@ public final class ProgressLog {
         if (!Double.isNaN(perMinute)) {
             line.append(", ").append(Math.round(perMinute)).append(" orders/min");
         }
-        line.append(", spent ").append(Rupiah.format(journal.charged(batch.id())));
+        line.append(", spent ").append(Rupiah.format(statusJournal.charged(batch.id())));
         if (queued > 0 && !Double.isNaN(perMinute) && perMinute >= 1) {
             line.append(", about ").append(TimeSpan.minutes(Duration.ofSeconds(Math.round(queued * 60 / perMinute))))
                     .append(" left");
@@ -149,7 +167,7 @@ public final class ProgressLog {
             return "the rate limit (" + limits.perMinute() + " requests per minute)";
         }
         // rows of a product the provider reports unavailable wait for it (docs/batch-files-and-reports.md#outages-rows-held-not-sent)
-        String held = journal.productOutages().stream().filter(o -> o.held() && o.rowsWaiting() > 0)
+        String held = outages.productOutages().stream().filter(o -> o.held() && o.rowsWaiting() > 0)
                 .map(o -> o.sku() + " (unavailable since " + o.sinceShown() + ")")
                 .collect(java.util.stream.Collectors.joining(", "));
         return held.isEmpty() ? null : "rows held for products the provider reports unavailable: " + held;

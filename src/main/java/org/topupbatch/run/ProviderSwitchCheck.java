@@ -1,6 +1,6 @@
 package org.topupbatch.run;
 
-import org.topupbatch.settings.Settings;
+import org.topupbatch.settings.JournalSettings;
 import org.topupbatch.settings.ProviderName;
 
 import java.util.List;
@@ -41,10 +41,10 @@ public final class ProviderSwitchCheck {
     }
 
     /** The journal as the operator configured it: the data folder, or the database URL (its password hidden). */
-    public static String where(Settings settings) {
-        if (settings.dbUrl() == null) {
-            return "in " + settings.data() + "/";
+    public static String where(JournalSettings journal, java.nio.file.Path data) {
+        if (journal.url() == null) {
+            return "in " + data + "/";
         }
-        return "at " + settings.dbUrl().replaceAll("(?i)(password=)[^&;]*", "$1***");
+        return "at " + journal.url().replaceAll("(?i)(password=)[^&;]*", "$1***");
     }
 }

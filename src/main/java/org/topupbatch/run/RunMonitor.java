@@ -5,7 +5,7 @@ import java.util.function.IntConsumer;
 import java.util.function.IntSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.topupbatch.journal.OrderQueue;
+import org.topupbatch.journal.SubmissionJournal;
 import org.topupbatch.journal.RowState;
 import org.topupbatch.submit.OrderSubmitter;
 import org.topupbatch.report.BatchReporter;
@@ -24,23 +24,23 @@ public class RunMonitor {
     private static final Logger LOG = LoggerFactory.getLogger(RunMonitor.class);
 
     private final InboxSnapshot snapshot;
-    private final OrderQueue queue;
+    private final SubmissionJournal submission;
     private final OrderSubmitter submitter;
     private final BatchReporter reporter;
     private final IntConsumer exit;
     private final IntSupplier setAside;
     private volatile boolean ended;
 
-    public RunMonitor(InboxSnapshot snapshot, OrderQueue queue, OrderSubmitter submitter, BatchReporter reporter,
+    public RunMonitor(InboxSnapshot snapshot, SubmissionJournal submission, OrderSubmitter submitter, BatchReporter reporter,
                       IntConsumer exit) {
-        this(snapshot, queue, submitter, reporter, exit, () -> 0);
+        this(snapshot, submission, submitter, reporter, exit, () -> 0);
     }
 
     /** @param setAside how many files intake has set aside in this run (their intake kept failing) */
-    public RunMonitor(InboxSnapshot snapshot, OrderQueue queue, OrderSubmitter submitter, BatchReporter reporter,
+    public RunMonitor(InboxSnapshot snapshot, SubmissionJournal submission, OrderSubmitter submitter, BatchReporter reporter,
                       IntConsumer exit, IntSupplier setAside) {
         this.snapshot = snapshot;
-        this.queue = queue;
+        this.submission = submission;
         this.submitter = submitter;
         this.reporter = reporter;
         this.exit = exit;
@@ -56,8 +56,8 @@ public class RunMonitor {
             end(ExitCode.FAILED, "stopping: " + submitter.fatalProblem());
             return;
         }
-        if (!snapshot.allTaken() || !queue.nextToSubmit(1).isEmpty()
-                || !queue.rowsInState(EnumSet.of(RowState.SENDING), 1).isEmpty()) {
+        if (!snapshot.allTaken() || !submission.nextToSubmit(1).isEmpty()
+                || !submission.rowsInState(EnumSet.of(RowState.SENDING), 1).isEmpty()) {
             return;
         }
         int aside = setAside.getAsInt();

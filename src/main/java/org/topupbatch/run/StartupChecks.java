@@ -4,7 +4,8 @@ import java.time.Clock;
 import org.apache.camel.CamelContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.SubmissionJournal;
+import org.topupbatch.journal.TrackingJournal;
 import org.topupbatch.observe.ProviderAccess;
 import org.topupbatch.provider.Accounts;
 import org.topupbatch.provider.ProviderException;
@@ -20,17 +21,20 @@ public final class StartupChecks {
     private static final String PROVIDER_ROUTE = "provider";
 
     private final Accounts accountLimits;
-    private final Journal journal;
+    private final SubmissionJournal submission;
+    private final TrackingJournal tracking;
     private final String providerBaseUrl;
     private final Clock clock;
     private final ProviderAccess providerAccess;
     private final CamelContext camel;
 
-    public StartupChecks(Accounts accountLimits, Journal journal, String providerBaseUrl, Clock clock,
+    public StartupChecks(Accounts accountLimits, SubmissionJournal submission, TrackingJournal tracking, String providerBaseUrl,
+                  Clock clock,
                   ProviderAccess providerAccess, CamelContext camel) {
         this.camel = camel;
         this.accountLimits = accountLimits;
-        this.journal = journal;
+        this.submission = submission;
+        this.tracking = tracking;
         this.providerBaseUrl = providerBaseUrl;
         this.clock = clock;
         this.providerAccess = providerAccess;
@@ -62,7 +66,7 @@ public final class StartupChecks {
         java.util.List<String> now = accountLimits.names();
         boolean unnamedNow = now.contains(null);
         boolean namedNow = now.stream().anyMatch(java.util.Objects::nonNull);
-        java.util.Map<Boolean, Long> strayByUnnamed = journal.rowsInState(java.util.EnumSet.of(
+        java.util.Map<Boolean, Long> strayByUnnamed = submission.rowsInState(java.util.EnumSet.of(
                         org.topupbatch.journal.RowState.SENDING, org.topupbatch.journal.RowState.PENDING,
                         org.topupbatch.journal.RowState.UNKNOWN), 100_000).stream()
                 .map(row -> row.account() == null)
@@ -106,17 +110,17 @@ public final class StartupChecks {
         }
         int unknown;
         if (accountsApart.isEmpty()) {
-            unknown = journal.sendingToUnknown(clock.instant());
+            unknown = tracking.sendingToUnknown(clock.instant());
         } else {
-            journal.fillRowAccounts(); // rows routed before the journal kept each row's account
-            unknown = journal.sendingToUnknownElsewhere(clock.instant(), accountsApart);
+            submission.fillRowAccounts(); // rows routed before the journal kept each row's account
+            unknown = tracking.sendingToUnknownElsewhere(clock.instant(), accountsApart);
         }
         if (unknown > 0) {
             LOG.warn("{} orders were being sent when the last run stopped; reconciling them with the provider", unknown);
         }
         // webhooks the provider sent while no run listened (or before the webhook route ran) are lost:
         // left pending, such an order would wait for its next scheduled look-up, up to 5 minutes away
-        int pending = journal.pendingDueBy(clock.instant().plus(PENDING_CHECK_AFTER_START));
+        int pending = tracking.pendingDueBy(clock.instant().plus(PENDING_CHECK_AFTER_START));
         if (pending > 0) {
             LOG.info("{} orders left pending by the last run are looked up within {} s, in case their webhook"
                     + " came while no run listened", pending, PENDING_CHECK_AFTER_START.toSeconds());

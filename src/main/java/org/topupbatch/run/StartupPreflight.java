@@ -1,7 +1,12 @@
 package org.topupbatch.run;
 
 import org.topupbatch.observe.InboxFolder;
-import org.topupbatch.settings.Settings;
+import org.topupbatch.settings.FolderSettings;
+import org.topupbatch.settings.IntakeSettings;
+import org.topupbatch.settings.ManagementSettings;
+import org.topupbatch.settings.PickUpSettings;
+import org.topupbatch.settings.SftpSettings;
+import org.topupbatch.settings.WebhookSettings;
 
 import java.io.IOException;
 import java.net.BindException;
@@ -24,18 +29,19 @@ public final class StartupPreflight {
     }
 
     /** @throws StartupRefusal naming the setting that stands in the way */
-    public static void check(Settings settings) {
-        reportsWritable(settings.reports());
-        if (settings.sftp().inbox() == null) {
+    public static void check(FolderSettings folders, PickUpSettings pickUp, SftpSettings sftp, WebhookSettings webhook,
+            ManagementSettings management, IntakeSettings intake) {
+        reportsWritable(folders.reports());
+        if (sftp.inbox() == null) {
             // an SFTP inbox's local folder is the relay's to make (SftpWiring)
-            inboxReadable(settings.inbox(), settings.mode() == Settings.Mode.ONCE);
+            inboxReadable(folders.inbox(), pickUp.mode() == PickUpSettings.Mode.ONCE);
         }
-        if (settings.webhookEnabled()) {
-            webhookPortFree(settings.webhookHost(), settings.webhookPort());
+        if (webhook.enabled()) {
+            webhookPortFree(webhook.host(), webhook.port());
         }
-        if (settings.managementEnabled()) {
-            managementPortFree(settings.managementHost(), settings.managementPort());
-            managementCredentialed(settings);
+        if (management.enabled()) {
+            managementPortFree(management.host(), management.port());
+            managementCredentialed(management, intake);
         }
     }
 
@@ -43,10 +49,10 @@ public final class StartupPreflight {
      * Beyond loopback the management port's buttons and door would take anyone's request: without a
      * credential configured, the start is refused (docs/security.md).
      */
-    public static void managementCredentialed(Settings settings) {
-        if (!org.topupbatch.observe.ManagementAccess.loopback(settings.managementHost())
-                && !org.topupbatch.observe.ManagementAccess.credentialed(settings)) {
-            throw new StartupRefusal("topup.management.host " + settings.managementHost() + " opens the dashboard, its"
+    public static void managementCredentialed(ManagementSettings management, IntakeSettings intake) {
+        if (!org.topupbatch.observe.ManagementAccess.loopback(management.host())
+                && !org.topupbatch.observe.ManagementAccess.credentialed(management, intake)) {
+            throw new StartupRefusal("topup.management.host " + management.host() + " opens the dashboard, its"
                     + " buttons and the HTTP door beyond this machine, and no credential is set: set topup.intake.token"
                     + " (TOPUP_INTAKE_TOKEN) or topup.management.user and topup.management.password, or listen on 127.0.0.1");
         }

@@ -18,11 +18,12 @@ public final class AccountList {
     }
 
     public static List<ProviderAccount> of(Settings settings) {
-        if (!settings.accounts().isEmpty()) {
-            return settings.accounts();
+        ProviderSettings provider = settings.provider();
+        if (!provider.accounts().isEmpty()) {
+            return provider.accounts();
         }
-        return List.of(new ProviderAccount(null, settings.dialect(), settings.baseUrl(), settings.apiKey(),
-                settings.apiSecret(), settings.rateLimit(), settings.webhookSecret()));
+        return List.of(new ProviderAccount(null, provider.dialect(), provider.baseUrl(), provider.apiKey(),
+                provider.apiSecret(), provider.rateLimit(), settings.webhook().secret()));
     }
 
     /** The names of the accounts, in order; null for the unnamed one. */

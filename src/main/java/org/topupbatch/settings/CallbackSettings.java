@@ -25,14 +25,14 @@ public record CallbackSettings(String url, List<String> allowedHosts, String sec
         String secret = blankToNull(optional.apply("topup.callback.secret"));
         String base = blankToNull(optional.apply("topup.callback.report-base-url"));
         if (url != null) {
-            Settings.checkUrl("topup.callback.url", url);
+            SettingChecks.url("topup.callback.url", url);
             if (secret == null) {
                 throw new SettingsException("topup.callback.url is set but topup.callback.secret is not:"
                         + " set TOPUP_CALLBACK_SECRET to the secret the ERP verifies callbacks with");
             }
         }
         if (base != null) {
-            Settings.checkUrl("topup.callback.report-base-url", base);
+            SettingChecks.url("topup.callback.report-base-url", base);
         }
         String delay = optional.apply("topup.notify.retry-delay");
         Duration retryDelay = delay == null ? Duration.ofSeconds(2)

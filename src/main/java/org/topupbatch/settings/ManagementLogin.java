@@ -18,10 +18,22 @@ import java.util.function.Function;
  */
 public record ManagementLogin(String user, String password, List<String> allowedHosts, boolean metricsOpen) {
 
+    static final Setting<String> USER = Setting.of("topup.management.user", null,
+            "the dashboard's login (HTTP basic)", SettingChecks::text);
+    static final Setting<String> PASSWORD = Setting.of("topup.management.password", null,
+            "its password", SettingChecks::text);
+    static final Setting<List<String>> ALLOWED_HOSTS = Setting.of("topup.management.allowed-hosts", null,
+            "host names the management port answers to besides 127.0.0.1, localhost and [::1]",
+            (key, v) -> allowedHosts(v));
+    static final Setting<Boolean> METRICS_OPEN = Setting.of("topup.management.metrics-open", "false",
+            "true: /observe/metrics answers without a credential even when one is set", (key, v) -> metricsOpen(v));
+
+    static final List<Setting<?>> DECLARED = List.of(USER, PASSWORD, ALLOWED_HOSTS, METRICS_OPEN);
+
     /** Reads the four settings; throws {@link SettingsException} naming a bad one. */
     public static ManagementLogin load(Function<String, String> optional) {
-        String user = optional.apply("topup.management.user");
-        String password = optional.apply("topup.management.password");
+        String user = USER.read(optional);
+        String password = PASSWORD.read(optional);
         if ((user == null) != (password == null)) {
             throw new SettingsException("topup.management.user and topup.management.password go together: set both"
                     + " (the dashboard's login) or neither");
@@ -30,8 +42,8 @@ public record ManagementLogin(String user, String password, List<String> allowed
             throw new SettingsException("topup.management.user: a user name cannot hold ':' (HTTP basic separates the"
                     + " password with it)");
         }
-        return new ManagementLogin(user, password, allowedHosts(optional.apply("topup.management.allowed-hosts")),
-                metricsOpen(optional.apply("topup.management.metrics-open")));
+        List<String> hosts = ALLOWED_HOSTS.read(optional);
+        return new ManagementLogin(user, password, hosts == null ? List.of() : hosts, METRICS_OPEN.read(optional));
     }
 
     private static List<String> allowedHosts(String value) {

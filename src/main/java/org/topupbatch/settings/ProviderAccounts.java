@@ -60,11 +60,11 @@ final class ProviderAccounts {
         String dialectKey = key(name, "dialect");
         String dialect = optional.apply(dialectKey);
         dialect = dialect == null ? "topup" : dialect.toLowerCase(Locale.ROOT);
-        if (!Settings.DIALECTS.contains(dialect)) {
+        if (!ProviderSettings.DIALECTS.contains(dialect)) {
             throw new SettingsException(dialectKey + ": '" + optional.apply(dialectKey) + "' is not a dialect we speak ("
-                    + String.join(", ", Settings.DIALECTS) + ")");
+                    + String.join(", ", ProviderSettings.DIALECTS) + ")");
         }
-        String baseUrl = Settings.checkUrl(key(name, "base-url"), required(name, "base-url", optional));
+        String baseUrl = SettingChecks.url(key(name, "base-url"), required(name, "base-url", optional));
         String apiKey = required(name, "api-key", optional);
         String apiSecret = required(name, "api-secret", optional);
         return new ProviderAccount(name, dialect, baseUrl, apiKey, apiSecret, rateLimit(name, optional),

@@ -14,19 +14,23 @@ import org.topupbatch.settings.SettingsException;
  */
 public record SftpLogin(String password, Path privateKeyFile, Path knownHostsFile, boolean strictHostKeyChecking) {
 
+    static final Setting<String> PASSWORD = Setting.of("topup.sftp.password", null,
+            "password of the SFTP user", SettingChecks::text);
+    static final Setting<Path> PRIVATE_KEY_FILE = Setting.of("topup.sftp.private-key-file", null,
+            "a private key file (OpenSSH format) to log in with instead of a password", SftpLogin::file);
+    static final Setting<Path> KNOWN_HOSTS_FILE = Setting.of("topup.sftp.known-hosts-file", null,
+            "the known_hosts file the server's host key is checked against", SftpLogin::file);
+    static final Setting<Boolean> STRICT_HOST_KEY_CHECKING = Setting.of("topup.sftp.strict-host-key-checking", "yes",
+            "no accepts any host key", SftpLogin::yesOrNo);
+
+    static final java.util.List<Setting<?>> DECLARED = java.util.List.of(PASSWORD, PRIVATE_KEY_FILE, KNOWN_HOSTS_FILE,
+            STRICT_HOST_KEY_CHECKING);
+
     public static SftpLogin load(Function<String, String> optional) {
-        String password = optional.apply("topup.sftp.password");
-        Path key = file(optional, "topup.sftp.private-key-file");
-        Path knownHosts = file(optional, "topup.sftp.known-hosts-file");
-        String strict = optional.apply("topup.sftp.strict-host-key-checking");
-        boolean strictChecking = true;
-        if (strict != null) {
-            strictChecking = switch (strict.toLowerCase(Locale.ROOT)) {
-                case "yes", "true" -> true;
-                case "no", "false" -> false;
-                default -> throw new SettingsException("topup.sftp.strict-host-key-checking: '" + strict + "' is neither yes nor no");
-            };
-        }
+        String password = PASSWORD.read(optional);
+        Path key = PRIVATE_KEY_FILE.read(optional);
+        Path knownHosts = KNOWN_HOSTS_FILE.read(optional);
+        boolean strictChecking = STRICT_HOST_KEY_CHECKING.read(optional);
         if (password == null && key == null) {
             throw new SettingsException("topup.sftp.password: an sftp:// inbox or reports folder needs a password "
                     + "(TOPUP_SFTP_PASSWORD) or a private key file (TOPUP_SFTP_PRIVATE_KEY_FILE)");
@@ -34,11 +38,15 @@ public record SftpLogin(String password, Path privateKeyFile, Path knownHostsFil
         return new SftpLogin(password, key, knownHosts, strictChecking);
     }
 
-    private static Path file(Function<String, String> optional, String key) {
-        String v = optional.apply(key);
-        if (v == null) {
-            return null;
-        }
+    private static boolean yesOrNo(String key, String v) {
+        return switch (v.toLowerCase(Locale.ROOT)) {
+            case "yes", "true" -> true;
+            case "no", "false" -> false;
+            default -> throw new SettingsException(key + ": '" + v + "' is neither yes nor no");
+        };
+    }
+
+    private static Path file(String key, String v) {
         Path p = Path.of(v);
         if (!Files.isReadable(p)) {
             throw new SettingsException(key + ": " + p.toAbsolutePath() + " cannot be read");

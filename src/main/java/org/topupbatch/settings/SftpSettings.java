@@ -17,8 +17,11 @@ public record SftpSettings(SftpFolder inbox, SftpFolder reports, SftpLogin login
 
     /** Reads {@code topup.inbox}, {@code topup.reports} and, when either is a server folder, the login. */
     public static SftpSettings load(Function<String, String> optional) {
-        SftpFolder inbox = SftpFolder.parse("topup.inbox", optional.apply("topup.inbox")).orElse(null);
-        SftpFolder reports = SftpFolder.parse("topup.reports", optional.apply("topup.reports")).orElse(null);
+        // the keys FolderSettings declares: a folder there, or one on a server here
+        String inboxKey = FolderSettings.INBOX.key();
+        String reportsKey = FolderSettings.REPORTS.key();
+        SftpFolder inbox = SftpFolder.parse(inboxKey, optional.apply(inboxKey)).orElse(null);
+        SftpFolder reports = SftpFolder.parse(reportsKey, optional.apply(reportsKey)).orElse(null);
         if (inbox == null && reports == null) {
             return NONE;
         }

@@ -2,7 +2,9 @@ package org.topupbatch.sftp;
 
 import java.util.Map;
 import org.apache.camel.CamelContext;
-import org.topupbatch.settings.Settings;
+import org.topupbatch.settings.FolderSettings;
+import org.topupbatch.settings.PickUpSettings;
+import org.topupbatch.settings.SftpSettings;
 import org.topupbatch.report.ReportDelivery;
 
 /**
@@ -37,24 +39,25 @@ public final class SftpWiring {
     }
 
     /** True when the relay route runs: a remote inbox in watch mode (once mode fetches before the start). */
-    public static boolean relayRoute(Settings settings) {
-        return settings.sftp().inbox() != null && settings.mode() == Settings.Mode.WATCH;
+    public static boolean relayRoute(SftpSettings sftp, PickUpSettings.Mode mode) {
+        return sftp.inbox() != null && mode == PickUpSettings.Mode.WATCH;
     }
 
     /** Adds the relay route's endpoint address (with the password, which Camel masks in what it logs). */
-    public static void camelProperties(Settings settings, Map<String, String> properties) {
-        if (relayRoute(settings)) {
-            properties.put("topup.internal.sftp-inbox-uri", relay(settings).endpointUri(RELAY_SCHEDULE));
+    public static void camelProperties(SftpSettings sftp, PickUpSettings.Mode mode, FolderSettings folders,
+            Map<String, String> properties) {
+        if (relayRoute(sftp, mode)) {
+            properties.put("topup.internal.sftp-inbox-uri", relay(sftp, folders).endpointUri(RELAY_SCHEDULE));
         }
     }
 
     /** How reports reach their folder: as written locally, or uploaded to the server by a service closed with the context. */
-    public static ReportDelivery reportDelivery(Settings settings, CamelContext camel, SftpAccess access) {
-        if (settings.sftp().reports() == null) {
+    public static ReportDelivery reportDelivery(SftpSettings sftp, java.nio.file.Path data, CamelContext camel,
+            SftpAccess access) {
+        if (sftp.reports() == null) {
             return ReportDelivery.LOCAL;
         }
-        ReportUpload upload = new ReportUpload(settings.sftp().reports(), settings.sftp().login(), camel, settings.data(),
-                access);
+        ReportUpload upload = new ReportUpload(sftp.reports(), sftp.login(), camel, data, access);
         try {
             camel.addService(upload, true, true); // closed with the context
         } catch (Exception e) {
@@ -69,21 +72,20 @@ public final class SftpWiring {
      *
      * @throws SftpUnavailableException naming the server, without secrets
      */
-    public static int fetchBeforeOnceRun(Settings settings) {
-        if (settings.sftp().inbox() == null || settings.mode() != Settings.Mode.ONCE) {
+    public static int fetchBeforeOnceRun(SftpSettings sftp, PickUpSettings.Mode mode, FolderSettings folders) {
+        if (sftp.inbox() == null || mode != PickUpSettings.Mode.ONCE) {
             return 0;
         }
-        return relay(settings).fetchPresent();
+        return relay(sftp, folders).fetchPresent();
     }
 
     /** The health of a remote folder ("inbox" or "reports"), null when that folder is local. */
-    public static SftpAccess access(Settings settings, String role) {
-        var folder = role.equals("inbox") ? settings.sftp().inbox() : settings.sftp().reports();
-        return folder == null ? null : new SftpAccess(role, folder, settings.sftp().login());
+    public static SftpAccess access(SftpSettings sftp, String role) {
+        var folder = role.equals("inbox") ? sftp.inbox() : sftp.reports();
+        return folder == null ? null : new SftpAccess(role, folder, sftp.login());
     }
 
-    public static InboxRelay relay(Settings settings) {
-        return new InboxRelay(settings.sftp().inbox(), settings.sftp().login(), settings.inbox(),
-                settings.data().resolve("sftp-work"));
+    public static InboxRelay relay(SftpSettings sftp, FolderSettings folders) {
+        return new InboxRelay(sftp.inbox(), sftp.login(), folders.inbox(), folders.data().resolve("sftp-work"));
     }
 }

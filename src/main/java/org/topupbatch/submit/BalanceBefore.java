@@ -7,7 +7,7 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.topupbatch.journal.BatchRecord;
-import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.SubmissionJournal;
 import org.topupbatch.provider.Balance;
 import org.topupbatch.provider.ProviderException;
 
@@ -19,12 +19,12 @@ final class BalanceBefore {
 
     private static final Logger LOG = LoggerFactory.getLogger(BalanceBefore.class);
 
-    private final Journal journal;
+    private final SubmissionJournal journal;
     private final Supplier<Balance> balance;
     private final Clock clock;
     private final Set<Long> started = ConcurrentHashMap.newKeySet();
 
-    BalanceBefore(Journal journal, Supplier<Balance> balance, Clock clock) {
+    BalanceBefore(SubmissionJournal journal, Supplier<Balance> balance, Clock clock) {
         this.journal = journal;
         this.balance = balance;
         this.clock = clock;

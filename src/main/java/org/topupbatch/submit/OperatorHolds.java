@@ -6,7 +6,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.topupbatch.journal.BatchRecord;
-import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.SubmissionJournal;
 
 /**
  * Whether an operator holds or cancelled a batch ({@code hold}, {@code cancel}, possibly from another
@@ -22,11 +22,11 @@ final class OperatorHolds {
     private record Seen(boolean stopped, Instant at) {
     }
 
-    private final Journal journal;
+    private final SubmissionJournal journal;
     private final Clock clock;
     private final Map<Long, Seen> seen = new ConcurrentHashMap<>();
 
-    OperatorHolds(Journal journal, Clock clock) {
+    OperatorHolds(SubmissionJournal journal, Clock clock) {
         this.journal = journal;
         this.clock = clock;
     }

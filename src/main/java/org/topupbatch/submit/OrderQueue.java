@@ -12,7 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.topupbatch.journal.CrashPoints;
 import org.topupbatch.journal.BatchRecord;
-import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.SubmissionJournal;
 import org.topupbatch.journal.RowRecord;
 import org.topupbatch.provider.ProviderException;
 import org.topupbatch.provider.ProviderRequest;
@@ -32,7 +32,7 @@ public class OrderQueue {
 
     private static final Logger LOG = LoggerFactory.getLogger(OrderQueue.class);
 
-    private final Journal journal;
+    private final SubmissionJournal journal;
     private final BalanceBefore balanceBefore;
     private final Clock clock;
     private final Set<Long> halted = ConcurrentHashMap.newKeySet();
@@ -46,7 +46,7 @@ public class OrderQueue {
     /** Told when a batch's submission stops (notifications): its file name and the reason. */
     private volatile java.util.function.BiConsumer<String, String> stopped = (file, reason) -> { };
 
-    OrderQueue(Journal journal, BalanceBefore balanceBefore, Clock clock, PriceGuard prices,
+    OrderQueue(SubmissionJournal journal, BalanceBefore balanceBefore, Clock clock, PriceGuard prices,
                ProductAvailability availability, java.util.function.IntSupplier perMinute) {
         this.perMinute = perMinute;
         this.journal = journal;

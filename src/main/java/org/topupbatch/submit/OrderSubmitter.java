@@ -1,7 +1,7 @@
 package org.topupbatch.submit;
 
 import java.time.Clock;
-import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.SubmissionJournal;
 import org.topupbatch.provider.Accounts;
 
 /**
@@ -16,7 +16,7 @@ public class OrderSubmitter {
 
     private final ProductAvailability availability;
 
-    public OrderSubmitter(Journal journal, Accounts gateway, Clock clock, PriceGuard prices,
+    public OrderSubmitter(SubmissionJournal journal, Accounts gateway, Clock clock, PriceGuard prices,
                           ProductAvailability availability) {
         this.availability = availability;
         this.queue = new OrderQueue(journal, new BalanceBefore(journal, gateway::checkBalance, clock), clock, prices,

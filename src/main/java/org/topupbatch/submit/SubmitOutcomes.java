@@ -12,7 +12,7 @@ import org.apache.camel.ExchangeProperty;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.topupbatch.journal.CrashPoints;
-import org.topupbatch.journal.Journal;
+import org.topupbatch.journal.SubmissionJournal;
 import org.topupbatch.journal.RowRecord;
 import org.topupbatch.journal.RowState;
 import org.topupbatch.provider.Order;
@@ -30,7 +30,7 @@ public class SubmitOutcomes {
 
     private static final Logger LOG = LoggerFactory.getLogger(SubmitOutcomes.class);
 
-    private final Journal journal;
+    private final SubmissionJournal journal;
     private final OrderQueue queue;
     private final Consumer<ProviderException> rateLimited;
     private final Clock clock;
@@ -39,7 +39,7 @@ public class SubmitOutcomes {
     private final PriceGuard prices;
     private final ProductAvailability availability;
 
-    SubmitOutcomes(Journal journal, OrderQueue queue, Consumer<ProviderException> rateLimited, Clock clock,
+    SubmitOutcomes(SubmissionJournal journal, OrderQueue queue, Consumer<ProviderException> rateLimited, Clock clock,
                    PriceGuard prices, ProductAvailability availability) {
         this.journal = journal;
         this.queue = queue;

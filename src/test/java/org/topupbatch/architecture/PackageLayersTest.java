@@ -64,6 +64,40 @@ class PackageLayersTest {
                 .contains("journal.PlantedUpwardUse").contains("intake.BatchRow");
     }
 
+    /**
+     * Each area receives only its group of settings (issue 33): the whole {@code Settings} stays in
+     * settings/ and config/, which hand the groups out; no other class keeps it in a field, takes it in
+     * a constructor or method, or returns it.
+     */
+    @Test
+    void onlySettingsAndConfigHoldTheWholeSettings() {
+        assertThat(wholeSettingsHolders(product)).as("classes outside settings/ and config/ handed the whole Settings").isEmpty();
+    }
+
+    @Test
+    void theGuardSeesTheWholeSettingsHandedOut() {
+        JavaClasses planted = new ClassFileImporter().importClasses(org.topupbatch.run.PlantedWholeSettings.class);
+        assertThat(wholeSettingsHolders(planted)).singleElement().asString().contains("run.PlantedWholeSettings");
+    }
+
+    static List<String> wholeSettingsHolders(JavaClasses classes) {
+        String whole = org.topupbatch.settings.Settings.class.getName();
+        List<String> found = new ArrayList<>();
+        for (JavaClass c : classes) {
+            String room = roomOf(c.getPackageName());
+            if (room == null || room.equals("settings") || room.equals("config")) {
+                continue;
+            }
+            c.getFields().stream().filter(f -> f.getRawType().getName().equals(whole))
+                    .forEach(f -> found.add(f.getFullName()));
+            c.getCodeUnits().stream()
+                    .filter(u -> u.getRawParameterTypes().stream().anyMatch(t -> t.getName().equals(whole))
+                            || u.getRawReturnType().getName().equals(whole))
+                    .forEach(u -> found.add(u.getFullName()));
+        }
+        return found;
+    }
+
     /** One line per offending dependency: who, on what, where. */
     static List<String> violations(JavaClasses classes) {
         List<String> found = new ArrayList<>();

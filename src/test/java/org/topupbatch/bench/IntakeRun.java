@@ -58,7 +58,7 @@ public final class IntakeRun {
                 long start = System.nanoTime();
                 PlanSummary summary;
                 try (CsvBatchReader reader = CsvBatchReader.open(csv);
-                     BatchWriter writer = journal.openBatch(csv.getFileName().toString(), reader.delimiter(),
+                     BatchWriter writer = journal.intake().openBatch(csv.getFileName().toString(), reader.delimiter(),
                              reader.extraHeaders(), null)) {
                     summary = new BatchPlanner(new RowValidator(CATALOG, CustomerRules.loadDefault()),
                             BalancePolicy.BEST_EFFORT).plan(reader, writer, Long.MAX_VALUE / 4);
@@ -69,28 +69,28 @@ public final class IntakeRun {
                         summary.rows(), summary.accepted(), seconds);
             }
             long small = takeSmallBatch(journal);
-            List<RowRecord> rows = journal.rowsOfBatch(small, List.of(RowState.ACCEPTED), SMALL_ROWS);
+            List<RowRecord> rows = journal.status().rowsOfBatch(small, List.of(RowState.ACCEPTED), SMALL_ROWS);
             // the first calls pay for parsing statements and warming the JIT: timed are the calls after them
             double[] sending = new double[rows.size()];
             double[] outcome = new double[rows.size()];
             for (int i = 0; i < rows.size(); i++) {
                 long t0 = System.nanoTime();
-                journal.markSending(rows.get(i).id(), Instant.now());
+                journal.submission().markSending(rows.get(i).id(), Instant.now());
                 long t1 = System.nanoTime();
-                journal.recordOutcome(rows.get(i).id(), RowState.SUCCESS, "SN" + i, 14000L, null);
+                journal.submission().recordOutcome(rows.get(i).id(), RowState.SUCCESS, "SN" + i, 14000L, null);
                 sending[i] = (t1 - t0) / 1e6;
                 outcome[i] = (System.nanoTime() - t1) / 1e6;
             }
             // status queries once each, right after the changes: H2 answers a repeated query from its cache
             System.out.printf(Locale.ROOT, "journal.markSendingMs=%.3f%njournal.recordOutcomeMs=%.3f%n"
                     + "journal.statusSmallBatchMs=%.3f%n", medianAfterWarmUp(sending, WARM_UP),
-                    medianAfterWarmUp(outcome, WARM_UP), timed(1, () -> journal.progress(small))[0]);
+                    medianAfterWarmUp(outcome, WARM_UP), timed(1, () -> journal.reporting().progress(small))[0]);
             if (batchId >= 0) {
                 long big = batchId;
-                System.out.printf(Locale.ROOT, "journal.statusBigBatchMs=%.3f%n", timed(1, () -> journal.progress(big))[0]);
+                System.out.printf(Locale.ROOT, "journal.statusBigBatchMs=%.3f%n", timed(1, () -> journal.reporting().progress(big))[0]);
             }
             // what `status` reads: the latest batches with their counts per state
-            System.out.printf(Locale.ROOT, "journal.statusCommandMs=%.3f%n", timed(1, () -> journal.batchOverviews(30))[0]);
+            System.out.printf(Locale.ROOT, "journal.statusCommandMs=%.3f%n", timed(1, () -> journal.status().batchOverviews(30))[0]);
         }
         System.out.println("peak.rss.kb=" + ProcStatus.peakResidentKb(ProcessHandle.current().pid()));
     }
@@ -126,7 +126,7 @@ public final class IntakeRun {
         }
         Files.writeString(file, csv);
         try (CsvBatchReader reader = CsvBatchReader.open(file);
-             BatchWriter writer = journal.openBatch("small.csv", reader.delimiter(), List.of(), null)) {
+             BatchWriter writer = journal.intake().openBatch("small.csv", reader.delimiter(), List.of(), null)) {
             new BatchPlanner(new RowValidator(CATALOG, CustomerRules.loadDefault()), BalancePolicy.BEST_EFFORT)
                     .plan(reader, writer, Long.MAX_VALUE / 4);
             return writer.commit();

@@ -44,7 +44,7 @@ final class ReconcileFigures {
             Path data = jar.home.resolve("data");
             long setUp = System.nanoTime();
             try (JdbcJournal journal = JdbcJournal.open(data, "", null, null)) {
-                try (BatchWriter writer = journal.openBatch("day.csv", ',', List.of(), "archive/day.csv")) {
+                try (BatchWriter writer = journal.intake().openBatch("day.csv", ',', List.of(), "archive/day.csv")) {
                     for (int i = 0; i < DAY_ORDERS; i++) {
                         writer.add(new NewRow(i, i + 2L, "DAY-" + i, "FF100", Integer.toString(50_000_000 + i), null, null,
                                 List.of(), RowState.ACCEPTED, null, null));
@@ -53,15 +53,15 @@ final class ReconcileFigures {
                 }
                 for (int i = 0; i < DAY_ORDERS; i++) {
                     LedgerEntry order = sandbox.foreignOrder("DAY-" + i, "FF100", Integer.toString(50_000_000 + i), null);
-                    RowRecord row = journal.findOrder("DAY-" + i).orElseThrow();
-                    journal.markSending(row.id(), Instant.now());
+                    RowRecord row = journal.tracking().findOrder("DAY-" + i).orElseThrow();
+                    journal.submission().markSending(row.id(), Instant.now());
                     // as the provider settled it (the sandbox fails a customer number ending in 0000)
                     RowState state = switch (order.status()) {
                         case "success" -> RowState.SUCCESS;
                         case "failed" -> RowState.FAILED;
                         default -> RowState.PENDING;
                     };
-                    journal.recordOutcome(row.id(), state, order.serialNumber(), order.price(), order.status());
+                    journal.submission().recordOutcome(row.id(), state, order.serialNumber(), order.price(), order.status());
                 }
             }
             System.out.printf(Locale.ROOT, "  the day set up in %.1f s: %d orders at the provider and in the journal%n",

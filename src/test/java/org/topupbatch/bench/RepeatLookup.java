@@ -80,7 +80,7 @@ final class RepeatLookup {
     private static void write(String database, JdbcJournal journal) {
         long t = System.nanoTime();
         for (int from = 0; from < ORDERS; from += PER_BATCH) {
-            try (BatchWriter writer = journal.openBatch("repeat-" + from + ".csv", ',', List.of(), "archive")) {
+            try (BatchWriter writer = journal.intake().openBatch("repeat-" + from + ".csv", ',', List.of(), "archive")) {
                 for (int i = from; i < Math.min(ORDERS, from + PER_BATCH); i++) {
                     writer.add(new NewRow(i - from, i - from + 2L, "RP-" + i, "TSEL10", "08" + (1_000_000_000L + i), null,
                             null, List.of(), RowState.ACCEPTED, 10_450L, null, key(i)));
@@ -96,21 +96,21 @@ final class RepeatLookup {
         long windowStart = System.currentTimeMillis() - Duration.ofHours(24).toMillis();
         Random random = new Random(7);
         for (int i = 0; i < 20; i++) { // warm-up
-            journal.repeatsAmong(keys(random, 1_000), windowStart);
+            journal.intake().repeatsAmong(keys(random, 1_000), windowStart);
         }
         double[] chunk = new double[30];
         int found = 0;
         for (int i = 0; i < chunk.length; i++) {
             List<String> keys = keys(random, 1_000);
             long s = System.nanoTime();
-            found += journal.repeatsAmong(keys, windowStart).size();
+            found += journal.intake().repeatsAmong(keys, windowStart).size();
             chunk[i] = (System.nanoTime() - s) / 1e6;
         }
         double[] single = new double[200];
         for (int i = 0; i < single.length; i++) {
             List<String> keys = keys(random, 1);
             long s = System.nanoTime();
-            journal.repeatsAmong(keys, windowStart);
+            journal.intake().repeatsAmong(keys, windowStart);
             single[i] = (System.nanoTime() - s) / 1e6;
         }
         System.out.printf(Locale.ROOT, "  %-10s 1,000 keys (one chunk of rows): median %.1f ms, max %.1f ms (%d of %d found);"

@@ -224,7 +224,7 @@ final class CommandRaceCampaign {
         BatchRecord batch;
         try (JdbcJournal read = JdbcJournal.openForReading(product.home.resolve("data"), settings.get("TOPUP_DB_URL"),
                 settings.get("TOPUP_DB_USER"), settings.get("TOPUP_DB_PASSWORD"))) {
-            List<BatchRecord> found = read.batchesForFile(name);
+            List<BatchRecord> found = read.reporting().batchesForFile(name);
             if (found.isEmpty()) {
                 anomalies.add(name + " is not in the journal after its once run");
                 return;

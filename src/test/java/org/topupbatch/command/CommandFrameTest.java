@@ -120,7 +120,7 @@ class CommandFrameTest {
         CommandContext bad = new CommandContext(Map.of("topup.pending-timeout", "soon")::get, context.out(), context.err(),
                 Clock.systemUTC());
 
-        int code = CommandFrame.run("status", bad, () -> bad.settings().data().hashCode());
+        int code = CommandFrame.run("status", bad, () -> bad.settings().folders().data().hashCode());
 
         assertThat(code).isEqualTo(1);
         assertThat(err().strip().lines()).singleElement().asString()

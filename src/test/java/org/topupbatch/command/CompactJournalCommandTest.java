@@ -31,7 +31,7 @@ class CompactJournalCommandTest {
         int rows = 20_000;
         long id;
         try (JdbcJournal journal = j.open()) {
-            try (BatchWriter writer = journal.openBatch("big.csv", ',', List.of(), "archive/big.csv")) {
+            try (BatchWriter writer = journal.intake().openBatch("big.csv", ',', List.of(), "archive/big.csv")) {
                 for (int i = 0; i < rows; i++) {
                     writer.add(new NewRow(i, i + 2L, "C-" + i, "FF100", "12345678", null, null, List.of(),
                             RowState.ACCEPTED, 14_000L, null));
@@ -48,8 +48,8 @@ class CompactJournalCommandTest {
         assertThat(after).isLessThan(before * 2 / 3);
         assertThat(j.out()).contains("compacted").contains("MB before");
         try (JdbcJournal journal = j.open()) {
-            assertThat(journal.progress(id).count(RowState.ACCEPTED)).isEqualTo(rows);
-            assertThat(journal.findOrder("C-" + (rows - 1))).isPresent();
+            assertThat(journal.reporting().progress(id).count(RowState.ACCEPTED)).isEqualTo(rows);
+            assertThat(journal.tracking().findOrder("C-" + (rows - 1))).isPresent();
         }
     }
 
@@ -59,7 +59,7 @@ class CompactJournalCommandTest {
         try (JdbcJournal running = j.open()) {
             assertThat(compact(j)).isEqualTo(1);
             assertThat(j.err()).contains("in use by a running topup-batch: stop it first").doesNotContain("Exception");
-            assertThat(running.recentBatches(1)).isEmpty(); // still open and working
+            assertThat(running.status().recentBatches(1)).isEmpty(); // still open and working
         }
     }
 

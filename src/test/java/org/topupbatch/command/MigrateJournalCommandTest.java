@@ -74,7 +74,7 @@ class MigrateJournalCommandTest {
     void buildH2Journal() {
         try (JdbcJournal h2 = JdbcJournal.open(data, null, null, null)) {
             long shop;
-            try (BatchWriter w = h2.openBatch("shop.csv", ';', List.of("erp_id", "note"), "archive/shop.csv")) {
+            try (BatchWriter w = h2.intake().openBatch("shop.csv", ';', List.of("erp_id", "note"), "archive/shop.csv")) {
                 String[] refs = {"M-ACCEPTED", "M-REJECTED", "M-SENDING", "M-PENDING", "M-SUCCESS", "M-FAILED", "M-REFUSED", "M-UNKNOWN"};
                 for (int i = 0; i < refs.length; i++) {
                     w.add(row(i, refs[i], i == 1 ? RowState.REJECTED : RowState.ACCEPTED));
@@ -87,43 +87,43 @@ class MigrateJournalCommandTest {
                         "waits for ref_id M-PENDING", null, null, "M-PENDING"));
                 shop = w.commit();
             }
-            h2.recordSubmitStart(shop, 1_000_000L, T);
+            h2.submission().recordSubmitStart(shop, 1_000_000L, T);
             for (String ref : List.of("M-SENDING", "M-PENDING", "M-SUCCESS", "M-FAILED", "M-REFUSED", "M-UNKNOWN")) {
-                assertThat(h2.markSending(h2.findOrder(ref).orElseThrow().id(), T)).isTrue();
+                assertThat(h2.submission().markSending(h2.tracking().findOrder(ref).orElseThrow().id(), T)).isTrue();
             }
             outcome(h2, "M-PENDING", RowState.PENDING, null, 20_003L, null);
             outcome(h2, "M-SUCCESS", RowState.SUCCESS, "SN-5-ÄÖ", 20_004L, "ok");
             outcome(h2, "M-FAILED", RowState.FAILED, null, 20_005L, "refunded");
             outcome(h2, "M-REFUSED", RowState.REFUSED, null, null, "PRODUCT_UNAVAILABLE");
             outcome(h2, "M-UNKNOWN", RowState.UNKNOWN, null, null, "timeout");
-            h2.scheduleCheck(h2.findOrder("M-PENDING").orElseThrow().id(), T.plusSeconds(30), 2);
-            h2.markReported(shop, T.plusSeconds(60), false);
-            h2.recordUnreadableBatch("broken.csv", "no ref_id column", "archive/broken.csv");
+            h2.submission().scheduleCheck(h2.tracking().findOrder("M-PENDING").orElseThrow().id(), T.plusSeconds(30), 2);
+            h2.reporting().markReported(shop, T.plusSeconds(60), false);
+            h2.intake().recordUnreadableBatch("broken.csv", "no ref_id column", "archive/broken.csv");
             long halted;
-            try (BatchWriter w = h2.openBatch("halted.csv", ',', List.of(), "archive/halted.csv")) {
+            try (BatchWriter w = h2.intake().openBatch("halted.csv", ',', List.of(), "archive/halted.csv")) {
                 w.add(row(0, "H-1", RowState.ACCEPTED));
                 halted = w.commit();
             }
-            h2.haltBatch(halted, "balance gone");
+            h2.submission().haltBatch(halted, "balance gone");
             for (int i = 0; i < 3; i++) {
-                h2.completeCall(h2.reserveCall(T.plusMillis(i), "order"), T.plusMillis(i + 300), 200);
+                h2.callLog().completeCall(h2.callLog().reserveCall(T.plusMillis(i), "order"), T.plusMillis(i + 300), 200);
             }
         }
     }
 
     static void outcome(JdbcJournal j, String ref, RowState state, String serial, Long price, String message) {
-        assertThat(j.recordOutcome(j.findOrder(ref).orElseThrow().id(), state, serial, price, message)).isTrue();
+        assertThat(j.submission().recordOutcome(j.tracking().findOrder(ref).orElseThrow().id(), state, serial, price, message)).isTrue();
     }
 
     /** Everything the journal API shows of every batch and row, in id order. */
     static List<Object> everything(JdbcJournal j) {
         List<Object> all = new ArrayList<>();
         for (long id = 1; id <= 3; id++) {
-            BatchRecord batch = j.batch(id).orElseThrow();
+            BatchRecord batch = j.reporting().batch(id).orElseThrow();
             all.add(batch);
-            j.forEachRow(id, all::add);
+            j.reporting().forEachRow(id, all::add);
         }
-        all.add(j.callsSince(Instant.EPOCH));
+        all.add(j.callLog().callsSince(Instant.EPOCH));
         return all;
     }
 
@@ -142,13 +142,13 @@ class MigrateJournalCommandTest {
                 .doesNotContain(PASSWORD);
         try (JdbcJournal pg = JdbcJournal.open(data, target.url(), target.user(), target.password())) {
             assertThat(everything(pg)).isEqualTo(before);
-            assertThat(pg.findOrder("M-SUCCESS").orElseThrow().serialNumber()).isEqualTo("SN-5-ÄÖ");
-            assertThat(pg.rowsInState(List.of(RowState.values()), 100)).extracting(RowRecord::state)
+            assertThat(pg.tracking().findOrder("M-SUCCESS").orElseThrow().serialNumber()).isEqualTo("SN-5-ÄÖ");
+            assertThat(pg.submission().rowsInState(List.of(RowState.values()), 100)).extracting(RowRecord::state)
                     .containsOnly(RowState.values()); // every state moved
 
             // the same file dropped again: its order ref_ids are known, so nothing is ordered twice
             long again;
-            try (BatchWriter w = pg.openBatch("shop.csv", ';', List.of(), "archive/shop-2.csv")) {
+            try (BatchWriter w = pg.intake().openBatch("shop.csv", ';', List.of(), "archive/shop-2.csv")) {
                 for (String ref : List.of("M-ACCEPTED", "M-SENDING", "M-PENDING", "M-SUCCESS", "M-FAILED", "M-UNKNOWN", "M-WAITING", "H-1")) {
                     assertThat(w.refIdTaken(ref)).as(ref).isTrue();
                 }
@@ -157,9 +157,9 @@ class MigrateJournalCommandTest {
                 again = w.commit();
             }
             assertThat(again).isEqualTo(4);
-            assertThat(pg.findOrder("NEW-1").orElseThrow().id()).isEqualTo(12);
-            pg.completeCall(pg.reserveCall(T.plusSeconds(1), "order"), T.plusSeconds(2), 200);
-            assertThat(pg.callsSince(Instant.EPOCH)).hasSize(4);
+            assertThat(pg.tracking().findOrder("NEW-1").orElseThrow().id()).isEqualTo(12);
+            pg.callLog().completeCall(pg.callLog().reserveCall(T.plusSeconds(1), "order"), T.plusSeconds(2), 200);
+            assertThat(pg.callLog().callsSince(Instant.EPOCH)).hasSize(4);
         }
     }
 
@@ -167,7 +167,7 @@ class MigrateJournalCommandTest {
     void a_target_with_journal_data_is_refused_and_left_as_it_was() throws Exception {
         buildH2Journal();
         try (JdbcJournal pg = JdbcJournal.open(data, target.url(), target.user(), target.password())) {
-            pg.recordUnreadableBatch("other.csv", "already here", "archive/other.csv");
+            pg.intake().recordUnreadableBatch("other.csv", "already here", "archive/other.csv");
         }
 
         int exit = migrateJournal("--to", target.url(), "--user", target.user());

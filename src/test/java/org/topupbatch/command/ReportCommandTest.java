@@ -52,18 +52,18 @@ class ReportCommandTest {
             first = batch(journal, "daily.csv", "D-1", 500_000L);
             second = batch(journal, "daily.csv", "D-2", 480_000L);
             other = batch(journal, "weekly.csv", "W-1", 460_000L);
-            journal.markReported(first, REPORTED, true, 480_000L);
-            journal.markReported(second, REPORTED.plusSeconds(60), true, 460_000L);
+            journal.reporting().markReported(first, REPORTED, true, 480_000L);
+            journal.reporting().markReported(second, REPORTED.plusSeconds(60), true, 460_000L);
         }
     }
 
     static long batch(JdbcJournal journal, String file, String refId, long balance) {
-        try (BatchWriter writer = journal.openBatch(file, ',', org.topupbatch.journal.BatchEncoding.UTF_8, List.of(), "archive/" + file, balance, "api.example.id")) {
+        try (BatchWriter writer = journal.intake().openBatch(file, ',', org.topupbatch.journal.BatchEncoding.UTF_8, List.of(), "archive/" + file, balance, "api.example.id")) {
             writer.add(new NewRow(0, 2, refId, "ML86", "123456", "1234", null, List.of(), RowState.ACCEPTED, 20_000L, null));
             long id = writer.commit();
-            long rowId = journal.findOrder(refId).orElseThrow().id();
-            journal.markSending(rowId, Instant.parse("2026-03-01T10:00:01Z"));
-            journal.recordOutcome(rowId, RowState.SUCCESS, "SN-" + refId, 20_000L, "ok");
+            long rowId = journal.tracking().findOrder(refId).orElseThrow().id();
+            journal.submission().markSending(rowId, Instant.parse("2026-03-01T10:00:01Z"));
+            journal.submission().recordOutcome(rowId, RowState.SUCCESS, "SN-" + refId, 20_000L, "ok");
             return id;
         }
     }

@@ -100,12 +100,12 @@ class StatusCommandTest {
         long id;
         try (JdbcJournal journal = j.open()) {
             String key = "TSEL10\u001F081234567890\u001F";
-            try (org.topupbatch.journal.BatchWriter w = journal.openBatch("a.csv", ',', List.of(), "archive/a.csv")) {
+            try (org.topupbatch.journal.BatchWriter w = journal.intake().openBatch("a.csv", ',', List.of(), "archive/a.csv")) {
                 w.add(new org.topupbatch.journal.NewRow(0, 2, "A-1", "TSEL10", "081234567890", null, null, List.of(),
                         org.topupbatch.journal.RowState.ACCEPTED, 10_450L, null, key, null, null));
                 w.commit();
             }
-            try (org.topupbatch.journal.BatchWriter w = journal.openBatch("b.csv", ',', List.of(), "archive/b.csv")) {
+            try (org.topupbatch.journal.BatchWriter w = journal.intake().openBatch("b.csv", ',', List.of(), "archive/b.csv")) {
                 w.add(new org.topupbatch.journal.NewRow(0, 2, "B-1", "TSEL10", "081234567890", null, null, List.of(),
                         org.topupbatch.journal.RowState.WAITING, 10_450L, "waits for ref_id A-1", key, null, "A-1"));
                 id = w.commit();

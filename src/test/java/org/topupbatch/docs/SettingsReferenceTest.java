@@ -13,13 +13,17 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.topupbatch.settings.Setting;
+import org.topupbatch.settings.Settings;
 
 /**
  * The settings reference is checked against the code (issue 36): every {@code topup.*} key the
  * settings package declares has a row in a table of docs/ (docs/settings.md, or the page of its
  * area), every row names a key that src/main or the routes mention (a {@code {{topup.x}}}
  * placeholder counts), and each row's environment variable is the key as the settings lookup turns
- * it into one (upper case, '.' and '-' as '_').
+ * it into one (upper case, '.' and '-' as '_'). For the keys a group declares with
+ * {@link Setting} (issue 33), the row's default is the declared one and its meaning starts with the
+ * declared description, and application.properties states no other default than the declaration.
  */
 class SettingsReferenceTest {
 
@@ -61,6 +65,94 @@ class SettingsReferenceTest {
         }
         assertThat(declared).as("keys the settings package declares").hasSizeGreaterThan(40);
         assertThat(problems).isEmpty();
+    }
+
+    @Test
+    void each_rows_default_and_meaning_are_the_declarations() throws IOException {
+        java.util.Map<String, String[]> rows = new java.util.HashMap<>(); // key -> default, meaning
+        DocsTree tree = new DocsTree(Path.of(""));
+        for (Path page : tree.pages()) {
+            for (String line : DocsTree.lines(page)) {
+                String[] cells = line.split("\\s*\\|\\s*", -1);
+                if (line.startsWith("| topup.") && cells.length >= 6) {
+                    rows.put(cells[1], new String[] {cells[3], cells[4]});
+                }
+            }
+        }
+        List<String> problems = new ArrayList<>();
+        for (Setting<?> setting : Settings.declared()) {
+            String[] row = rows.get(setting.key());
+            if (row == null) {
+                problems.add(setting.key() + " has no row in docs/");
+                continue;
+            }
+            String problem = rowDiffers(setting, row[0], row[1]);
+            if (problem != null) {
+                problems.add(problem);
+            }
+        }
+        assertThat(Settings.declared()).as("keys the groups declare").hasSizeGreaterThan(40);
+        assertThat(problems).isEmpty();
+    }
+
+    @Test
+    void application_properties_states_no_default_other_than_the_declarations() throws IOException {
+        java.util.Properties file = new java.util.Properties();
+        try (var in = Files.newInputStream(Path.of("src/main/resources/application.properties"))) {
+            file.load(in);
+        }
+        List<String> problems = new ArrayList<>();
+        for (Setting<?> setting : Settings.declared()) {
+            String problem = propertyDiffers(setting, file.getProperty(setting.key()));
+            if (problem != null) {
+                problems.add(problem);
+            }
+        }
+        assertThat(problems).isEmpty();
+    }
+
+    @Test
+    void the_checks_see_a_default_or_a_meaning_that_differs() {
+        Setting<String> declared = Setting.of("topup.x", "30m", "how long it waits", (k, v) -> v);
+        Setting<String> unset = Setting.of("topup.y", null, "what it names", (k, v) -> v);
+        assertThat(rowDiffers(declared, "`30m`", "how long it waits for `x`")).isNull();
+        assertThat(rowDiffers(declared, "`20m`", "how long it waits")).contains("`20m`").contains("`30m`");
+        assertThat(rowDiffers(declared, "`30m`", "how long the batch waits")).contains("how long it waits");
+        assertThat(rowDiffers(unset, "empty: the bundled file", "what it names")).isNull();
+        assertThat(rowDiffers(unset, "`x`", "what it names")).contains("`x`");
+        assertThat(propertyDiffers(declared, "30m")).isNull();
+        assertThat(propertyDiffers(declared, null)).isNull();
+        assertThat(propertyDiffers(declared, "20m")).contains("20m").contains("30m");
+        assertThat(propertyDiffers(unset, "")).isNull();
+        assertThat(propertyDiffers(unset, "x")).contains("'x'");
+    }
+
+    /**
+     * Why a docs row does not say what the declaration says, or null: a declared default is shown as
+     * {@code `30m`}; no default as {@code empty}, {@code (none)} or {@code empty: what that means};
+     * the meaning (without its {@code `} marks) starts with the declared description.
+     */
+    static String rowDiffers(Setting<?> setting, String shownDefault, String meaning) {
+        if (setting.defaultText() != null ? !shownDefault.equals("`" + setting.defaultText() + "`")
+                : !(shownDefault.equals("empty") || shownDefault.equals("(none)") || shownDefault.startsWith("empty: "))) {
+            return setting.key() + ": docs show the default " + shownDefault + ", the declaration "
+                    + (setting.defaultText() == null ? "has none (write empty, (none) or empty: ...)" : "`" + setting.defaultText() + "`");
+        }
+        if (!meaning.replace("`", "").startsWith(setting.description())) {
+            return setting.key() + ": the meaning in docs does not start with the declared description '"
+                    + setting.description() + "'";
+        }
+        return null;
+    }
+
+    /** Why application.properties' value of a declared key is not its declared default, or null (absent is fine). */
+    static String propertyDiffers(Setting<?> setting, String stated) {
+        if (stated == null) {
+            return null;
+        }
+        String dflt = setting.defaultText() == null ? "" : setting.defaultText();
+        return stated.strip().equals(dflt) ? null
+                : "application.properties: " + setting.key() + " = '" + stated.strip() + "', the declared default is '" + dflt + "'";
     }
 
     /** The keys {@code pattern} finds in the text files under {@code places}. */

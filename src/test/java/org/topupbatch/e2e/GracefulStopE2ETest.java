@@ -60,7 +60,7 @@ class GracefulStopE2ETest {
         assertThat(placed).as("the stop took no new row").isLessThan(rows);
 
         try (JdbcJournal journal = JdbcJournal.open(run.data, null, null, null)) {
-            assertThat(journal.rowsInState(EnumSet.of(RowState.SENDING), rows)).as("rows left in SENDING").isEmpty();
+            assertThat(journal.submission().rowsInState(EnumSet.of(RowState.SENDING), rows)).as("rows left in SENDING").isEmpty();
         }
 
         assertThat(run.runOnce(Duration.ofMinutes(4))).as(run.output()).isZero();

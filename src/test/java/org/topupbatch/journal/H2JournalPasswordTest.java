@@ -47,7 +47,7 @@ class H2JournalPasswordTest {
         assertThat(Files.exists(folder().resolve("journal.password.new"))).isFalse();
         assertThat(emptyPasswordRefused()).as("SA with an empty password").isTrue();
         try (JdbcJournal again = JdbcJournal.open(data, null, null, null)) {
-            assertThat(again.findOrder("N-1")).isPresent();
+            assertThat(again.tracking().findOrder("N-1")).isPresent();
         }
     }
 
@@ -55,7 +55,7 @@ class H2JournalPasswordTest {
     void a_journal_made_before_passwords_gets_one_and_keeps_its_rows() throws Exception {
         madeBeforePasswords("OLD-1");
         try (JdbcJournal upgraded = JdbcJournal.open(data, null, null, null)) {
-            assertThat(upgraded.findOrder("OLD-1")).get().extracting(RowRecord::state).isEqualTo(RowState.ACCEPTED);
+            assertThat(upgraded.tracking().findOrder("OLD-1")).get().extracting(RowRecord::state).isEqualTo(RowState.ACCEPTED);
         }
         assertThat(Files.readString(folder().resolve(PASSWORD_FILE)).trim()).matches("[0-9a-f]{64}");
         assertThat(emptyPasswordRefused()).isTrue();
@@ -68,14 +68,14 @@ class H2JournalPasswordTest {
         String pending = "ab".repeat(32);
         Path pendingFile = Files.writeString(folder().resolve("journal.password.new"), pending + "\n");
         try (JdbcJournal upgraded = JdbcJournal.open(data, null, null, null)) {
-            assertThat(upgraded.findOrder("OLD-2")).isPresent();
+            assertThat(upgraded.tracking().findOrder("OLD-2")).isPresent();
         }
         assertThat(Files.readString(folder().resolve(PASSWORD_FILE)).trim()).isEqualTo(pending);
 
         // stopped after the database had it, before the pending file took its name
         Files.move(folder().resolve(PASSWORD_FILE), pendingFile);
         try (JdbcJournal again = JdbcJournal.open(data, null, null, null)) {
-            assertThat(again.findOrder("OLD-2")).isPresent();
+            assertThat(again.tracking().findOrder("OLD-2")).isPresent();
         }
         assertThat(Files.readString(folder().resolve(PASSWORD_FILE)).trim()).isEqualTo(pending);
     }
@@ -106,7 +106,7 @@ class H2JournalPasswordTest {
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
         Files.setPosixFilePermissions(folder(), PosixFilePermissions.fromString("rwxr-xr-x"));
         try (JdbcJournal journal = JdbcJournal.openForReading(data, null, null, null)) {
-            assertThat(journal.findOrder("P-1")).isPresent();
+            assertThat(journal.tracking().findOrder("P-1")).isPresent();
         }
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(folder()))).isEqualTo("rwx------");
@@ -139,7 +139,7 @@ class H2JournalPasswordTest {
     }
 
     private static void journalOneBatch(JdbcJournal journal, String ref) {
-        try (BatchWriter writer = journal.openBatch("p.csv", ',', List.of(), "archive/p.csv")) {
+        try (BatchWriter writer = journal.intake().openBatch("p.csv", ',', List.of(), "archive/p.csv")) {
             writer.add(JournalContractTest.accepted(0, ref));
             writer.commit();
         }

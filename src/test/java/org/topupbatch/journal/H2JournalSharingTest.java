@@ -48,7 +48,7 @@ class H2JournalSharingTest {
         assertThat(line).as("the child journaled its batch and holds the journal").isEqualTo("holding");
 
         try (JdbcJournal reader = JdbcJournal.openForReading(data, null, null, null)) {
-            assertThat(reader.findOrder("S-1")).get().extracting(RowRecord::state).isEqualTo(RowState.ACCEPTED);
+            assertThat(reader.tracking().findOrder("S-1")).get().extracting(RowRecord::state).isEqualTo(RowState.ACCEPTED);
         }
         // another local user knows the port but not the password: H2's admin with no password is refused
         Path folder = data.toAbsolutePath().resolve("journal");
@@ -65,7 +65,7 @@ class H2JournalSharingTest {
                 served.substring("jdbc:h2:".length(), served.indexOf("/file:")), "", false, false))
                 .isInstanceOf(SQLException.class);
         try (JdbcJournal reader = JdbcJournal.openForReading(data, null, null, null)) {
-            assertThat(reader.findOrder("S-1")).as("the server still serves after the attempts").isPresent();
+            assertThat(reader.tracking().findOrder("S-1")).as("the server still serves after the attempts").isPresent();
         }
         assertThatThrownBy(() -> JdbcJournal.open(data, null, null, null))
                 .isInstanceOf(JournalInUseException.class)
@@ -75,18 +75,18 @@ class H2JournalSharingTest {
         holder.destroyForcibly(); // SIGKILL: the OS frees the instance lock
         assertThat(holder.waitFor(30, TimeUnit.SECONDS)).isTrue();
         try (JdbcJournal next = JdbcJournal.open(data, null, null, null)) {
-            assertThat(next.findOrder("S-1")).isPresent();
+            assertThat(next.tracking().findOrder("S-1")).isPresent();
         }
     }
 
     /** The child: a product holding the journal until killed. */
     public static void main(String[] args) throws InterruptedException {
         JdbcJournal journal = JdbcJournal.open(Path.of(args[0]), null, null, null);
-        try (BatchWriter writer = journal.openBatch("s.csv", ',', List.of(), "archive/s.csv")) {
+        try (BatchWriter writer = journal.intake().openBatch("s.csv", ',', List.of(), "archive/s.csv")) {
             writer.add(JournalContractTest.accepted(0, "S-1"));
             writer.commit();
         }
-        journal.reserveCall(Instant.now(), "balance");
+        journal.callLog().reserveCall(Instant.now(), "balance");
         System.out.println("holding");
         System.out.flush();
         Thread.sleep(120_000); // holds the journal until the test kills this process: no condition to wait for

@@ -20,7 +20,7 @@ class JournalDataSourceTest {
         assertThat(url).startsWith("jdbc:h2:file:" + data.toAbsolutePath().resolve("journal").resolve("journal"))
                 .contains(";WRITE_DELAY=0").contains(";DB_CLOSE_ON_EXIT=FALSE").contains(";AUTO_SERVER=FALSE");
         try (JdbcJournal journal = JdbcJournal.open(data.resolve("nested/data"), null, null, null)) {
-            assertThat(journal.batchesToReport()).isEmpty();
+            assertThat(journal.reporting().batchesToReport()).isEmpty();
         }
         assertThat(Files.exists(data.resolve("nested/data/journal/journal.mv.db"))).isTrue();
     }

@@ -31,12 +31,12 @@ class JournalKillTest {
         assertThat(child.exitValue()).as(output).isEqualTo(137);
 
         try (JdbcJournal journal = JdbcJournal.open(data, null, null, null)) {
-            RowRecord row = journal.findOrder("K-1").orElseThrow();
+            RowRecord row = journal.tracking().findOrder("K-1").orElseThrow();
             assertThat(row.state()).isEqualTo(RowState.SENDING);
-            assertThat(journal.findOrder("K-2").orElseThrow().state()).isEqualTo(RowState.ACCEPTED);
+            assertThat(journal.tracking().findOrder("K-2").orElseThrow().state()).isEqualTo(RowState.ACCEPTED);
             // the reservation is there, its answer never recorded
-            assertThat(journal.callsSince(Instant.EPOCH)).singleElement().matches(call -> !call.completed());
-            assertThat(journal.sendingToUnknown(Instant.now())).isEqualTo(1);
+            assertThat(journal.callLog().callsSince(Instant.EPOCH)).singleElement().matches(call -> !call.completed());
+            assertThat(journal.tracking().sendingToUnknown(Instant.now())).isEqualTo(1);
         }
     }
 
@@ -44,14 +44,14 @@ class JournalKillTest {
     public static void main(String[] args) {
         JdbcJournal journal = JdbcJournal.open(Path.of(args[0]), null, null, null);
         long id;
-        try (BatchWriter writer = journal.openBatch("k.csv", ',', List.of(), "archive/k.csv")) {
+        try (BatchWriter writer = journal.intake().openBatch("k.csv", ',', List.of(), "archive/k.csv")) {
             writer.add(JournalContractTest.accepted(0, "K-1"));
             writer.add(JournalContractTest.accepted(1, "K-2"));
             id = writer.commit();
         }
-        long rowId = journal.nextToSubmit(1).get(0).id();
-        journal.markSending(rowId, Instant.now());
-        journal.reserveCall(Instant.now(), "order");
+        long rowId = journal.submission().nextToSubmit(1).get(0).id();
+        journal.submission().markSending(rowId, Instant.now());
+        journal.callLog().reserveCall(Instant.now(), "order");
         System.out.println("batch " + id + " committed");
         Runtime.getRuntime().halt(137);
     }

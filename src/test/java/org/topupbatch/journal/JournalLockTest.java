@@ -59,7 +59,7 @@ class JournalLockTest {
              JdbcJournal second = JdbcJournal.open(data, url, "postgres", null);
              JournalLock a = JournalLock.session(url, "postgres", null, "node-a");
              JournalLock b = JournalLock.session(url, "postgres", null, "node-b")) {
-            assertThat(second.batchesToReport()).isEmpty();
+            assertThat(second.reporting().batchesToReport()).isEmpty();
             assertThat(a.tryHold()).isTrue();
             assertThat(a.tryHold()).as("held: taking it again changes nothing").isTrue();
             assertThat(b.tryHold()).isFalse();
@@ -108,8 +108,8 @@ class JournalLockTest {
     void journals_in_other_databases_of_the_same_server_do_not_block_each_other() throws Exception {
         try (JdbcJournal a = JdbcJournal.open(data, newDatabase(), "postgres", null);
              JdbcJournal b = JdbcJournal.open(data, newDatabase(), "postgres", null)) {
-            assertThat(a.batchesToReport()).isEmpty();
-            assertThat(b.batchesToReport()).isEmpty();
+            assertThat(a.reporting().batchesToReport()).isEmpty();
+            assertThat(b.reporting().batchesToReport()).isEmpty();
         }
     }
 

@@ -39,15 +39,15 @@ class JournalReaderAccessTest {
         JdbcJournal.open(data, null, null, null).close(); // what the product (or migrate-journal) does
         assertThat(applied(url)).isGreaterThan(before);
         try (JdbcJournal reader = JdbcJournal.openForReading(data, null, null, null)) {
-            assertThat(reader.recentBatches(5)).isEmpty();
+            assertThat(reader.status().recentBatches(5)).isEmpty();
         }
     }
 
     @Test
     void a_data_folder_without_a_journal_reads_as_empty_and_gets_none() {
         try (JdbcJournal reader = JdbcJournal.openForReading(data, null, null, null)) {
-            assertThat(reader.recentBatches(5)).isEmpty();
-            assertThat(reader.findOrder("R-1")).isEmpty();
+            assertThat(reader.status().recentBatches(5)).isEmpty();
+            assertThat(reader.tracking().findOrder("R-1")).isEmpty();
         }
         assertThat(data.resolve("journal").resolve("journal.mv.db")).doesNotExist();
     }

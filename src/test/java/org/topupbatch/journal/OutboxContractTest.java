@@ -131,7 +131,7 @@ abstract class OutboxContractTest extends JournalPerTest {
     @Test
     void aReportAndItsMessagesAreRecordedTogether() {
         long batch;
-        try (BatchWriter writer = journal.openBatch("a.csv", ',', List.of(), "archive/a.csv")) {
+        try (BatchWriter writer = journal.intake().openBatch("a.csv", ',', List.of(), "archive/a.csv")) {
             batch = writer.commit();
         }
         journal.outbox().recordDoorCallback("a.csv", "abc123", "https://erp.example.com/cb", T0);
@@ -139,20 +139,20 @@ abstract class OutboxContractTest extends JournalPerTest {
         journal.outbox().markReported(batch, T0, true, 5_000L,
                 List.of(message("evt_r", "http://127.0.0.1:1/a"), message("evt_r", "mock:b")));
 
-        assertThat(journal.batch(batch).orElseThrow().reportedAt()).isEqualTo(T0);
+        assertThat(journal.reporting().batch(batch).orElseThrow().reportedAt()).isEqualTo(T0);
         assertThat(journal.outbox().state(10).waiting()).isEqualTo(2);
         assertThat(journal.outbox().callbackUrl("a.csv", "archive/a.20261127-100000.abc123.csv"))
                 .isEqualTo("https://erp.example.com/cb");
         assertThat(journal.outbox().callbackUrl("a.csv", "archive/a.20261127-100000.999999.csv")).isNull();
 
         // one message that cannot be stored (the same event for the same endpoint twice): neither is kept
-        try (BatchWriter writer = journal.openBatch("b.csv", ',', List.of(), "archive/b.csv")) {
+        try (BatchWriter writer = journal.intake().openBatch("b.csv", ',', List.of(), "archive/b.csv")) {
             batch = writer.commit();
         }
         long other = batch;
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> journal.outbox().markReported(other, T0, true, null,
                 List.of(message("evt_s", "mock:c"), message("evt_s", "mock:c")))).isInstanceOf(JournalException.class);
-        assertThat(journal.batch(other).orElseThrow().reportedAt()).as("the report's record rolled back too").isNull();
+        assertThat(journal.reporting().batch(other).orElseThrow().reportedAt()).as("the report's record rolled back too").isNull();
         assertThat(journal.outbox().state(10).waiting()).isEqualTo(2);
     }
 

@@ -77,11 +77,11 @@ class PostgresSetupTest {
     private void assertMigrationsRunAsTheReadmeUser() throws SQLException {
         PostgresServer.Database db = POSTGRES.database("topup", USER, PASSWORD);
         try (JdbcJournal journal = JdbcJournal.open(data, db.url(), db.user(), db.password())) {
-            try (BatchWriter writer = journal.openBatch("a.csv", ',', List.of(), "archive/a.csv")) {
+            try (BatchWriter writer = journal.intake().openBatch("a.csv", ',', List.of(), "archive/a.csv")) {
                 writer.add(JournalContractTest.accepted(0, "SETUP-1"));
                 writer.commit();
             }
-            assertThat(journal.findOrder("SETUP-1")).isPresent();
+            assertThat(journal.tracking().findOrder("SETUP-1")).isPresent();
         }
         try (Connection c = db.connect(); Statement s = c.createStatement();
              var rs = s.executeQuery("SELECT tableowner FROM pg_tables WHERE tablename = 'batch_row'")) {

@@ -42,7 +42,7 @@ abstract class RepeatWaitsContractTest extends JournalPerTest {
     }
 
     long batch(String file, NewRow... rows) {
-        try (BatchWriter writer = journal.openBatch(file, ',', List.of(), "archive/" + file)) {
+        try (BatchWriter writer = journal.intake().openBatch(file, ',', List.of(), "archive/" + file)) {
             for (NewRow row : rows) {
                 writer.add(row);
             }
@@ -51,42 +51,42 @@ abstract class RepeatWaitsContractTest extends JournalPerTest {
     }
 
     RowRecord row(String refId) {
-        return journal.rowsInState(java.util.EnumSet.allOf(RowState.class), 1_000).stream()
+        return journal.submission().rowsInState(java.util.EnumSet.allOf(RowState.class), 1_000).stream()
                 .filter(r -> r.refId().equals(refId)).findFirst().orElseThrow();
     }
 
     /** Sends the queued row and settles it. */
     void settle(String refId, RowState outcome) {
         long id = row(refId).id();
-        assertThat(journal.markSending(id, Instant.now())).isTrue();
-        journal.recordOutcome(id, outcome, outcome == RowState.SUCCESS ? "SN-1" : null, 10_450L,
+        assertThat(journal.submission().markSending(id, Instant.now())).isTrue();
+        journal.submission().recordOutcome(id, outcome, outcome == RowState.SUCCESS ? "SN-1" : null, 10_450L,
                 outcome == RowState.SUCCESS ? null : "customer account not found");
     }
 
     /** plan leaves its look-ups out on a journal without rows: it must say so only when none was ever recorded. */
     @Test
     void aJournalHoldsRowsOnceABatchRecordedOne() {
-        assertThat(journal.holdsRows()).as("a fresh journal").isFalse();
-        journal.recordUnreadableBatch("junk.csv", "not text", "archive/junk.csv");
-        assertThat(journal.holdsRows()).as("an unreadable batch records no row").isFalse();
+        assertThat(journal.intake().holdsRows()).as("a fresh journal").isFalse();
+        journal.intake().recordUnreadableBatch("junk.csv", "not text", "archive/junk.csv");
+        assertThat(journal.intake().holdsRows()).as("an unreadable batch records no row").isFalse();
         batch("a.csv", order(0, "A-1"));
-        assertThat(journal.holdsRows()).as("after a batch of one row").isTrue();
+        assertThat(journal.intake().holdsRows()).as("after a batch of one row").isTrue();
     }
 
     @Test
     void aWaitingRowIsNeverTakenToBeSentAndKeepsItsRefIdAndPriceSetAside() {
         long first = batch("a.csv", order(0, "A-1"));
         long second = batch("b.csv", waiting(0, "B-1", "A-1"));
-        assertThat(journal.nextToSubmit(10)).extracting(RowRecord::refId).containsExactly("A-1");
+        assertThat(journal.submission().nextToSubmit(10)).extracting(RowRecord::refId).containsExactly("A-1");
         long waitingId = row("B-1").id();
-        assertThat(journal.markSending(waitingId, Instant.now())).as("the guarded SENDING update refuses it").isFalse();
-        assertThat(journal.ordersAmong(List.of("B-1"))).as("its ref_id is taken").containsExactly("B-1");
-        assertThat(journal.reservedAmount()).isEqualTo(2 * 10_450L);
+        assertThat(journal.submission().markSending(waitingId, Instant.now())).as("the guarded SENDING update refuses it").isFalse();
+        assertThat(journal.intake().ordersAmong(List.of("B-1"))).as("its ref_id is taken").containsExactly("B-1");
+        assertThat(journal.intake().reservedAmount()).isEqualTo(2 * 10_450L);
         assertThat(journal.repeatWaits().decide()).as("A-1 not final yet").isZero();
         settle("A-1", RowState.PENDING);
         assertThat(journal.repeatWaits().decide()).isZero();
         assertThat(row("B-1").state()).isEqualTo(RowState.WAITING);
-        assertThat(journal.progress(second).count(RowState.WAITING)).isEqualTo(1);
+        assertThat(journal.reporting().progress(second).count(RowState.WAITING)).isEqualTo(1);
         assertThat(first).isLessThan(second);
     }
 
@@ -105,7 +105,7 @@ abstract class RepeatWaitsContractTest extends JournalPerTest {
         assertThat(row("B-2").state()).isEqualTo(RowState.WAITING);
         assertThat(row("B-2").message()).startsWith("waits for ref_id B-1");
         assertThat(row("C-1").state()).isEqualTo(RowState.WAITING);
-        assertThat(journal.nextToSubmit(10)).extracting(RowRecord::refId).containsExactly("B-1");
+        assertThat(journal.submission().nextToSubmit(10)).extracting(RowRecord::refId).containsExactly("B-1");
         assertThat(journal.repeatWaits().decide()).as("B-1 in flight: the others wait").isZero();
 
         settle("B-1", RowState.SUCCESS);
@@ -115,7 +115,7 @@ abstract class RepeatWaitsContractTest extends JournalPerTest {
         assertThat(row("C-1").state()).isEqualTo(RowState.REJECTED);
         assertThat(row("C-1").message()).matches("repeats ref_id B-1 of batch \\d+ \\(b\\.csv\\), sent \\d{4}-\\d\\d-\\d\\d"
                 + " \\d\\d:\\d\\d UTC" + java.util.regex.Pattern.quote(EarlierOrder.AGAIN));
-        assertThat(journal.ordersAmong(List.of("B-2", "C-1"))).as("a rejected row orders nothing").isEmpty();
+        assertThat(journal.intake().ordersAmong(List.of("B-2", "C-1"))).as("a rejected row orders nothing").isEmpty();
         assertThat(journal.repeatWaits().decide()).isZero();
     }
 
@@ -126,8 +126,8 @@ abstract class RepeatWaitsContractTest extends JournalPerTest {
         batch("b.csv", waiting(0, "B-1", "A-1"), waiting(1, "B-2", "A-2", OTHER_KEY));
         long c = batch("c.csv", waiting(0, "C-1", "A-2", OTHER_KEY));
         settle("A-1", RowState.REFUSED);
-        journal.haltBatch(a, "INVALID_SIGNATURE"); // A-2 is never sent
-        assertThat(journal.cancelBatch(c, Instant.now(), "cancelled by the operator")).isEqualTo(1);
+        journal.submission().haltBatch(a, "INVALID_SIGNATURE"); // A-2 is never sent
+        assertThat(journal.control().cancelBatch(c, Instant.now(), "cancelled by the operator")).isEqualTo(1);
         assertThat(row("C-1").state()).as("cancelled like a queued row").isEqualTo(RowState.REJECTED);
         assertThat(journal.repeatWaits().decide()).isEqualTo(2);
         assertThat(row("B-1").state()).isEqualTo(RowState.ACCEPTED);
@@ -143,7 +143,7 @@ abstract class RepeatWaitsContractTest extends JournalPerTest {
     void aWaitingRowCommittedAfterTheDecisionWaitsForTheRowOrderedInPlaceOfTheFailedOrder() {
         batch("a.csv", order(0, "A-1"));
         batch("b.csv", waiting(0, "B-1", "A-1"));
-        try (BatchWriter late = journal.openBatch("c.csv", ',', List.of(), "archive/c.csv")) {
+        try (BatchWriter late = journal.intake().openBatch("c.csv", ',', List.of(), "archive/c.csv")) {
             late.add(waiting(0, "C-1", "A-1"));
             settle("A-1", RowState.FAILED);
             assertThat(journal.repeatWaits().decide()).isEqualTo(1);
@@ -153,7 +153,7 @@ abstract class RepeatWaitsContractTest extends JournalPerTest {
         journal.repeatWaits().decide();
         assertThat(row("C-1").state()).as("B-1 is in flight for the same customer").isEqualTo(RowState.WAITING);
         assertThat(row("C-1").message()).startsWith("waits for ref_id B-1");
-        assertThat(journal.nextToSubmit(10)).extracting(RowRecord::refId).containsExactly("B-1");
+        assertThat(journal.submission().nextToSubmit(10)).extracting(RowRecord::refId).containsExactly("B-1");
         settle("B-1", RowState.SUCCESS);
         journal.repeatWaits().decide();
         assertThat(row("C-1").state()).isEqualTo(RowState.REJECTED);
@@ -165,7 +165,7 @@ abstract class RepeatWaitsContractTest extends JournalPerTest {
     void aWaitingRowCommittedAfterTheRowOrderedInPlaceSucceededIsRejected() {
         batch("a.csv", order(0, "A-1"));
         batch("b.csv", waiting(0, "B-1", "A-1"));
-        try (BatchWriter late = journal.openBatch("c.csv", ',', List.of(), "archive/c.csv")) {
+        try (BatchWriter late = journal.intake().openBatch("c.csv", ',', List.of(), "archive/c.csv")) {
             late.add(waiting(0, "C-1", "A-1"));
             settle("A-1", RowState.FAILED);
             journal.repeatWaits().decide();
@@ -177,7 +177,7 @@ abstract class RepeatWaitsContractTest extends JournalPerTest {
         }
         assertThat(row("C-1").state()).as("never ordered beside the delivered B-1").isEqualTo(RowState.REJECTED);
         assertThat(row("C-1").message()).startsWith("repeats ref_id B-1 of batch");
-        assertThat(journal.nextToSubmit(10)).isEmpty();
+        assertThat(journal.submission().nextToSubmit(10)).isEmpty();
     }
 
     @Test

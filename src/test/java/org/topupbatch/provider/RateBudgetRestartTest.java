@@ -51,13 +51,13 @@ abstract class RateBudgetRestartTest {
     private RateBudget restart() {
         journal.close();
         journal = open(clock);
-        return RateBudget.restore(clock, journal, LONGEST_CALL, waiter, BASIC).withoutPacing();
+        return RateBudget.restore(clock, journal.callLog(), LONGEST_CALL, waiter, BASIC).withoutPacing();
     }
 
     @Test
     void after_a_crash_with_requests_in_flight_the_next_call_waits_exactly_as_long_as_the_window_requires()
             throws Exception {
-        RateBudget before = RateBudget.restore(clock, journal, LONGEST_CALL, waiter, BASIC).withoutPacing();
+        RateBudget before = RateBudget.restore(clock, journal.callLog(), LONGEST_CALL, waiter, BASIC).withoutPacing();
         before.setLimits(5, 1000, 0);
         for (int i = 0; i < 3; i++) {
             RequestGate.Ticket ticket = before.enter("create-order");
@@ -86,7 +86,7 @@ abstract class RateBudgetRestartTest {
     @Test
     void the_accounts_limits_survive_a_restart_so_a_gold_account_is_not_judged_by_the_basic_tier()
             throws Exception {
-        RateBudget before = RateBudget.restore(clock, journal, LONGEST_CALL, waiter, BASIC).withoutPacing();
+        RateBudget before = RateBudget.restore(clock, journal.callLog(), LONGEST_CALL, waiter, BASIC).withoutPacing();
         assertThat(before.limits().perMinute()).isEqualTo(60); // first start: nothing remembered
         before.setLimits(Tier.GOLD.requestsPerMinute(), 50_000, 1_000);
         for (int i = 0; i < 100; i++) {
@@ -106,12 +106,12 @@ abstract class RateBudgetRestartTest {
     @Test
     void a_call_is_journaled_before_its_request_reaches_the_provider() throws Exception {
         List<List<ProviderCall>> seenOnArrival = new ArrayList<>();
-        RateBudget budget = RateBudget.restore(clock, journal, LONGEST_CALL, waiter, BASIC).withoutPacing();
+        RateBudget budget = RateBudget.restore(clock, journal.callLog(), LONGEST_CALL, waiter, BASIC).withoutPacing();
         CamelContext camel = new DefaultCamelContext();
         camel.start();
         try (StubProvider provider = new StubProvider()) {
             provider.answer(ProviderClient.CREATE_ORDER, Canned.json(500, "{\"success\":false,\"message\":\"busy\"}"));
-            provider.onArrival = () -> seenOnArrival.add(journal.callsSince(Instant.EPOCH));
+            provider.onArrival = () -> seenOnArrival.add(journal.callLog().callsSince(Instant.EPOCH));
             ProviderEndpoint endpoint = new ProviderEndpoint(provider.baseUrl(), new Signer("RSL-7F3A9C21", "s3cr3t-Kx9pQ2"),
                     Duration.ofSeconds(2), Duration.ofSeconds(5));
             try (HttpProviderClient client = HttpProviderClient.standalone(endpoint, budget)) {
@@ -124,7 +124,7 @@ abstract class RateBudgetRestartTest {
         }
         assertThat(seenOnArrival).singleElement().satisfies(calls -> assertThat(calls).singleElement()
                 .matches(call -> call.operation().equals("create-order") && !call.completed()));
-        assertThat(journal.callsSince(Instant.EPOCH)).singleElement()
+        assertThat(journal.callLog().callsSince(Instant.EPOCH)).singleElement()
                 .matches(call -> call.completed() && call.httpStatus() == 500);
     }
 
@@ -142,8 +142,8 @@ abstract class RateBudgetRestartTest {
 
     private void printRestartFigure(String scenario, int calls, Duration gap) throws Exception {
         int inFlight = 16;
-        journal.pruneCalls(T0.plus(Duration.ofDays(365)));
-        journal.rememberLimits(new AccountLimits(Tier.GOLD.requestsPerMinute(), 50_000, 0, T0));
+        journal.callLog().pruneCalls(T0.plus(Duration.ofDays(365)));
+        journal.callLog().rememberLimits(new AccountLimits(Tier.GOLD.requestsPerMinute(), 50_000, 0, T0));
         Random random = new Random(42);
         Instant lastSent = T0.plusSeconds(120);
         List<Instant> arrivals = new ArrayList<>();
@@ -151,9 +151,9 @@ abstract class RateBudgetRestartTest {
             Instant sent = lastSent.minus(gap.multipliedBy(calls - 1 - i));
             Duration latency = Duration.ofMillis(400 + random.nextInt(801));
             arrivals.add(sent.plus(latency.dividedBy(2)));
-            long id = journal.reserveCall(sent, "create-order");
+            long id = journal.callLog().reserveCall(sent, "create-order");
             if (i < calls - inFlight) {
-                journal.completeCall(id, sent.plus(latency), 200);
+                journal.callLog().completeCall(id, sent.plus(latency), 200);
             }
         }
         Instant restartedAt = lastSent.plusMillis(500);

@@ -57,25 +57,25 @@ class ReconcilerTest {
 
     @Test
     void another_clients_order_under_our_ref_id_is_listed_as_not_ours_and_our_row_is_left_alone() {
-        try (BatchWriter writer = journal.openBatch("t.csv", ',', List.of(), "archive/t.csv")) {
+        try (BatchWriter writer = journal.intake().openBatch("t.csv", ',', List.of(), "archive/t.csv")) {
             writer.add(new NewRow(0, 2L, "MINE-1", "FF100", "31234567", null, null, List.of(), RowState.ACCEPTED, 13_300L, null));
             writer.commit();
         }
-        RowRecord row = journal.findOrder("MINE-1").orElseThrow();
-        journal.markSending(row.id(), clock.instant().minusSeconds(30));
-        journal.recordOutcome(row.id(), RowState.UNKNOWN, null, null, "no answer");
+        RowRecord row = journal.tracking().findOrder("MINE-1").orElseThrow();
+        journal.submission().markSending(row.id(), clock.instant().minusSeconds(30));
+        journal.submission().recordOutcome(row.id(), RowState.UNKNOWN, null, null, "no answer");
         LedgerEntry foreign = sandbox.foreignOrder("MINE-1", "FF100", "39999999", null); // the same ref_id, another customer
 
         // the day of the provider's order, not of the clock afterwards: Jakarta's day turns at 17:00 UTC
         ZoneId jakarta = ZoneId.of("Asia/Jakarta");
-        Reconciliation result = new Reconciler(gateway, journal.reconciliations(), journal, Duration.ofMinutes(30), clock)
+        Reconciliation result = new Reconciler(gateway, journal.reconciliations(), journal.tracking(), Duration.ofMinutes(30), clock)
                 .reconcile(new ReconcileDay(LocalDate.ofInstant(foreign.createdAt(), jakarta), jakarta));
 
         assertThat(result.lines()).singleElement().satisfies(line -> {
             assertThat(line.kind()).isEqualTo(ExceptionKind.UNKNOWN_TO_JOURNAL);
             assertThat(line.message()).startsWith("the provider holds another order under our ref_id (FF100 for 39999999)");
         });
-        assertThat(journal.findOrder("MINE-1").orElseThrow().state()).as("not settled by another's order")
+        assertThat(journal.tracking().findOrder("MINE-1").orElseThrow().state()).as("not settled by another's order")
                 .isEqualTo(RowState.UNKNOWN);
         assertThat(result.summary().foreignCharged()).isEqualTo(sandbox.ledger().get(0).price());
         assertThat(result.summary().settled()).isZero();

@@ -61,7 +61,7 @@ class StatusCheckReconcilerTest {
     }
 
     private void batch(String... refIds) {
-        try (BatchWriter writer = journal.openBatch("t.csv", ',', List.of(), "archive/t.csv")) {
+        try (BatchWriter writer = journal.intake().openBatch("t.csv", ',', List.of(), "archive/t.csv")) {
             for (int i = 0; i < refIds.length; i++) {
                 writer.add(new NewRow(i, i + 2L, refIds[i], "TSEL10", "08121234" + String.format("%04d", i + 1), null, null, List.of(),
                         RowState.ACCEPTED, 10_800L, null));
@@ -71,21 +71,21 @@ class StatusCheckReconcilerTest {
     }
 
     private RowRecord row(String refId) {
-        return journal.findOrder(refId).orElseThrow();
+        return journal.tracking().findOrder(refId).orElseThrow();
     }
 
     /** Ordered at the provider, and its answer in the journal. */
     private void ordered(String refId) {
-        journal.markSending(row(refId).id(), clock.instant());
+        journal.submission().markSending(row(refId).id(), clock.instant());
         Order answer = gateway.createOrder(requests.of(row(refId)));
-        journal.recordOutcome(row(refId).id(), RowState.valueOf(answer.status().name()), answer.serialNumber(),
+        journal.submission().recordOutcome(row(refId).id(), RowState.valueOf(answer.status().name()), answer.serialNumber(),
                 answer.price(), answer.message());
     }
 
     /** In the journal as sent with this outcome, never made at the provider (a refusal failed, a request lost). */
     private void neverMade(String refId, RowState outcome) {
-        journal.markSending(row(refId).id(), clock.instant());
-        journal.recordOutcome(row(refId).id(), outcome, null, null, outcome.name());
+        journal.submission().markSending(row(refId).id(), clock.instant());
+        journal.submission().recordOutcome(row(refId).id(), outcome, null, null, outcome.name());
     }
 
     private long atProvider(String refId) {
@@ -93,7 +93,7 @@ class StatusCheckReconcilerTest {
     }
 
     private StatusCheckReconciler.Checked reconcile(LocalDate day) {
-        return new StatusCheckReconciler(gateway, journal.reconciliations(), journal, Duration.ofMinutes(30), requests,
+        return new StatusCheckReconciler(gateway, journal.reconciliations(), journal.tracking(), Duration.ofMinutes(30), requests,
                 clock, null).reconcile(new ReconcileDay(day, JAKARTA));
     }
 

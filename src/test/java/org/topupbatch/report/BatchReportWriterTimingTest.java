@@ -35,7 +35,7 @@ class BatchReportWriterTimingTest {
         MutableClock clock = new MutableClock(T0);
         try (JdbcJournal journal = JdbcJournal.open(dir, "", null, null, clock)) {
             long id;
-            try (BatchWriter writer = journal.openBatch("b.csv", ',', List.of(), "archive/b.csv")) {
+            try (BatchWriter writer = journal.intake().openBatch("b.csv", ',', List.of(), "archive/b.csv")) {
                 writer.add(new NewRow(0, 2L, "R-1", "ML86", "12345678", "1234", null, List.of(),
                         RowState.ACCEPTED, 20_000L, null));
                 id = writer.commit();
@@ -49,12 +49,12 @@ class BatchReportWriterTimingTest {
             };
             List<Instant> told = new ArrayList<>();
             Path reports = Files.createDirectories(dir.resolve("reports"));
-            new BatchReportWriter(journal, org.topupbatch.provider.Accounts.lone(waitingForTheBudget), new ReportWriter(reports), clock,
+            new BatchReportWriter(journal.reporting(), org.topupbatch.provider.Accounts.lone(waitingForTheBudget), new ReportWriter(reports), clock,
                     (batch, complete, at, summary) -> {
                         assertThat(reports.resolve("b.summary.json")).as("told once the files are in place").exists();
                         told.add(at);
                     })
-                    .write(journal.batch(id).orElseThrow(), true);
+                    .write(journal.reporting().batch(id).orElseThrow(), true);
             assertThat(told).containsExactly(T0.plusSeconds(57));
         }
     }

@@ -46,7 +46,7 @@ class OperatorWordsTest {
     }
 
     long batch(String file, int rows) {
-        try (BatchWriter writer = journal.openBatch(file, ',', List.of(), "archive/" + file)) {
+        try (BatchWriter writer = journal.intake().openBatch(file, ',', List.of(), "archive/" + file)) {
             for (int i = 0; i < rows; i++) {
                 writer.add(new NewRow(i, i + 2L, file + "-" + i, "ML86", "1234567" + i, "1234", null, List.of(),
                         RowState.ACCEPTED, 20_000L, null));
@@ -56,13 +56,13 @@ class OperatorWordsTest {
     }
 
     void sent(String refId, RowState outcome) {
-        long id = journal.findOrder(refId).orElseThrow().id();
-        journal.markSending(id, clock.instant());
-        journal.recordOutcome(id, outcome, null, 20_000L, outcome.name());
+        long id = journal.tracking().findOrder(refId).orElseThrow().id();
+        journal.submission().markSending(id, clock.instant());
+        journal.submission().recordOutcome(id, outcome, null, 20_000L, outcome.name());
     }
 
     BatchRecord record(long id) {
-        return journal.batch(id).orElseThrow();
+        return journal.reporting().batch(id).orElseThrow();
     }
 
     @Test
@@ -70,11 +70,11 @@ class OperatorWordsTest {
         long id = batch("held.csv", 6);
         sent("held.csv-0", RowState.SUCCESS);
         sent("held.csv-1", RowState.PENDING);
-        OperatorAction.Outcome hold = OperatorAction.HOLD.apply(journal, record(id), clock.instant());
+        OperatorAction.Outcome hold = OperatorAction.HOLD.apply(journal.control(), journal.reporting(), record(id), clock.instant());
         assertThat(hold.changed()).isTrue();
         assertThat(hold.message()).contains("is held: its 4 rows queued stay unsent");
 
-        ReportFiles files = new ReportWriter(dir.resolve("reports")).write(record(id), rows -> journal.forEachRow(id, rows),
+        ReportFiles files = new ReportWriter(dir.resolve("reports")).write(record(id), rows -> journal.reporting().forEachRow(id, rows),
                 1_000_000L, clock.instant());
         JsonNode summary = new ObjectMapper().readTree(files.summaryJson().toFile());
         assertThat(summary.get("rows").asLong()).isEqualTo(6);
@@ -84,9 +84,9 @@ class OperatorWordsTest {
         assertThat(summary.get("queued").asLong()).as("never sent").isEqualTo(4);
         assertThat(summary.get("rejected").asLong()).isZero();
 
-        OperatorAction.Outcome resume = OperatorAction.RESUME.apply(journal, record(id), clock.instant());
+        OperatorAction.Outcome resume = OperatorAction.RESUME.apply(journal.control(), journal.reporting(), record(id), clock.instant());
         assertThat(resume.message()).endsWith("goes on: its 4 rows queued will be sent.").doesNotContain("again");
-        assertThat(OperatorAction.RESUME.apply(journal, record(id), clock.instant()).message())
+        assertThat(OperatorAction.RESUME.apply(journal.control(), journal.reporting(), record(id), clock.instant()).message())
                 .endsWith("is not held: nothing to resume.");
     }
 
@@ -94,24 +94,24 @@ class OperatorWordsTest {
     @Test
     void hold_of_a_batch_whose_row_waits_for_the_order_it_repeats_holds_it() {
         String key = "ML86\u001F12345670\u001F1234";
-        try (BatchWriter writer = journal.openBatch("first.csv", ',', List.of(), "archive/first.csv")) {
+        try (BatchWriter writer = journal.intake().openBatch("first.csv", ',', List.of(), "archive/first.csv")) {
             writer.add(new NewRow(0, 2L, "A-1", "ML86", "12345670", "1234", null, List.of(), RowState.ACCEPTED, 20_000L,
                     null, key, null, null));
             writer.commit();
         }
         long id;
-        try (BatchWriter writer = journal.openBatch("again.csv", ',', List.of(), "archive/again.csv")) {
+        try (BatchWriter writer = journal.intake().openBatch("again.csv", ',', List.of(), "archive/again.csv")) {
             writer.add(new NewRow(0, 2L, "B-1", "ML86", "12345670", "1234", null, List.of(), RowState.WAITING, 20_000L,
                     "waits for ref_id A-1", key, null, "A-1"));
             id = writer.commit();
         }
-        OperatorAction.Outcome hold = OperatorAction.HOLD.apply(journal, record(id), clock.instant());
+        OperatorAction.Outcome hold = OperatorAction.HOLD.apply(journal.control(), journal.reporting(), record(id), clock.instant());
         assertThat(hold.changed()).as(hold.message()).isTrue();
         assertThat(record(id).held()).isTrue();
         sent("A-1", RowState.FAILED);
         journal.repeatWaits().decide();
-        long waiting = journal.findOrder("B-1").orElseThrow().id();
-        assertThat(journal.markSending(waiting, clock.instant())).as("held: not sent").isFalse();
+        long waiting = journal.tracking().findOrder("B-1").orElseThrow().id();
+        assertThat(journal.submission().markSending(waiting, clock.instant())).as("held: not sent").isFalse();
     }
 
     @Test
@@ -119,9 +119,9 @@ class OperatorWordsTest {
         long id = batch("done.csv", 2);
         sent("done.csv-0", RowState.SUCCESS);
         sent("done.csv-1", RowState.FAILED);
-        journal.markReported(id, clock.instant(), true);
+        journal.reporting().markReported(id, clock.instant(), true);
 
-        OperatorAction.Outcome hold = OperatorAction.HOLD.apply(journal, record(id), clock.instant());
+        OperatorAction.Outcome hold = OperatorAction.HOLD.apply(journal.control(), journal.reporting(), record(id), clock.instant());
         assertThat(hold.changed()).isFalse();
         assertThat(hold.message()).isEqualTo("Batch " + id + " (done.csv): nothing to hold: the batch is reported;"
                 + " no row waits to be sent.");

@@ -33,7 +33,7 @@ class ReportScheduleTest {
     @BeforeEach
     void open() {
         journal = JdbcJournal.open(dir, "", null, null, clock);
-        schedule = new ReportSchedule(journal, clock, TIMEOUT);
+        schedule = new ReportSchedule(journal.reporting(), clock, TIMEOUT);
     }
 
     @AfterEach
@@ -42,7 +42,7 @@ class ReportScheduleTest {
     }
 
     long batch(String... refIds) {
-        try (BatchWriter writer = journal.openBatch("b.csv", ',', List.of(), "archive/b.csv")) {
+        try (BatchWriter writer = journal.intake().openBatch("b.csv", ',', List.of(), "archive/b.csv")) {
             int seq = 0;
             for (String refId : refIds) {
                 writer.add(new NewRow(seq, seq + 2L, refId, "ML86", "12345678", "1234", null, List.of(),
@@ -54,21 +54,21 @@ class ReportScheduleTest {
     }
 
     long row(String refId) {
-        return journal.findOrder(refId).orElseThrow().id();
+        return journal.tracking().findOrder(refId).orElseThrow().id();
     }
 
     void sent(String refId, RowState outcome) {
-        journal.markSending(row(refId), clock.instant());
-        journal.recordOutcome(row(refId), outcome, null, 20_000L, outcome.name());
+        journal.submission().markSending(row(refId), clock.instant());
+        journal.submission().recordOutcome(row(refId), outcome, null, 20_000L, outcome.name());
     }
 
     Optional<ReportSchedule.Due> due(long batchId) {
-        return schedule.due(journal.batch(batchId).orElseThrow());
+        return schedule.due(journal.reporting().batch(batchId).orElseThrow());
     }
 
     void written(long batchId, ReportSchedule.Due due) {
-        journal.markReported(batchId, clock.instant(), due.complete());
-        schedule.written(journal.batch(batchId).orElseThrow(), due);
+        journal.reporting().markReported(batchId, clock.instant(), due.complete());
+        schedule.written(journal.reporting().batch(batchId).orElseThrow(), due);
     }
 
     @Test
@@ -76,9 +76,9 @@ class ReportScheduleTest {
         long id = batch("R-1", "R-2");
         sent("R-1", RowState.SUCCESS);
         assertThat(due(id)).as("R-2 still ACCEPTED").isEmpty();
-        journal.markSending(row("R-2"), clock.instant());
+        journal.submission().markSending(row("R-2"), clock.instant());
         assertThat(due(id)).as("R-2 on the wire").isEmpty();
-        journal.recordOutcome(row("R-2"), RowState.FAILED, null, null, "failed");
+        journal.submission().recordOutcome(row("R-2"), RowState.FAILED, null, null, "failed");
 
         ReportSchedule.Due due = due(id).orElseThrow();
         assertThat(due.complete()).isTrue();
@@ -92,10 +92,10 @@ class ReportScheduleTest {
     void a_halted_batch_is_due_with_its_unsent_rows_and_an_unreadable_file_at_once() {
         long id = batch("H-1", "H-2");
         sent("H-1", RowState.SUCCESS);
-        journal.haltBatch(id, "INSUFFICIENT_BALANCE");
+        journal.submission().haltBatch(id, "INSUFFICIENT_BALANCE");
         assertThat(due(id)).hasValueSatisfying(d -> assertThat(d.complete()).isTrue());
 
-        long unreadable = journal.recordUnreadableBatch("junk.csv", "not a CSV file", "archive/junk.csv");
+        long unreadable = journal.intake().recordUnreadableBatch("junk.csv", "not a CSV file", "archive/junk.csv");
         assertThat(due(unreadable)).hasValueSatisfying(d -> assertThat(d.complete()).isTrue());
     }
 
@@ -121,13 +121,13 @@ class ReportScheduleTest {
         clock.advance(Duration.ofMinutes(5));
         assertThat(due(id)).as("nothing settled since: the same report").isEmpty();
 
-        journal.recordOutcome(row("P-1"), RowState.SUCCESS, "SN-1", 20_000L, "ok");
+        journal.submission().recordOutcome(row("P-1"), RowState.SUCCESS, "SN-1", 20_000L, "ok");
         ReportSchedule.Due rewritten = due(id).orElseThrow();
         assertThat(rewritten.complete()).isFalse();
         assertThat(rewritten.progress().count(RowState.PENDING)).isEqualTo(1);
         written(id, rewritten);
 
-        journal.recordOutcome(row("P-2"), RowState.FAILED, null, null, "failed");
+        journal.submission().recordOutcome(row("P-2"), RowState.FAILED, null, null, "failed");
         assertThat(due(id)).hasValueSatisfying(d -> assertThat(d.complete()).isTrue());
     }
 
@@ -135,7 +135,7 @@ class ReportScheduleTest {
     void a_batch_held_before_the_run_began_is_left_as_it_stands_at_once() {
         long id = batch("E-1", "E-2");
         sent("E-1", RowState.SUCCESS);
-        journal.holdBatch(id, clock.instant().minusSeconds(1)); // held before this run's schedule began
+        journal.control().holdBatch(id, clock.instant().minusSeconds(1)); // held before this run's schedule began
         written(id, due(id).orElseThrow());
         assertThat(schedule.outstanding()).as("held for a later run: a once run ends on it (exit 3)")
                 .isEqualTo(ReportSchedule.Outstanding.ONLY_TIMED_OUT);
@@ -153,7 +153,7 @@ class ReportScheduleTest {
         long id = batch("H-1", "H-2");
         sent("H-1", RowState.SUCCESS);
         assertThat(due(id)).isEmpty();
-        journal.holdBatch(id, clock.instant());
+        journal.control().holdBatch(id, clock.instant());
         ReportSchedule.Due held = due(id).orElseThrow();
         assertThat(held.complete()).isFalse();
         written(id, held);
@@ -165,11 +165,11 @@ class ReportScheduleTest {
         clock.advance(Duration.ofSeconds(1));
         assertThat(schedule.outstanding()).as("held for the pending timeout: a once run may end on it")
                 .isEqualTo(ReportSchedule.Outstanding.ONLY_TIMED_OUT);
-        journal.resumeBatch(id);
-        journal.markSending(row("H-2"), clock.instant());
-        journal.recordOutcome(row("H-2"), RowState.PENDING, null, 20_000L, "pending");
+        journal.control().resumeBatch(id);
+        journal.submission().markSending(row("H-2"), clock.instant());
+        journal.submission().recordOutcome(row("H-2"), RowState.PENDING, null, 20_000L, "pending");
         assertThat(schedule.outstanding()).as("resumed and pending: the run waits for it").isEqualTo(ReportSchedule.Outstanding.WAITING);
-        journal.recordOutcome(row("H-2"), RowState.SUCCESS, "SN", 20_000L, "ok");
+        journal.submission().recordOutcome(row("H-2"), RowState.SUCCESS, "SN", 20_000L, "ok");
         assertThat(due(id)).hasValueSatisfying(d -> assertThat(d.complete()).isTrue());
     }
 
@@ -177,20 +177,20 @@ class ReportScheduleTest {
     void a_row_waiting_for_the_order_it_repeats_is_open_like_a_pending_order_until_the_timeout_then_reported_pending() {
         long first = batch("R-1");
         long second;
-        try (BatchWriter writer = journal.openBatch("again.csv", ',', List.of(), "archive/again.csv")) {
+        try (BatchWriter writer = journal.intake().openBatch("again.csv", ',', List.of(), "archive/again.csv")) {
             writer.add(new NewRow(0, 2L, "R-2", "ML86", "12345678", "1234", null, List.of(), RowState.WAITING, 20_000L,
                     "waits for ref_id R-1 of batch " + first + " (b.csv): ...", "ML86|12345678|1234", null, "R-1"));
             second = writer.commit();
         }
-        journal.markSending(row("R-1"), clock.instant());
-        journal.recordOutcome(row("R-1"), RowState.PENDING, null, 20_000L, null);
+        journal.submission().markSending(row("R-1"), clock.instant());
+        journal.submission().recordOutcome(row("R-1"), RowState.PENDING, null, 20_000L, null);
         assertThat(due(second)).as("not a queued row: no sending to wait for, only its outcome").isEmpty();
         clock.advance(TIMEOUT);
         ReportSchedule.Due due = due(second).orElseThrow();
         assertThat(due.complete()).isFalse();
         written(second, due);
         java.util.List<org.topupbatch.journal.RowRecord> rows = new java.util.ArrayList<>();
-        journal.forEachRow(second, rows::add);
+        journal.reporting().forEachRow(second, rows::add);
         ReportedRow reported = ReportedRow.of(rows.get(0), null);
         assertThat(reported.status()).isEqualTo(ReportedRow.PENDING);
         assertThat(reported.message()).startsWith("waits for ref_id R-1");

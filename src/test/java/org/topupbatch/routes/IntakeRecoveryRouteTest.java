@@ -29,10 +29,10 @@ class IntakeRecoveryRouteTest extends RouteTestSupport {
         String content = IntakeRouteTest.BATCH;
         String hash = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
                 .digest(content.getBytes(StandardCharsets.UTF_8))).substring(0, 12);
-        Path archivedAs = settings.data().resolve("archive").resolve("crashed.20261121-000000." + hash + ".csv")
+        Path archivedAs = settings.folders().data().resolve("archive").resolve("crashed.20261121-000000." + hash + ".csv")
                 .toAbsolutePath();
         long batchId;
-        try (BatchWriter writer = journal().openBatch("crashed.csv", ',', List.of("order_no"), archivedAs.toString())) {
+        try (BatchWriter writer = journal().intake().openBatch("crashed.csv", ',', List.of("order_no"), archivedAs.toString())) {
             writer.add(new NewRow(0, 2, "IN-0001", "ML86", "123456789", "2345", null, List.of("SO-1"),
                     RowState.ACCEPTED, 18525L, null));
             batchId = writer.commit();
@@ -50,9 +50,9 @@ class IntakeRecoveryRouteTest extends RouteTestSupport {
 
     @Test
     void the_same_name_with_other_content_is_a_new_batch() throws Exception {
-        Path archivedAs = settings.data().resolve("archive").resolve("again.20261121-000000.000000000000.csv");
+        Path archivedAs = settings.folders().data().resolve("archive").resolve("again.20261121-000000.000000000000.csv");
         long batchId;
-        try (BatchWriter writer = journal().openBatch("again.csv", ',', List.of(), archivedAs.toString())) {
+        try (BatchWriter writer = journal().intake().openBatch("again.csv", ',', List.of(), archivedAs.toString())) {
             batchId = writer.commit();
         }
         NotifyBuilder taken = whenDone("intake", 1);

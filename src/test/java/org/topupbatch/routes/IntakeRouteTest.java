@@ -40,14 +40,14 @@ class IntakeRouteTest extends RouteTestSupport {
         assertThat(rows.get(1).message()).isNotBlank();
         assertThat(rows.get(0).extras()).containsExactly("SO-1");
 
-        List<Path> archived = list(settings.data().resolve("archive"));
+        List<Path> archived = list(settings.folders().data().resolve("archive"));
         assertThat(archived).hasSize(1);
         assertThat(archived.get(0).getFileName().toString()).startsWith("batch-a.").endsWith(".csv");
         assertThat(archived.get(0)).hasContent(BATCH);
         assertThat(batch("batch-a.csv").orElseThrow().archivedAs()).isEqualTo(archived.get(0).toAbsolutePath().toString());
 
         assertThat(notes).exists().hasContent("not a batch\n");
-        assertThat(list(settings.inbox())).containsExactly(notes);
+        assertThat(list(settings.folders().inbox())).containsExactly(notes);
         assertThat(batch("notes.txt")).isEmpty();
         assertThat(sandbox.ledger()).as("intake orders nothing").isEmpty();
     }

@@ -30,12 +30,12 @@ class ReportRouteTest extends RouteTestSupport {
                 RP-0002;NOPE1;123456;;SO-2
                 RP-0003;ML86;123456780;2345;SO-3
                 """);
-        Path summaryFile = settings.reports().resolve("nightly.summary.json");
-        Path resultFile = settings.reports().resolve("nightly.result.csv");
+        Path summaryFile = settings.folders().reports().resolve("nightly.summary.json");
+        Path resultFile = settings.folders().reports().resolve("nightly.result.csv");
 
         Poll.until("nightly.summary.json is written", WAIT, () -> Files.exists(summaryFile));
 
-        assertThat(list(settings.reports())).containsExactly(resultFile, summaryFile);
+        assertThat(list(settings.folders().reports())).containsExactly(resultFile, summaryFile);
         long charged = sandbox.ledger().stream().mapToLong(LedgerEntry::price).sum();
         JsonNode summary = new ObjectMapper().readTree(summaryFile.toFile());
         assertThat(summary.path("file").asText()).isEqualTo("nightly.csv");
@@ -59,7 +59,7 @@ class ReportRouteTest extends RouteTestSupport {
     @Test
     void a_second_file_of_the_same_name_keeps_the_first_batch_report_and_balances_are_true() throws Exception {
         drop("daily.csv", "ref_id,product_sku,customer_no,customer_no_zone\nDY-0001,ML86,123456789,2345\n");
-        Path summaryFile = settings.reports().resolve("daily.summary.json");
+        Path summaryFile = settings.folders().reports().resolve("daily.summary.json");
         Poll.until("the first daily.csv is reported", WAIT, () -> Files.exists(summaryFile));
         long firstBatch = batch("daily.csv").orElseThrow().id();
         String firstSerial = row("daily.csv", "DY-0001").serialNumber();
@@ -71,14 +71,14 @@ class ReportRouteTest extends RouteTestSupport {
                 && batch("daily.csv").orElseThrow().reportComplete());
         String secondSerial = row("daily.csv", "DY-0002").serialNumber();
 
-        String kept = "daily.batch-" + firstBatch + "-" + stamp(journal().batch(firstBatch).orElseThrow().startedAt());
-        assertThat(list(settings.reports())).extracting(p -> p.getFileName().toString()).containsExactly(
+        String kept = "daily.batch-" + firstBatch + "-" + stamp(journal().reporting().batch(firstBatch).orElseThrow().startedAt());
+        assertThat(list(settings.folders().reports())).extracting(p -> p.getFileName().toString()).containsExactly(
                 kept + ".result.csv", kept + ".summary.json", "daily.result.csv", "daily.summary.json");
-        assertThat(Files.readString(settings.reports().resolve(kept + ".result.csv"))).contains("DY-0001", firstSerial)
+        assertThat(Files.readString(settings.folders().reports().resolve(kept + ".result.csv"))).contains("DY-0001", firstSerial)
                 .doesNotContain("DY-0002");
-        assertThat(Files.readString(settings.reports().resolve("daily.result.csv")))
+        assertThat(Files.readString(settings.folders().reports().resolve("daily.result.csv")))
                 .contains("DY-0002", secondSerial, "DY-0001");
-        JsonNode first = new ObjectMapper().readTree(settings.reports().resolve(kept + ".summary.json").toFile());
+        JsonNode first = new ObjectMapper().readTree(settings.folders().reports().resolve(kept + ".summary.json").toFile());
         JsonNode second = new ObjectMapper().readTree(summaryFile.toFile());
         assertThat(first.path("batch").asLong()).isEqualTo(firstBatch);
         assertThat(first.path("provider").asText()).isEqualTo("127.0.0.1");
@@ -87,7 +87,7 @@ class ReportRouteTest extends RouteTestSupport {
 
         // a file whose every row is rejected: nothing submitted, balances still those the account had
         drop("again.csv", "ref_id,product_sku,customer_no,customer_no_zone\nDY-0001,ML86,123456789,2345\n");
-        Path againFile = settings.reports().resolve("again.summary.json");
+        Path againFile = settings.folders().reports().resolve("again.summary.json");
         Poll.until("again.csv is reported", WAIT, () -> Files.exists(againFile));
         JsonNode again = new ObjectMapper().readTree(againFile.toFile());
         assertThat(again.path("submitted").asInt()).isZero();

@@ -112,9 +112,9 @@ abstract class RouteTestSupport extends CamelMainTestSupport {
         environment(env);
         SettingsLookup lookup = new SettingsLookup(applicationProperties(), env, new Properties());
         settings = Settings.load(lookup);
-        Files.createDirectories(settings.inbox());
-        Files.createDirectories(settings.reports());
-        Files.createDirectories(settings.data());
+        Files.createDirectories(settings.folders().inbox());
+        Files.createDirectories(settings.folders().reports());
+        Files.createDirectories(settings.folders().data());
         beforeBoot();
 
         Properties overrides = new Properties();
@@ -174,7 +174,7 @@ abstract class RouteTestSupport extends CamelMainTestSupport {
      * time in the past, so that the intake's read lock (readLockMinAge) need not wait for it to age.
      */
     Path drop(String name, String content) throws IOException {
-        return drop(settings.inbox(), name, content);
+        return drop(settings.folders().inbox(), name, content);
     }
 
     Path drop(Path inbox, String name, String content) throws IOException {
@@ -185,13 +185,13 @@ abstract class RouteTestSupport extends CamelMainTestSupport {
     }
 
     Optional<BatchRecord> batch(String fileName) {
-        return journal().lastBatchForFile(fileName);
+        return journal().intake().lastBatchForFile(fileName);
     }
 
     /** The rows of the batch taken from this file, in file order (empty while it is not taken). */
     List<RowRecord> rows(String fileName) {
         List<RowRecord> rows = new ArrayList<>();
-        batch(fileName).ifPresent(b -> journal().forEachRow(b.id(), rows::add));
+        batch(fileName).ifPresent(b -> journal().reporting().forEachRow(b.id(), rows::add));
         return rows;
     }
 

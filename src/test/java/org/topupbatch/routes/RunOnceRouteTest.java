@@ -56,8 +56,8 @@ class RunOnceRouteTest extends RouteTestSupport {
         List<RowRecord> rows = rows("once.csv");
         assertThat(exitCodes).containsExactly(0);
         assertThat(rows).extracting(RowRecord::state).containsExactly(RowState.SUCCESS, RowState.SUCCESS);
-        assertThat(settings.reports().resolve("once.summary.json")).exists();
-        assertThat(settings.inbox().resolve("once.csv")).doesNotExist();
+        assertThat(settings.folders().reports().resolve("once.summary.json")).exists();
+        assertThat(settings.folders().inbox().resolve("once.csv")).doesNotExist();
 
         // the route keeps ticking; the run is not ended twice
         NotifyBuilder ticks = new NotifyBuilder(context).fromRoute("run-once").whenDone(2).create();

@@ -44,7 +44,7 @@ class RunOnceTimeoutRouteTest extends RouteTestSupport {
 
         assertThat(exitCodes).containsExactly(3);
         assertThat(rows("slow.csv")).extracting(RowRecord::state).containsExactly(RowState.PENDING);
-        JsonNode summary = new ObjectMapper().readTree(settings.reports().resolve("slow.summary.json").toFile());
+        JsonNode summary = new ObjectMapper().readTree(settings.folders().reports().resolve("slow.summary.json").toFile());
         assertThat(summary.path("pending").asInt()).isEqualTo(1);
     }
 }

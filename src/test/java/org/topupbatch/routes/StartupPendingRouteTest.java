@@ -24,16 +24,16 @@ class StartupPendingRouteTest extends RouteTestSupport {
     @Test
     void pending_orders_of_an_earlier_run_are_looked_up_soon_after_a_start() {
         long rowId;
-        try (BatchWriter writer = journal().openBatch("earlier.csv", ',', List.of(), "archive/earlier.csv")) {
+        try (BatchWriter writer = journal().intake().openBatch("earlier.csv", ',', List.of(), "archive/earlier.csv")) {
             writer.add(new NewRow(0, 2, "EARLIER-1", "ML86", "123456789", "2345", null, List.of(),
                     RowState.ACCEPTED, 18525L, null));
             writer.commit();
         }
         rowId = row("earlier.csv", "EARLIER-1").id();
         Instant start = clock().instant();
-        journal().markSending(rowId, start);
-        journal().recordOutcome(rowId, RowState.PENDING, null, null, "processing");
-        journal().scheduleCheck(rowId, start.plusSeconds(300), 3); // backed off, waiting for a webhook
+        journal().submission().markSending(rowId, start);
+        journal().submission().recordOutcome(rowId, RowState.PENDING, null, null, "processing");
+        journal().submission().scheduleCheck(rowId, start.plusSeconds(300), 3); // backed off, waiting for a webhook
 
         // what the next start runs before its routes
         assertThat(context.getRegistry().lookupByNameAndType("startupChecks", StartupChecks.class).problem()).isNull();

@@ -116,7 +116,7 @@ class SubmitRouteTest extends RouteTestSupport {
                 .isGreaterThan(WINDOW.multipliedBy(2));
         // every create-order reservation of the rate budget was a request: no slot spent on a row
         // that was taken twice while it waited
-        assertThat(journal().callsSince(java.time.Instant.EPOCH))
+        assertThat(journal().callLog().callsSince(java.time.Instant.EPOCH))
                 .filteredOn(call -> call.operation().equals("create-order")).hasSize(ROWS);
         assertThat(batch("submit.csv").orElseThrow().balanceBefore()).isNotNull();
     }

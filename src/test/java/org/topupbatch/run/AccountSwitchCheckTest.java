@@ -31,7 +31,7 @@ class AccountSwitchCheckTest {
     /** A fresh journal with one order (SENDING) waiting for its outcome at each account given (null: the unnamed account). */
     private JdbcJournal waitingAt(String... accounts) {
         JdbcJournal journal = JdbcJournal.open(dir.resolve("data-" + ++journals), null, null, null);
-        try (BatchWriter writer = journal.openBatch("b.csv", ',', org.topupbatch.journal.BatchEncoding.UTF_8, List.of(),
+        try (BatchWriter writer = journal.intake().openBatch("b.csv", ',', org.topupbatch.journal.BatchEncoding.UTF_8, List.of(),
                 "archive/b.csv", 1_000_000L, "p")) {
             int n = 0;
             for (String account : accounts) {
@@ -43,15 +43,15 @@ class AccountSwitchCheckTest {
             writer.commit();
         }
         // each order sent, its outcome not known yet (SENDING counts as waiting, as PENDING and UNKNOWN do)
-        journal.nextToSubmit(100).forEach(row -> assertThat(journal.markSending(row.id(), java.time.Instant.now())).isTrue());
-        assertThat(journal.rowsInState(java.util.EnumSet.of(RowState.SENDING), 100)).hasSize(accounts.length);
+        journal.submission().nextToSubmit(100).forEach(row -> assertThat(journal.submission().markSending(row.id(), java.time.Instant.now())).isTrue());
+        assertThat(journal.submission().rowsInState(java.util.EnumSet.of(RowState.SENDING), 100)).hasSize(accounts.length);
         return journal;
     }
 
     private static String check(JdbcJournal journal, String... accountsNow) {
         Accounts now = new Accounts(Arrays.stream(accountsNow).map(name -> new Accounts.Account(name, null, null, false)).toList());
         try (journal) {
-            return new StartupChecks(now, journal, "http://127.0.0.1:1", Clock.systemUTC(), null, null)
+            return new StartupChecks(now, journal.submission(), journal.tracking(), "http://127.0.0.1:1", Clock.systemUTC(), null, null)
                     .switchedWithOrdersInFlight();
         }
     }

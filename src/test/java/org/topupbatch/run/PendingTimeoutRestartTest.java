@@ -66,14 +66,14 @@ class PendingTimeoutRestartTest {
         client = HttpProviderClient.standalone(ProviderEndpoint.of(sandbox.baseUrl(),
                 new Signer(sandbox.config().apiKey(), sandbox.config().apiSecret())), budget);
         journal = JdbcJournal.open(dir.resolve("data"), null, null, null, clock);
-        try (BatchWriter writer = journal.openBatch("slow.csv", ',', org.topupbatch.journal.BatchEncoding.UTF_8, List.of(), "archive/slow.csv", 800_000L, "sandbox")) {
+        try (BatchWriter writer = journal.intake().openBatch("slow.csv", ',', org.topupbatch.journal.BatchEncoding.UTF_8, List.of(), "archive/slow.csv", 800_000L, "sandbox")) {
             writer.add(new NewRow(0, 2, "PT-1", "ML86", "123456", "1234", null, List.of(), RowState.ACCEPTED, 20_000L, null));
             batchId = writer.commit();
         }
-        long rowId = journal.findOrder("PT-1").orElseThrow().id();
-        journal.recordSubmitStart(batchId, 790_000L, SENT);
-        journal.markSending(rowId, SENT);
-        journal.recordOutcome(rowId, RowState.PENDING, null, 20_000L, "Processing");
+        long rowId = journal.tracking().findOrder("PT-1").orElseThrow().id();
+        journal.submission().recordSubmitStart(batchId, 790_000L, SENT);
+        journal.submission().markSending(rowId, SENT);
+        journal.submission().recordOutcome(rowId, RowState.PENDING, null, 20_000L, "Processing");
     }
 
     @AfterEach
@@ -94,7 +94,7 @@ class PendingTimeoutRestartTest {
     final class Process {
         final ProviderGateway gateway = new ProviderGateway(client, budget, d -> { });
         final CachedPriceCatalog prices = new CachedPriceCatalog(gateway::priceList);
-        final BatchReporter reporter = new BatchReporter(journal, org.topupbatch.provider.Accounts.lone(gateway), new ReportWriter(dir.resolve("reports")), clock, TIMEOUT);
+        final BatchReporter reporter = new BatchReporter(journal.reporting(), org.topupbatch.provider.Accounts.lone(gateway), new ReportWriter(dir.resolve("reports")), clock, TIMEOUT);
         final List<Integer> exits = new CopyOnWriteArrayList<>();
         final RunMonitor monitor;
 
@@ -104,9 +104,9 @@ class PendingTimeoutRestartTest {
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
-            monitor = new RunMonitor(InboxSnapshot.takenNow(dir.resolve("inbox")), journal,
-                    new OrderSubmitter(journal, org.topupbatch.provider.Accounts.lone(gateway), clock, new PriceGuard(prices, java.math.BigDecimal.TEN),
-                            new ProductAvailability(journal, prices, Duration.ofMinutes(30), Duration.ofMinutes(1), clock)),
+            monitor = new RunMonitor(InboxSnapshot.takenNow(dir.resolve("inbox")), journal.submission(),
+                    new OrderSubmitter(journal.submission(), org.topupbatch.provider.Accounts.lone(gateway), clock, new PriceGuard(prices, java.math.BigDecimal.TEN),
+                            new ProductAvailability(journal.outages(), prices, Duration.ofMinutes(30), Duration.ofMinutes(1), clock)),
                     reporter, exits::add);
         }
     }
@@ -145,7 +145,7 @@ class PendingTimeoutRestartTest {
     @Test
     void balance_after_is_the_latest_known_when_the_provider_cannot_be_reached() throws Exception {
         clock.set(SENT.plus(TIMEOUT).plusSeconds(1));
-        journal.recordOutcome(journal.findOrder("PT-1").orElseThrow().id(), RowState.SUCCESS, "SN-1", 20_000L, "ok");
+        journal.submission().recordOutcome(journal.tracking().findOrder("PT-1").orElseThrow().id(), RowState.SUCCESS, "SN-1", 20_000L, "ok");
         sandbox.close(); // connection refused from now on
         Process process = restart();
         process.reporter.reportDue();

@@ -39,14 +39,14 @@ class ProgressLogTest {
         ((Logger) LoggerFactory.getLogger(ProgressLog.class)).addAppender(lines);
         try (JdbcJournal journal = j.open()) {
             OperatorJournal.fiveRowBatch(journal, "daily.csv", "D-");
-            try (var writer = journal.openBatch("queued.csv", ',', List.of(), "archive/queued.csv")) {
+            try (var writer = journal.intake().openBatch("queued.csv", ',', List.of(), "archive/queued.csv")) {
                 writer.add(new org.topupbatch.journal.NewRow(0, 2, "Q-1", "FF100", "12345678", null, null, List.of(),
                         org.topupbatch.journal.RowState.ACCEPTED, 1_000L, null));
                 writer.commit();
             }
-            RateBudget budget = new RateBudget(clock, journal, Duration.ofSeconds(30), RateBudget.Waiter.REAL, 60, 4);
+            RateBudget budget = new RateBudget(clock, journal.callLog(), Duration.ofSeconds(30), RateBudget.Waiter.REAL, 60, 4);
             budget.setLimits(60, 4, 4); // the day's requests are used up
-            ProgressLog log = new ProgressLog(settings, journal, budget, clock);
+            ProgressLog log = progressLog(settings, journal, budget, clock);
             log.tick();
             clock.advance(Duration.ofSeconds(30));
             log.tick();
@@ -71,11 +71,11 @@ class ProgressLogTest {
         j.env.put("TOPUP_WEBHOOK_HOST", "0.0.0.0");
         j.env.put("TOPUP_WEBHOOK_PORT", "8085");
         Settings settings = Settings.load(j.settings());
-        ProgressLog log = new ProgressLog(settings, null, null, Clock.systemUTC());
+        ProgressLog log = progressLog(settings, null, null, Clock.systemUTC());
         assertThat(log.readyLine()).isEqualTo("Ready: taking the batches in " + dir.resolve("inbox").toAbsolutePath()
                 + " now (mode once), webhooks at http://127.0.0.1:8085/webhook (listening on all addresses)");
         j.env.put("TOPUP_WEBHOOK_HOST", "10.1.2.3");
-        assertThat(new ProgressLog(Settings.load(j.settings()), null, null, Clock.systemUTC()).readyLine())
+        assertThat(progressLog(Settings.load(j.settings()), null, null, Clock.systemUTC()).readyLine())
                 .endsWith(", webhooks at http://10.1.2.3:8085/webhook");
     }
 
@@ -92,7 +92,14 @@ class ProgressLogTest {
             j.env.put("TOPUP_PROVIDER_" + name + "_API_KEY", "key");
             j.env.put("TOPUP_PROVIDER_" + name + "_API_SECRET", "secret");
         }
-        assertThat(new ProgressLog(Settings.load(j.settings()), null, null, Clock.systemUTC()).readyLine())
+        assertThat(progressLog(Settings.load(j.settings()), null, null, Clock.systemUTC()).readyLine())
                 .endsWith(", webhooks at http://10.1.2.3:8085/hooks/main, /hooks/dfz");
+    }
+
+    /** As RunConfiguration makes it: the groups it reads, out of the whole settings. */
+    private static ProgressLog progressLog(Settings settings, JdbcJournal journal, RateBudget budget, Clock clock) {
+        return new ProgressLog(settings.pickUp(), settings.inboxShown(), settings.webhook(),
+                org.topupbatch.settings.AccountList.names(settings), journal == null ? null : journal.status(),
+                journal == null ? null : journal.reporting(), journal == null ? null : journal.outages(), budget, clock);
     }
 }

@@ -27,7 +27,7 @@ class ProviderSwitchCheckTest {
             int n = 0;
             for (String provider : providers) {
                 n++;
-                try (BatchWriter writer = journal.openBatch("b" + n + ".csv", ',', org.topupbatch.journal.BatchEncoding.UTF_8, List.of(), "archive/b" + n, 1_000L, provider)) {
+                try (BatchWriter writer = journal.intake().openBatch("b" + n + ".csv", ',', org.topupbatch.journal.BatchEncoding.UTF_8, List.of(), "archive/b" + n, 1_000L, provider)) {
                     writer.add(new NewRow(0, 2, "R-" + n, "TSEL10", "081234567890", null, null, List.of(),
                             RowState.ACCEPTED, 10_450L, null));
                     writer.commit();

@@ -35,7 +35,7 @@ class DatabaseUrlSettingTest {
 
     @Test
     void a_jdbc_url_is_taken_as_it_is() {
-        assertThat(load("jdbc:postgresql://db:5432/topup").dbUrl()).isEqualTo("jdbc:postgresql://db:5432/topup");
-        assertThat(load("").dbUrl()).isNull();
+        assertThat(load("jdbc:postgresql://db:5432/topup").journal().url()).isEqualTo("jdbc:postgresql://db:5432/topup");
+        assertThat(load("").journal().url()).isNull();
     }
 }

@@ -46,10 +46,10 @@ class ProviderAccountsSettingsTest {
     @Test
     void no_accounts_when_topup_providers_is_unset() {
         Settings s = load();
-        assertThat(s.accounts()).isEmpty();
+        assertThat(s.provider().accounts()).isEmpty();
         // the one account of topup.base-url: a list of one, with no name
         assertThat(AccountList.names(s)).containsExactly((String) null);
-        assertThat(s.productMap()).isNull();
+        assertThat(s.provider().productMap()).isNull();
         assertThat(s.toString()).doesNotContain("accounts=");
     }
 
@@ -57,11 +57,11 @@ class ProviderAccountsSettingsTest {
     void accounts_come_from_environment_variables_named_by_the_usual_rule_in_list_order() {
         twoAccounts();
         Settings s = load();
-        assertThat(s.accounts()).containsExactly(
+        assertThat(s.provider().accounts()).containsExactly(
                 new ProviderAccount("main", "topup", "https://api.example.co.id", "RSL-1", "main-secret-123", 0, null),
                 new ProviderAccount("dfz-2", "digiflazz", "https://api.digiflazz.com", "myusername", "dfz-key-456", 60,
                         "dfz-hook-789"));
-        assertThat(AccountList.of(s)).isEqualTo(s.accounts());
+        assertThat(AccountList.of(s)).isEqualTo(s.provider().accounts());
         assertThat(s.toString()).contains("accounts=[main, dfz-2]");
     }
 
@@ -71,21 +71,21 @@ class ProviderAccountsSettingsTest {
         file.setProperty("topup.provider.a.base-url", "http://file.example");
         file.setProperty("topup.provider.a.api-key", "k");
         file.setProperty("topup.provider.a.api-secret", "s");
-        assertThat(load().accounts().get(0).baseUrl()).isEqualTo("http://file.example");
+        assertThat(load().provider().accounts().get(0).baseUrl()).isEqualTo("http://file.example");
         env.put("TOPUP_PROVIDER_A_BASE_URL", "http://env.example");
-        assertThat(load().accounts().get(0).baseUrl()).isEqualTo("http://env.example");
+        assertThat(load().provider().accounts().get(0).baseUrl()).isEqualTo("http://env.example");
         system.setProperty("topup.provider.a.base-url", "http://system.example");
-        assertThat(load().accounts().get(0).baseUrl()).isEqualTo("http://system.example");
+        assertThat(load().provider().accounts().get(0).baseUrl()).isEqualTo("http://system.example");
     }
 
     @Test
     void the_secrets_are_never_in_to_string() {
         twoAccounts();
         Settings s = load();
-        for (ProviderAccount a : s.accounts()) {
+        for (ProviderAccount a : s.provider().accounts()) {
             assertThat(a.toString()).doesNotContain(a.apiSecret()).contains(a.name()).contains(a.baseUrl());
         }
-        assertThat(s.accounts().get(1).toString()).doesNotContain("dfz-hook-789").contains("webhookSecret=(set)");
+        assertThat(s.provider().accounts().get(1).toString()).doesNotContain("dfz-hook-789").contains("webhookSecret=(set)");
         assertThat(s.toString()).doesNotContain("main-secret-123", "dfz-key-456", "dfz-hook-789");
     }
 
@@ -150,6 +150,6 @@ class ProviderAccountsSettingsTest {
         assertThatThrownBy(this::load).hasMessage("topup.product-map is set but topup.providers is not: the map names"
                 + " accounts of topup.providers");
         twoAccounts();
-        assertThat(load().productMap()).isEqualTo(Path.of("map.csv"));
+        assertThat(load().provider().productMap()).isEqualTo(Path.of("map.csv"));
     }
 }

@@ -37,7 +37,7 @@ class SettingsAsCamelPropertiesTest {
         SettingsLookup lookup = lookup(Map.of("TOPUP_WEBHOOK_PATH", "/from-env"));
         lookup.asCamelSource(camel);
         assertThat(camel.resolvePropertyPlaceholders("{{topup.webhook.path}}"))
-                .isEqualTo("/from-env").isEqualTo(Settings.load(lookup).webhookPath());
+                .isEqualTo("/from-env").isEqualTo(Settings.load(lookup).webhook().path());
         assertThat(camel.resolvePropertyPlaceholders("{{topup.submit.concurrency}}")).isEqualTo("16");
     }
 
@@ -47,7 +47,7 @@ class SettingsAsCamelPropertiesTest {
         SettingsLookup lookup = lookup(Map.of("TOPUP_WEBHOOK_PATH", "/from-env"));
         lookup.asCamelSource(camel);
         assertThat(camel.resolvePropertyPlaceholders("{{topup.webhook.path}}"))
-                .isEqualTo("/from-system").isEqualTo(Settings.load(lookup).webhookPath());
+                .isEqualTo("/from-system").isEqualTo(Settings.load(lookup).webhook().path());
     }
 
     @Test

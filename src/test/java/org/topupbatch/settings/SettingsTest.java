@@ -12,6 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.topupbatch.settings.BalancePolicy;
 import org.topupbatch.sandbox.SandboxConfig;
+import org.topupbatch.settings.PickUpSettings;
 
 class SettingsTest {
 
@@ -35,25 +36,25 @@ class SettingsTest {
     @Test
     void every_setting_has_its_contract_default() {
         Settings s = load();
-        assertThat(s.embeddedSandbox()).isTrue();
-        assertThat(s.apiKey()).isEqualTo("RSL-7F3A9C21");
-        assertThat(s.inbox()).hasToString("inbox");
-        assertThat(s.reports()).hasToString("reports");
-        assertThat(s.data()).hasToString("data");
-        assertThat(s.mode()).isEqualTo(Settings.Mode.WATCH);
-        assertThat(s.schedule()).isNull();
-        assertThat(s.webhookPort()).isEqualTo(8085);
-        assertThat(s.webhookPath()).isEqualTo("/webhook");
-        assertThat(s.pendingTimeout()).isEqualTo(Duration.ofMinutes(30));
-        assertThat(s.balancePolicy()).isEqualTo(BalancePolicy.BEST_EFFORT);
-        assertThat(s.managementPort()).isEqualTo(8086);
-        assertThat(s.managementHost()).isEqualTo("127.0.0.1");
+        assertThat(s.provider().embeddedSandbox()).isTrue();
+        assertThat(s.provider().apiKey()).isEqualTo("RSL-7F3A9C21");
+        assertThat(s.folders().inbox()).hasToString("inbox");
+        assertThat(s.folders().reports()).hasToString("reports");
+        assertThat(s.folders().data()).hasToString("data");
+        assertThat(s.pickUp().mode()).isEqualTo(PickUpSettings.Mode.WATCH);
+        assertThat(s.pickUp().schedule()).isNull();
+        assertThat(s.webhook().port()).isEqualTo(8085);
+        assertThat(s.webhook().path()).isEqualTo("/webhook");
+        assertThat(s.track().pendingTimeout()).isEqualTo(Duration.ofMinutes(30));
+        assertThat(s.guards().balancePolicy()).isEqualTo(BalancePolicy.BEST_EFFORT);
+        assertThat(s.management().port()).isEqualTo(8086);
+        assertThat(s.management().host()).isEqualTo("127.0.0.1");
     }
 
     @Test
     void the_dashboard_turns_off_with_port_0_and_cannot_share_the_webhook_port() {
         env.put("TOPUP_MANAGEMENT_PORT", "0");
-        assertThat(load().managementEnabled()).isFalse();
+        assertThat(load().management().enabled()).isFalse();
         env.put("TOPUP_MANAGEMENT_PORT", "9000");
         env.put("TOPUP_WEBHOOK_PORT", "9000");
         assertThatThrownBy(this::load).isInstanceOf(SettingsException.class)
@@ -62,11 +63,11 @@ class SettingsTest {
 
     @Test
     void the_repeat_window_is_24h_by_default_0_turns_it_off_and_a_bad_value_says_so_in_one_line() {
-        assertThat(load().repeatWindow()).isEqualTo(Duration.ofHours(24));
+        assertThat(load().guards().repeatWindow()).isEqualTo(Duration.ofHours(24));
         env.put("TOPUP_REPEAT_WINDOW", "0");
-        assertThat(load().repeatWindow()).isZero();
+        assertThat(load().guards().repeatWindow()).isZero();
         env.put("TOPUP_REPEAT_WINDOW", "7d");
-        assertThat(load().repeatWindow()).isEqualTo(Duration.ofDays(7));
+        assertThat(load().guards().repeatWindow()).isEqualTo(Duration.ofDays(7));
         env.put("TOPUP_REPEAT_WINDOW", "a day");
         assertThatThrownBy(this::load).isInstanceOf(SettingsException.class).hasMessage(
                 "topup.repeat-window: 'a day' is not a time such as 30m, 24h or 7d (0 turns the repeat guard off)");
@@ -74,13 +75,13 @@ class SettingsTest {
 
     @Test
     void the_money_guards_settings_have_their_defaults_and_a_bad_value_says_so_in_one_line() {
-        assertThat(load().priceTolerance()).isEqualByComparingTo("10");
-        assertThat(load().outageWait()).isEqualTo(Duration.ofMinutes(30));
-        assertThat(load().outageRecheck()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(load().guards().priceTolerance()).isEqualByComparingTo("10");
+        assertThat(load().track().outageWait()).isEqualTo(Duration.ofMinutes(30));
+        assertThat(load().track().outageRecheck()).isEqualTo(Duration.ofMinutes(1));
         env.put("TOPUP_PRICE_TOLERANCE", "2.5%");
-        assertThat(load().priceTolerance()).isEqualByComparingTo("2.5");
+        assertThat(load().guards().priceTolerance()).isEqualByComparingTo("2.5");
         env.put("TOPUP_PRICE_TOLERANCE", "0");
-        assertThat(load().priceTolerance()).isEqualByComparingTo("0");
+        assertThat(load().guards().priceTolerance()).isEqualByComparingTo("0");
         env.put("TOPUP_PRICE_TOLERANCE", "ten");
         assertThatThrownBy(this::load).isInstanceOf(SettingsException.class).hasMessage("topup.price-tolerance: 'ten' is not"
                 + " a percentage from 0% to 1000% such as 10% (0% sends nothing dearer than when accepted)");
@@ -91,14 +92,14 @@ class SettingsTest {
 
     @Test
     void reconciliation_closes_jakarta_days_shortly_after_midnight_unless_turned_off() {
-        assertThat(load().businessZone()).isEqualTo(java.time.ZoneId.of("Asia/Jakarta"));
-        assertThat(load().reconcileSchedule()).isEqualTo("0 30 0 * * ?");
+        assertThat(load().reconcile().businessZone()).isEqualTo(java.time.ZoneId.of("Asia/Jakarta"));
+        assertThat(load().reconcile().schedule()).isEqualTo("0 30 0 * * ?");
         env.put("TOPUP_BUSINESS_ZONE", "Asia/Makassar");
         env.put("TOPUP_RECONCILE_SCHEDULE", "15 1 * * *");
-        assertThat(load().businessZone()).isEqualTo(java.time.ZoneId.of("Asia/Makassar"));
-        assertThat(load().reconcileSchedule()).isEqualTo("0 15 1 * * ?");
+        assertThat(load().reconcile().businessZone()).isEqualTo(java.time.ZoneId.of("Asia/Makassar"));
+        assertThat(load().reconcile().schedule()).isEqualTo("0 15 1 * * ?");
         env.put("TOPUP_RECONCILE_SCHEDULE", "");
-        assertThat(load().reconcileSchedule()).as("empty turns it off").isNull();
+        assertThat(load().reconcile().schedule()).as("empty turns it off").isNull();
     }
 
     @Test
@@ -107,22 +108,22 @@ class SettingsTest {
         env.put("TOPUP_PENDING_TIMEOUT", "90s");
         env.put("TOPUP_BALANCE_POLICY", "all-or-nothing");
         env.put("TOPUP_WEBHOOK_PORT", "0");
-        assertThat(load().mode()).isEqualTo(Settings.Mode.ONCE);
-        assertThat(load().pendingTimeout()).isEqualTo(Duration.ofSeconds(90));
-        assertThat(load().balancePolicy()).isEqualTo(BalancePolicy.ALL_OR_NOTHING);
-        assertThat(load().webhookEnabled()).isFalse();
+        assertThat(load().pickUp().mode()).isEqualTo(PickUpSettings.Mode.ONCE);
+        assertThat(load().track().pendingTimeout()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(load().guards().balancePolicy()).isEqualTo(BalancePolicy.ALL_OR_NOTHING);
+        assertThat(load().webhook().enabled()).isFalse();
         system.setProperty("topup.mode", "watch");
-        assertThat(load().mode()).isEqualTo(Settings.Mode.WATCH);
+        assertThat(load().pickUp().mode()).isEqualTo(PickUpSettings.Mode.WATCH);
     }
 
     @Test
     void charsets_are_auto_by_default_and_named_ones_are_taken() {
-        assertThat(load().inputCharset()).isNull();
-        assertThat(load().reportCharset()).isNull();
+        assertThat(load().pickUp().inputCharset()).isNull();
+        assertThat(load().report().charset()).isNull();
         env.put("TOPUP_INPUT_CHARSET", "Windows-1252");
         env.put("TOPUP_REPORT_CHARSET", "utf-8");
-        assertThat(load().inputCharset().name()).isEqualTo("windows-1252");
-        assertThat(load().reportCharset().name()).isEqualTo("UTF-8");
+        assertThat(load().pickUp().inputCharset().name()).isEqualTo("windows-1252");
+        assertThat(load().report().charset().name()).isEqualTo("UTF-8");
     }
 
     @Test
@@ -132,6 +133,23 @@ class SettingsTest {
         env.put("TOPUP_API_SECRET", "very-secret-value");
         env.put("TOPUP_DB_PASSWORD", "db-secret-value");
         assertThat(load().toString()).doesNotContain("very-secret-value").doesNotContain("db-secret-value");
+    }
+
+    /** A group handed to its area is shown in logs as well: none shows a secret. */
+    @Test
+    void no_group_shows_a_secret() {
+        env.put("TOPUP_BASE_URL", "https://p.example");
+        env.put("TOPUP_API_KEY", "RSL-1");
+        env.put("TOPUP_API_SECRET", "very-secret-value");
+        env.put("TOPUP_DB_PASSWORD", "db-secret-value");
+        env.put("TOPUP_WEBHOOK_SECRET", "hook-secret-value");
+        env.put("TOPUP_INTAKE_TOKEN", "token-secret-value");
+        env.put("TOPUP_MANAGEMENT_USER", "ops");
+        env.put("TOPUP_MANAGEMENT_PASSWORD", "login-secret-value");
+        Settings s = load();
+        for (Object group : java.util.List.of(s.provider(), s.webhook(), s.journal(), s.intake(), s.management())) {
+            assertThat(group.toString()).doesNotContain("secret-value");
+        }
     }
 
     @ParameterizedTest
@@ -164,10 +182,10 @@ class SettingsTest {
     void with_no_provider_settings_the_embedded_sandbox_runs_with_its_demo_account() {
         env.put("TOPUP_API_KEY", " ");
         Settings s = load();
-        assertThat(s.embeddedSandbox()).isTrue();
+        assertThat(s.provider().embeddedSandbox()).isTrue();
         assertThat(ProviderName.of(s)).isEqualTo("sandbox");
-        assertThat(s.apiKey()).isEqualTo(SandboxConfig.defaults().apiKey());
-        assertThat(s.apiSecret()).isEqualTo(SandboxConfig.defaults().apiSecret());
+        assertThat(s.provider().apiKey()).isEqualTo(SandboxConfig.defaults().apiKey());
+        assertThat(s.provider().apiSecret()).isEqualTo(SandboxConfig.defaults().apiSecret());
     }
 
     @Test
@@ -182,9 +200,9 @@ class SettingsTest {
         env.put("TOPUP_API_KEY", "RSL-REAL");
         env.put("TOPUP_API_SECRET", "real-secret");
         Settings s = load();
-        assertThat(s.embeddedSandbox()).isFalse();
-        assertThat(s.baseUrl()).isEqualTo("https://api.example-topup.co.id");
-        assertThat(s.apiKey()).isEqualTo("RSL-REAL");
+        assertThat(s.provider().embeddedSandbox()).isFalse();
+        assertThat(s.provider().baseUrl()).isEqualTo("https://api.example-topup.co.id");
+        assertThat(s.provider().apiKey()).isEqualTo("RSL-REAL");
         assertThat(ProviderName.of(s)).isEqualTo("api.example-topup.co.id");
     }
 
@@ -213,12 +231,12 @@ class SettingsTest {
     @Test
     void unix_cron_becomes_quartz_cron() {
         env.put("TOPUP_SCHEDULE", "0 2 * * *");
-        assertThat(load().schedule()).isEqualTo("0 0 2 * * ?");
-        assertThat(Settings.toQuartzCron("30 1 * * 1-5")).isEqualTo("0 30 1 ? * 2-6");
-        assertThat(Settings.toQuartzCron("0 3 * * 0,6")).isEqualTo("0 0 3 ? * 1,7");
-        assertThat(Settings.toQuartzCron("0 3 * * MON-FRI")).isEqualTo("0 0 3 ? * MON-FRI");
+        assertThat(load().pickUp().schedule()).isEqualTo("0 0 2 * * ?");
+        assertThat(SettingChecks.toQuartzCron("30 1 * * 1-5")).isEqualTo("0 30 1 ? * 2-6");
+        assertThat(SettingChecks.toQuartzCron("0 3 * * 0,6")).isEqualTo("0 0 3 ? * 1,7");
+        assertThat(SettingChecks.toQuartzCron("0 3 * * MON-FRI")).isEqualTo("0 0 3 ? * MON-FRI");
         env.put("TOPUP_SCHEDULE", "0 0 2 * * ?");
-        assertThat(load().schedule()).isEqualTo("0 0 2 * * ?");
+        assertThat(load().pickUp().schedule()).isEqualTo("0 0 2 * * ?");
     }
 
     @Test

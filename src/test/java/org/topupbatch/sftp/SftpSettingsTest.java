@@ -31,13 +31,13 @@ class SftpSettingsTest {
         values.put("topup.reports", "sftp://erp@files.example.com/incoming");
         values.put("topup.sftp.password", SECRET);
         Settings s = load();
-        assertThat(s.inbox()).isEqualTo(Path.of("/var/lib/topup/sftp-inbox"));
-        assertThat(s.reports()).isEqualTo(Path.of("/var/lib/topup/reports-outbox"));
+        assertThat(s.folders().inbox()).isEqualTo(Path.of("/var/lib/topup/sftp-inbox"));
+        assertThat(s.folders().reports()).isEqualTo(Path.of("/var/lib/topup/reports-outbox"));
         assertThat(s.inboxShown()).isEqualTo("sftp://erp@files.example.com:2222/outgoing/topup");
         assertThat(s.reportsShown()).isEqualTo("sftp://erp@files.example.com:22/incoming");
         assertThat(s.toString()).doesNotContain(SECRET).contains("inbox=sftp://erp@files.example.com:2222/outgoing/topup");
 
-        String uri = new InboxRelay(s.sftp().inbox(), s.sftp().login(), s.inbox(), Path.of("/tmp/w")).endpointUri("delay=5000");
+        String uri = new InboxRelay(s.sftp().inbox(), s.sftp().login(), s.folders().inbox(), Path.of("/tmp/w")).endpointUri("delay=5000");
         assertThat(uri).startsWith("sftp://erp@files.example.com:2222/outgoing/topup?connectTimeout=5000&strictHostKeyChecking=yes")
                 .contains("password=RAW(" + SECRET + ")").contains("readLock=changed").contains("move=.archive/");
         assertThat(URISupport.sanitizeUri(uri)).as("what Camel logs").doesNotContain(SECRET).doesNotContain("Kata");
@@ -50,7 +50,7 @@ class SftpSettingsTest {
         Settings s = load();
         assertThat(s.sftp().inbox().path()).isEqualTo("/srv/out");
         assertThat(s.inboxShown()).isEqualTo("sftp://erp@files.example.com:22//srv/out");
-        assertThat(new InboxRelay(s.sftp().inbox(), s.sftp().login(), s.inbox(), Path.of("/tmp/w")).endpointUri("delay=5000"))
+        assertThat(new InboxRelay(s.sftp().inbox(), s.sftp().login(), s.folders().inbox(), Path.of("/tmp/w")).endpointUri("delay=5000"))
                 .startsWith("sftp://erp@files.example.com:22//srv/out?");
     }
 
@@ -58,7 +58,7 @@ class SftpSettingsTest {
     void a_local_inbox_stays_a_local_path_and_needs_no_login() {
         values.put("topup.inbox", "/srv/erp/out");
         Settings s = load();
-        assertThat(s.inbox()).isEqualTo(Path.of("/srv/erp/out"));
+        assertThat(s.folders().inbox()).isEqualTo(Path.of("/srv/erp/out"));
         assertThat(s.sftp()).isEqualTo(SftpSettings.NONE);
     }
 

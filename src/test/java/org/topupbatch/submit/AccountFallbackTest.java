@@ -81,7 +81,7 @@ class AccountFallbackTest {
         f.outcomes.recordFailure(row, refusal("INSUFFICIENT_BALANCE", false), true);
         assertThat(f.row(0).state()).isEqualTo(RowState.ACCEPTED);
         assertThat(f.row(0).account()).isEqualTo("dfz");
-        assertThat(f.journal.batch(f.batchId).orElseThrow().haltReason()).isNull();
+        assertThat(f.journal.reporting().batch(f.batchId).orElseThrow().haltReason()).isNull();
     }
 
     @Test
@@ -142,7 +142,7 @@ class AccountFallbackTest {
         f.outcomes.recordFailure(row, refusal("PRODUCT_UNAVAILABLE", false), true);
         f.outcomes.recordFailure(f.sending(0), refusal("INSUFFICIENT_BALANCE", false), true);
         assertThat(f.row(0).state()).isEqualTo(RowState.REFUSED);
-        assertThat(f.journal.batch(f.batchId).orElseThrow().haltReason()).as("the batch goes on").isNull();
+        assertThat(f.journal.reporting().batch(f.batchId).orElseThrow().haltReason()).as("the batch goes on").isNull();
         // row 1, moved to dfz too, is not sent to an account that just said its balance is short
         f.outcomes.recordFailure(f.sending(1), refusal("PRODUCT_UNAVAILABLE", false), true);
         assertThat(f.queue.mayStart(f.row(1))).isFalse();
@@ -153,7 +153,7 @@ class AccountFallbackTest {
     @Test
     void a_late_refusal_of_an_order_a_takeover_made_unknown_leaves_it_where_it_is() {
         RowRecord row = f.sending(0);
-        f.journal.sendingToUnknown(f.clock.instant()); // another node took over while the request was on the wire
+        f.journal.tracking().sendingToUnknown(f.clock.instant()); // another node took over while the request was on the wire
         f.outcomes.recordFailure(row, refusal("PRODUCT_UNAVAILABLE", false), true);
         assertThat(f.row(0).state()).isEqualTo(RowState.UNKNOWN);
         assertThat(f.row(0).account()).isEqualTo("main");
@@ -162,21 +162,21 @@ class AccountFallbackTest {
     @Test
     void a_row_moved_on_meanwhile_is_not_marked_sending_with_its_old_account() {
         RowRecord stale = f.row(0);
-        assertThat(f.journal.moveOnUnsent(stale.id(), 1, 18_000, "moved")).isTrue();
-        assertThat(f.journal.markSending(stale.id(), stale.attempt(), f.clock.instant())).isFalse();
-        assertThat(f.journal.markSending(stale.id(), 2, f.clock.instant())).isTrue();
+        assertThat(f.journal.submission().moveOnUnsent(stale.id(), 1, 18_000, "moved")).isTrue();
+        assertThat(f.journal.submission().markSending(stale.id(), stale.attempt(), f.clock.instant())).isFalse();
+        assertThat(f.journal.submission().markSending(stale.id(), 2, f.clock.instant())).isTrue();
     }
 
     @Test
     void a_row_at_an_account_the_settings_no_longer_name_moves_on_or_is_rejected_unsent() {
         PriceGuard onlyDfz = new PriceGuard(account -> "dfz".equals(account) ? f.prices : null, java.math.BigDecimal.TEN);
-        OrderQueue queue = new OrderQueue(f.journal, new BalanceBefore(f.journal, () -> f.balance.get(), f.clock), f.clock,
+        OrderQueue queue = new OrderQueue(f.journal.submission(), new BalanceBefore(f.journal.submission(), () -> f.balance.get(), f.clock), f.clock,
                 onlyDfz, f.availability, () -> 300);
         assertThat(queue.mayStart(f.row(0))).isFalse();
         assertThat(f.row(0).account()).isEqualTo("dfz");
         assertThat(f.row(0).message()).contains("main is not an account of topup.providers now; sent to dfz as R-0-F2");
         PriceGuard none = new PriceGuard(account -> null, java.math.BigDecimal.TEN);
-        OrderQueue nowhere = new OrderQueue(f.journal, new BalanceBefore(f.journal, () -> f.balance.get(), f.clock), f.clock,
+        OrderQueue nowhere = new OrderQueue(f.journal.submission(), new BalanceBefore(f.journal.submission(), () -> f.balance.get(), f.clock), f.clock,
                 none, f.availability, () -> 300);
         assertThat(nowhere.mayStart(f.row(1))).isFalse();
         assertThat(f.row(1).state()).isEqualTo(RowState.REJECTED);
@@ -187,29 +187,29 @@ class AccountFallbackTest {
     void a_node_leading_some_accounts_takes_only_their_rows_and_orders_and_recovers_only_their_sending_rows() {
         RowRecord row = f.sending(0);
         f.outcomes.recordFailure(row, refusal("PRODUCT_UNAVAILABLE", false), true); // R-0 now at dfz
-        assertThat(f.journal.nextToSubmitAt(10, scope("dfz"))).extracting(RowRecord::refId).containsExactly("R-0");
-        assertThat(f.journal.nextToSubmitAt(10, scope("main"))).extracting(RowRecord::refId).containsExactly("R-1", "R-2");
-        assertThat(f.journal.nextToSubmitAt(10, scope("main", "dfz"))).hasSize(3);
-        assertThat(f.journal.nextToSubmitAt(10, scope())).isEmpty();
+        assertThat(f.journal.submission().nextToSubmitAt(10, scope("dfz"))).extracting(RowRecord::refId).containsExactly("R-0");
+        assertThat(f.journal.submission().nextToSubmitAt(10, scope("main"))).extracting(RowRecord::refId).containsExactly("R-1", "R-2");
+        assertThat(f.journal.submission().nextToSubmitAt(10, scope("main", "dfz"))).hasSize(3);
+        assertThat(f.journal.submission().nextToSubmitAt(10, scope())).isEmpty();
 
         f.sending(1);
         f.sending(0);
-        assertThat(f.journal.sendingAt("main")).isEqualTo(1);
-        assertThat(f.journal.sendingAt("dfz")).isEqualTo(1);
+        assertThat(f.journal.tracking().sendingAt("main")).isEqualTo(1);
+        assertThat(f.journal.tracking().sendingAt("dfz")).isEqualTo(1);
         // the node taking main's lead makes only main's SENDING rows unknown: dfz's may be on the wire from its leader
-        assertThat(f.journal.sendingToUnknownAt(f.clock.instant(), "main")).isEqualTo(1);
+        assertThat(f.journal.tracking().sendingToUnknownAt(f.clock.instant(), "main")).isEqualTo(1);
         assertThat(f.row(1).state()).isEqualTo(RowState.UNKNOWN);
         assertThat(f.row(0).state()).isEqualTo(RowState.SENDING);
-        assertThat(f.journal.dueForCheckAt(f.clock.instant(), 10, scope("dfz"))).isEmpty();
-        assertThat(f.journal.dueForCheckAt(f.clock.instant(), 10, scope("main"))).extracting(RowRecord::refId)
+        assertThat(f.journal.tracking().dueForCheckAt(f.clock.instant(), 10, scope("dfz"))).isEmpty();
+        assertThat(f.journal.tracking().dueForCheckAt(f.clock.instant(), 10, scope("main"))).extracting(RowRecord::refId)
                 .containsExactly("R-1");
         // with dfz no longer in topup.providers, its rows are the active node's, and none of main's leader
         org.topupbatch.journal.AccountScope active = new org.topupbatch.journal.AccountScope(List.of(), true, List.of("main"));
-        assertThat(f.journal.sendingToUnknownElsewhere(f.clock.instant(), List.of("main"))).isEqualTo(1);
+        assertThat(f.journal.tracking().sendingToUnknownElsewhere(f.clock.instant(), List.of("main"))).isEqualTo(1);
         assertThat(f.row(0).state()).isEqualTo(RowState.UNKNOWN);
-        assertThat(f.journal.dueForCheckAt(f.clock.instant(), 10, active)).extracting(RowRecord::refId).containsExactly("R-0");
-        assertThat(f.journal.nextToSubmitAt(10, active)).isEmpty();
-        assertThat(f.journal.nextToSubmitAt(10, new org.topupbatch.journal.AccountScope(List.of(), true, List.of("dfz"))))
+        assertThat(f.journal.tracking().dueForCheckAt(f.clock.instant(), 10, active)).extracting(RowRecord::refId).containsExactly("R-0");
+        assertThat(f.journal.submission().nextToSubmitAt(10, active)).isEmpty();
+        assertThat(f.journal.submission().nextToSubmitAt(10, new org.topupbatch.journal.AccountScope(List.of(), true, List.of("dfz"))))
                 .extracting(RowRecord::refId).containsExactly("R-2");
     }
 

@@ -53,10 +53,10 @@ class MoneyGuardsAtSendingTest {
         answered(0, 22_000);
         assertThat(f.priceGuard.waitingForPrices(null)).as("the answer's price differs from the list").isTrue();
         assertThat(send(1)).isFalse();
-        RowRecord rejected = f.journal.rowsOfBatch(f.batchId, List.of(RowState.REJECTED), 10).get(0);
+        RowRecord rejected = f.journal.status().rowsOfBatch(f.batchId, List.of(RowState.REJECTED), 10).get(0);
         assertThat(rejected.refId()).isEqualTo("R-1");
         assertThat(rejected.message()).contains("price 22000", "max_price 21000", "20000");
-        assertThat(f.journal.findOrder("R-1")).as("never an order: the ref_id is free").isEmpty();
+        assertThat(f.journal.tracking().findOrder("R-1")).as("never an order: the ref_id is free").isEmpty();
     }
 
     @Test
@@ -93,7 +93,7 @@ class MoneyGuardsAtSendingTest {
             assertThat(send(i)).isTrue();
             refusedUnavailable(i);
         }
-        assertThat(f.journal.productOutages()).extracting(ProductOutage::sku, ProductOutage::held, ProductOutage::rowsWaiting)
+        assertThat(f.journal.outages().productOutages()).extracting(ProductOutage::sku, ProductOutage::held, ProductOutage::rowsWaiting)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("ML86", true, 3L));
         assertThat(f.queue.due(10)).as("held rows are not due").isEmpty();
         assertThat(send(3)).as("a row already taken is not sent").isFalse();
@@ -101,11 +101,11 @@ class MoneyGuardsAtSendingTest {
         // the list shows it back at the next watch
         f.clock.advance(Duration.ofMinutes(1));
         f.availability.watch();
-        assertThat(f.journal.productOutages()).extracting(ProductOutage::held).containsExactly(false);
+        assertThat(f.journal.outages().productOutages()).extracting(ProductOutage::held).containsExactly(false);
         assertThat(f.queue.due(10)).extracting(RowRecord::refId).containsExactly("R-3", "R-4", "R-5");
         assertThat(send(3)).isTrue();
         answered(3, 20_000);
-        assertThat(f.journal.productOutages()).isEmpty();
+        assertThat(f.journal.outages().productOutages()).isEmpty();
     }
 
     @Test
@@ -115,7 +115,7 @@ class MoneyGuardsAtSendingTest {
         assertThat(send(0)).isTrue();
         f.clock.advance(Duration.ofSeconds(11));
         refusedUnavailable(0);
-        assertThat(f.journal.productOutages()).extracting(ProductOutage::held).containsExactly(true);
+        assertThat(f.journal.outages().productOutages()).extracting(ProductOutage::held).containsExactly(true);
     }
 
     @Test
@@ -132,8 +132,8 @@ class MoneyGuardsAtSendingTest {
         assertThat(f.state(1)).isEqualTo(RowState.REJECTED);
         assertThat(f.state(0)).isEqualTo(RowState.REFUSED);
         assertThat(f.row(4).message()).startsWith("unavailable since 08:00 UTC").contains("PRODUCT_UNAVAILABLE");
-        assertThat(f.journal.productOutages()).isEmpty();
-        assertThat(f.journal.batch(f.batchId).orElseThrow().haltReason()).isNull();
+        assertThat(f.journal.outages().productOutages()).isEmpty();
+        assertThat(f.journal.reporting().batch(f.batchId).orElseThrow().haltReason()).isNull();
     }
 
     @Test
@@ -164,7 +164,7 @@ class MoneyGuardsAtSendingTest {
             refusedUnavailable(i);
         }
         answered(0, 20_000); // on the wire since before the first refusal
-        assertThat(f.journal.productOutages()).extracting(ProductOutage::held).containsExactly(true);
+        assertThat(f.journal.outages().productOutages()).extracting(ProductOutage::held).containsExactly(true);
         assertThat(f.queue.due(10)).isEmpty();
     }
 

@@ -50,8 +50,8 @@ class OrderQueueTest {
         assertThat(f.queue.mayStart(f.row(0))).isTrue();
         assertThat(f.queue.mayStart(f.row(1))).isTrue();
         assertThat(f.balanceReads).hasValue(1);
-        assertThat(f.journal.batch(f.batchId).orElseThrow().balanceBefore()).isEqualTo(900_000L);
-        assertThat(f.journal.batch(f.batchId).orElseThrow().submitStartedAt()).isEqualTo(SubmitFixture.T0);
+        assertThat(f.journal.reporting().batch(f.batchId).orElseThrow().balanceBefore()).isEqualTo(900_000L);
+        assertThat(f.journal.reporting().batch(f.batchId).orElseThrow().submitStartedAt()).isEqualTo(SubmitFixture.T0);
     }
 
     @Test
@@ -72,7 +72,7 @@ class OrderQueueTest {
         assertThat(f.queue.markSending(f.row(1), exchange())).isFalse();
         assertThat(f.state(1)).isEqualTo(RowState.ACCEPTED);
         assertThat(f.queue.mayStart(f.row(2))).isFalse();
-        assertThat(f.journal.batch(f.batchId).orElseThrow().haltReason()).isEqualTo("insufficient balance");
+        assertThat(f.journal.reporting().batch(f.batchId).orElseThrow().haltReason()).isEqualTo("insufficient balance");
     }
 
     @Test

@@ -50,14 +50,14 @@ final class SubmitFixture implements AutoCloseable {
     /** @param route every row's route across several accounts (null: a single account) */
     SubmitFixture(Path dir, int rows, Long maxPrice, org.topupbatch.journal.RowRoute route) {
         journal = JdbcJournal.open(dir.resolve("data"), null, null, null, clock);
-        try (BatchWriter writer = journal.openBatch("orders.csv", ',', org.topupbatch.journal.BatchEncoding.UTF_8, List.of(), "archive/orders.csv", 900_000L, "sandbox")) {
+        try (BatchWriter writer = journal.intake().openBatch("orders.csv", ',', org.topupbatch.journal.BatchEncoding.UTF_8, List.of(), "archive/orders.csv", 900_000L, "sandbox")) {
             for (int i = 0; i < rows; i++) {
                 writer.add(new NewRow(i, i + 2, "R-" + i, "ML86", "12345678" + i, "1234", maxPrice, List.of(),
                         RowState.ACCEPTED, 20_000L, null, null, route));
             }
             batchId = writer.commit();
         }
-        BalanceBefore before = new BalanceBefore(journal, () -> {
+        BalanceBefore before = new BalanceBefore(journal.submission(), () -> {
             balanceReads.incrementAndGet();
             return balance.get();
         }, clock);
@@ -70,9 +70,9 @@ final class SubmitFixture implements AutoCloseable {
         }, Duration.ofMinutes(5), Duration.ofMinutes(30),
                 Duration.ofSeconds(30), clock);
         priceGuard = new PriceGuard(prices, BigDecimal.TEN);
-        availability = new ProductAvailability(journal, prices, Duration.ofMinutes(30), Duration.ofMinutes(1), clock);
-        queue = new OrderQueue(journal, before, clock, priceGuard, availability, () -> 300);
-        outcomes = new SubmitOutcomes(journal, queue, rateLimited::add, clock, priceGuard, availability);
+        availability = new ProductAvailability(journal.outages(), prices, Duration.ofMinutes(30), Duration.ofMinutes(1), clock);
+        queue = new OrderQueue(journal.submission(), before, clock, priceGuard, availability, () -> 300);
+        outcomes = new SubmitOutcomes(journal.submission(), queue, rateLimited::add, clock, priceGuard, availability);
     }
 
     static Product product(String sku, long price, boolean available) {
@@ -81,7 +81,7 @@ final class SubmitFixture implements AutoCloseable {
 
     RowRecord row(int i) {
         // a rejected row has no order ref_id any more: found among the batch's rows
-        return journal.findOrder("R-" + i).orElseGet(() -> journal.rowsOfBatch(batchId, List.of(RowState.values()), 10_000)
+        return journal.tracking().findOrder("R-" + i).orElseGet(() -> journal.status().rowsOfBatch(batchId, List.of(RowState.values()), 10_000)
                 .stream().filter(r -> r.refId().equals("R-" + i)).findFirst().orElseThrow());
     }
 
@@ -92,7 +92,7 @@ final class SubmitFixture implements AutoCloseable {
     /** Marks the row SENDING as the route does once its reservation is held. */
     RowRecord sending(int i) {
         RowRecord row = row(i);
-        if (!journal.markSending(row.id(), row.attempt(), clock.instant())) {
+        if (!journal.submission().markSending(row.id(), row.attempt(), clock.instant())) {
             throw new IllegalStateException("row " + i + " was not ACCEPTED");
         }
         return row(i);

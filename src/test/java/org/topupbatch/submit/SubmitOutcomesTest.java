@@ -123,7 +123,7 @@ class SubmitOutcomesTest {
         f.outcomes.recordFailure(row, error("INSUFFICIENT_BALANCE", 400, false), true);
         assertThat(f.row(0).state()).isEqualTo(RowState.REFUSED);
         assertThat(f.row(0).message()).startsWith("refused by the provider: INSUFFICIENT_BALANCE");
-        assertThat(f.journal.batch(f.batchId).orElseThrow().haltReason()).contains("insufficient balance");
+        assertThat(f.journal.reporting().batch(f.batchId).orElseThrow().haltReason()).contains("insufficient balance");
         assertThat(f.queue.mayStart(f.row(1))).isFalse();
         assertThat(f.queue.fatalProblem()).isNull();
     }

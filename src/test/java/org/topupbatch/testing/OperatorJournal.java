@@ -50,7 +50,7 @@ public final class OperatorJournal {
     /** A batch of file {@code file} with extras "customer_name" and ';' as its delimiter. */
     public static long fiveRowBatch(JdbcJournal journal, String file, String prefix) {
         long id;
-        try (BatchWriter writer = journal.openBatch(file, ';', org.topupbatch.journal.BatchEncoding.UTF_8, List.of("customer_name"), "archive/" + file, 1_000_000L, "sandbox")) {
+        try (BatchWriter writer = journal.intake().openBatch(file, ';', org.topupbatch.journal.BatchEncoding.UTF_8, List.of("customer_name"), "archive/" + file, 1_000_000L, "sandbox")) {
             for (int i = 1; i <= 4; i++) {
                 writer.add(new NewRow(i - 1, i + 1, prefix + i, "PULSA10", "08123456789" + i, null, null,
                         List.of("Customer; " + i), RowState.ACCEPTED, 10_450L, null));
@@ -61,9 +61,9 @@ public final class OperatorJournal {
         }
         RowState[] outcomes = {RowState.SUCCESS, RowState.FAILED, RowState.REFUSED, RowState.PENDING};
         for (int i = 1; i <= 4; i++) {
-            long rowId = journal.findOrder(prefix + i).orElseThrow().id();
-            journal.markSending(rowId, SENT);
-            journal.recordOutcome(rowId, outcomes[i - 1], null, outcomes[i - 1] == RowState.REFUSED ? null : 10_450L,
+            long rowId = journal.tracking().findOrder(prefix + i).orElseThrow().id();
+            journal.submission().markSending(rowId, SENT);
+            journal.submission().recordOutcome(rowId, outcomes[i - 1], null, outcomes[i - 1] == RowState.REFUSED ? null : 10_450L,
                     outcomes[i - 1] == RowState.REFUSED ? "product off" : null);
         }
         return id;

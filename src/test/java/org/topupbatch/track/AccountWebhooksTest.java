@@ -33,7 +33,7 @@ class AccountWebhooksTest {
     static final Instant NOW = Instant.parse("2026-11-27T08:00:00Z");
     static final Instant LATER = NOW.plusSeconds(75);
 
-    final Journal journal = new Journal();
+    final RowsByRef journal = new RowsByRef();
     final WebhookReceiver receiver = receiver(MAIN_SECRET, DFZ_SECRET);
 
     WebhookReceiver receiver(String mainSecret, String dfzSecret) {
@@ -192,28 +192,28 @@ class AccountWebhooksTest {
                 Clock.fixed(NOW, ZoneOffset.UTC))) {
             RowRoute route = new RowRoute(List.of(new RowRoute.Stop("main", "TSEL10", 10_500),
                     new RowRoute.Stop("dfz", "tsel10", 10_400)));
-            try (org.topupbatch.journal.BatchWriter writer = h2.openBatch("t.csv", ',', List.of(), "archive/t.csv")) {
+            try (org.topupbatch.journal.BatchWriter writer = h2.intake().openBatch("t.csv", ',', List.of(), "archive/t.csv")) {
                 writer.add(new org.topupbatch.journal.NewRow(0, 2, "R-9", "TSEL10", "081212340001", null, null, List.of(),
                         RowState.ACCEPTED, 10_500L, null, null, route));
                 writer.commit();
             }
-            long id = h2.findOrder("R-9").orElseThrow().id();
-            assertThat(h2.markSending(id, NOW)).isTrue();
-            assertThat(h2.fallBack(id, 1, 10_400, "main refused R-9: PRODUCT_UNAVAILABLE")).isTrue();
-            assertThat(h2.markSending(id, NOW)).isTrue();
-            h2.recordOutcome(id, RowState.PENDING, null, null, "pending");
+            long id = h2.tracking().findOrder("R-9").orElseThrow().id();
+            assertThat(h2.submission().markSending(id, NOW)).isTrue();
+            assertThat(h2.submission().fallBack(id, 1, 10_400, "main refused R-9: PRODUCT_UNAVAILABLE")).isTrue();
+            assertThat(h2.submission().markSending(id, NOW)).isTrue();
+            h2.submission().recordOutcome(id, RowState.PENDING, null, null, "pending");
             Map<String, WebhookAuthenticator> accounts = new LinkedHashMap<>();
             accounts.put("main", new WebhookAuthenticator(MAIN_SECRET, false));
             accounts.put("dfz", new WebhookAuthenticator(DFZ_SECRET, true));
-            WebhookReceiver onH2 = new WebhookReceiver(h2, new WebhookAuthenticator(null), accounts,
+            WebhookReceiver onH2 = new WebhookReceiver(h2.tracking(), new WebhookAuthenticator(null), accounts,
                     Clock.fixed(NOW, ZoneOffset.UTC));
 
             onH2.handleAt("main", mainBody("R-9", "failed", MAIN_SECRET), null); // main's word on an order it never took
-            assertThat(h2.findOrder("R-9").orElseThrow().state()).isEqualTo(RowState.PENDING);
+            assertThat(h2.tracking().findOrder("R-9").orElseThrow().state()).isEqualTo(RowState.PENDING);
             byte[] body = dfzBody("R-9-F2", "tsel10", "Sukses");
             onH2.handleAt("dfz", body, hub(DFZ_SECRET, body));
 
-            RowRecord row = h2.findOrder("R-9").orElseThrow();
+            RowRecord row = h2.tracking().findOrder("R-9").orElseThrow();
             assertThat(row.account()).isEqualTo("dfz");
             assertThat(row.state()).isEqualTo(RowState.SUCCESS);
             assertThat(row.serialNumber()).isEqualTo("SN-2");
@@ -221,7 +221,7 @@ class AccountWebhooksTest {
     }
 
     /** The journal as the receiver uses it: rows found by their own ref_id, as batch_row.order_ref_id is. */
-    static final class Journal implements TrackingJournal {
+    static final class RowsByRef implements TrackingJournal {
         final Map<String, RowRecord> rows = new LinkedHashMap<>();
         final Map<String, Instant> checks = new LinkedHashMap<>();
         int outcomes;

@@ -43,7 +43,7 @@ class DigiflazzTrackingTest {
     final SandboxProvider sandbox = provider.sandbox();
     final ProviderGateway gateway = provider.gateway();
     JdbcJournal journal;
-    TrackingJournal inJournal;
+    RowsInJournal inJournal;
     TrackedOrders tracked;
 
     @BeforeEach
@@ -51,8 +51,8 @@ class DigiflazzTrackingTest {
         // the journal's clock near the real one: the 89 days are counted from the row's sent_at
         clock = new MutableClock(Instant.now());
         journal = JdbcJournal.open(dir, "", null, null, clock);
-        inJournal = new TrackingJournal(journal, clock);
-        tracked = new TrackedOrders(journal, clock, false);
+        inJournal = new RowsInJournal(journal, clock);
+        tracked = new TrackedOrders(journal.tracking(), clock, false);
     }
 
     @AfterEach
@@ -70,7 +70,7 @@ class DigiflazzTrackingTest {
 
     UnknownOrderReconciliation reconciliation() {
         return new UnknownOrderReconciliation(gateway, new OrderHistorySearch(gateway, tracked, clock), tracked,
-                journal::batch, clock, new OrderRequests(new BigDecimal("10")));
+                journal.reporting()::batch, clock, new OrderRequests(new BigDecimal("10")));
     }
 
     PendingOrderPolling polling() {
@@ -93,9 +93,9 @@ class DigiflazzTrackingTest {
     @Test
     void a_pending_order_is_settled_by_sending_the_same_request_again() throws Exception {
         inJournal.batch(order(0, "DP-1", "TSEL10", "081212340002"));
-        journal.markSending(inJournal.row("DP-1").id(), clock.instant());
+        journal.submission().markSending(inJournal.row("DP-1").id(), clock.instant());
         gateway.createOrder(new OrderRequests(new BigDecimal("10")).of(inJournal.row("DP-1")));
-        journal.recordOutcome(inJournal.row("DP-1").id(), RowState.PENDING, null, null, "pending");
+        journal.submission().recordOutcome(inJournal.row("DP-1").id(), RowState.PENDING, null, null, "pending");
         Poll.until("the sandbox settles DP-1", Duration.ofSeconds(30), () -> sandbox.ledger().stream()
                 .anyMatch(e -> e.refId().equals("DP-1") && !e.status().equals("pending")));
 

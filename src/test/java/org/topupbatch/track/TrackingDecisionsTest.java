@@ -47,14 +47,14 @@ class TrackingDecisionsTest {
     CamelContext camel;
     final ProviderGateway gateway = provider.gateway();
     JdbcJournal journal;
-    TrackingJournal inJournal;
+    RowsInJournal inJournal;
 
     @BeforeEach
     void start() {
         camel = new DefaultCamelContext();
         camel.start();
         journal = JdbcJournal.open(dir, "", null, null, clock);
-        inJournal = new TrackingJournal(journal, clock);
+        inJournal = new RowsInJournal(journal, clock);
     }
 
     @AfterEach
@@ -81,9 +81,9 @@ class TrackingDecisionsTest {
     }
 
     UnknownOrderReconciliation reconciliation() {
-        TrackedOrders tracked = new TrackedOrders(journal, clock, false);
+        TrackedOrders tracked = new TrackedOrders(journal.tracking(), clock, false);
         return new UnknownOrderReconciliation(gateway, new OrderHistorySearch(gateway, tracked, clock), tracked,
-                journal::batch, clock);
+                journal.reporting()::batch, clock);
     }
 
     @Test
@@ -95,7 +95,7 @@ class TrackingDecisionsTest {
         inJournal.sentWith("D-3", RowState.PENDING);
         inJournal.sentWith("D-4", RowState.PENDING);
 
-        DueOrders.Round round = new DueOrders(journal, clock, false).take(300);
+        DueOrders.Round round = new DueOrders(journal.tracking(), clock, false).take(300);
 
         assertThat(round.unknown()).extracting(RowRecord::refId).containsExactly("D-2");
         assertThat(round.pendingByProduct()).extracting(g -> g.stream().map(RowRecord::refId).toList())
@@ -106,7 +106,7 @@ class TrackingDecisionsTest {
     void a_fresh_pending_order_waits_for_its_signed_webhook_before_it_is_looked_up() {
         inJournal.batch(order(0, "W-1", "ML86", "123456789"));
         inJournal.sentWith("W-1", RowState.PENDING);
-        DueOrders due = new DueOrders(journal, clock, true);
+        DueOrders due = new DueOrders(journal.tracking(), clock, true);
 
         assertThat(due.take(300).isEmpty()).isTrue();
         assertThat(inJournal.row("W-1").nextCheckAt()).isEqualTo(T0.plus(CheckSchedule.WEBHOOK_WAIT));
@@ -133,7 +133,7 @@ class TrackingDecisionsTest {
         inJournal.batch(slowOrder(0, "U-H"));
         inJournal.sentWith("U-H", RowState.UNKNOWN);
         long batchId = inJournal.row("U-H").batchId();
-        journal.holdBatch(batchId, clock.instant());
+        journal.control().holdBatch(batchId, clock.instant());
 
         reconciliation().reconcile(inJournal.row("U-H"));
 
@@ -141,7 +141,7 @@ class TrackingDecisionsTest {
         assertThat(inJournal.row("U-H").state()).isEqualTo(RowState.UNKNOWN);
         assertThat(inJournal.row("U-H").nextCheckAt()).isAfter(T0);
 
-        journal.resumeBatch(batchId);
+        journal.control().resumeBatch(batchId);
         assertThat(inJournal.row("U-H").nextCheckAt()).as("due at once after resume").isEqualTo(T0);
         reconciliation().reconcile(inJournal.row("U-H"));
         assertThat(ordersAtProvider("U-H")).isEqualTo(1);
@@ -153,7 +153,7 @@ class TrackingDecisionsTest {
         inJournal.batch(slowOrder(0, "U-Q"));
         inJournal.sentWith("U-Q", RowState.UNKNOWN);
         long batchId = inJournal.row("U-Q").batchId();
-        journal.holdBatch(batchId, clock.instant());
+        journal.control().holdBatch(batchId, clock.instant());
 
         clock.advance(UnknownOrderReconciliation.SETTLED_AFTER);
         reconciliation().reconcile(inJournal.row("U-Q"));
@@ -162,16 +162,16 @@ class TrackingDecisionsTest {
         assertThat(ordersAtProvider("U-Q")).isZero();
         assertThat(inJournal.row("U-Q").state()).isEqualTo(RowState.ACCEPTED);
         assertThat(inJournal.row("U-Q").sentAt()).isNull();
-        assertThat(journal.nextToSubmit(10)).as("held: not sent").isEmpty();
-        journal.resumeBatch(batchId);
-        assertThat(journal.nextToSubmit(10)).extracting(RowRecord::refId).containsExactly("U-Q");
+        assertThat(journal.submission().nextToSubmit(10)).as("held: not sent").isEmpty();
+        journal.control().resumeBatch(batchId);
+        assertThat(journal.submission().nextToSubmit(10)).extracting(RowRecord::refId).containsExactly("U-Q");
     }
 
     @Test
     void an_unknown_order_of_a_cancelled_batch_that_the_provider_never_took_is_rejected_not_sent_again() {
         inJournal.batch(slowOrder(0, "U-C"));
         inJournal.sentWith("U-C", RowState.UNKNOWN);
-        journal.cancelBatch(inJournal.row("U-C").batchId(), clock.instant(), "cancelled by the operator");
+        journal.control().cancelBatch(inJournal.row("U-C").batchId(), clock.instant(), "cancelled by the operator");
 
         // just sent: a slow provider may not know it yet, so it is only looked at again
         reconciliation().reconcile(inJournal.row("U-C"));
@@ -194,7 +194,7 @@ class TrackingDecisionsTest {
         inJournal.batch(slowOrder(0, "U-T"));
         inJournal.sentWith("U-T", RowState.UNKNOWN);
         gateway.createOrder(slowRequest("U-T"));
-        journal.cancelBatch(inJournal.row("U-T").batchId(), clock.instant(), "cancelled by the operator");
+        journal.control().cancelBatch(inJournal.row("U-T").batchId(), clock.instant(), "cancelled by the operator");
         clock.advance(UnknownOrderReconciliation.SETTLED_AFTER);
 
         reconciliation().reconcile(inJournal.row("U-T"));
@@ -234,7 +234,7 @@ class TrackingDecisionsTest {
         inJournal.batch(slowOrder(0, "P-1"));
         gateway.createOrder(slowRequest("P-1"));
         inJournal.sentWith("P-1", RowState.PENDING);
-        TrackedOrders tracked = new TrackedOrders(journal, clock, false);
+        TrackedOrders tracked = new TrackedOrders(journal.tracking(), clock, false);
 
         new PendingOrderPolling(gateway, new OrderHistorySearch(gateway, tracked, clock), tracked).poll(List.of(inJournal.row("P-1")));
 

@@ -12,18 +12,18 @@ import org.topupbatch.journal.RowState;
  * What the tracking tests write to and read from their real journal: a batch of rows, a row by its
  * ref_id, and a row marked as sent with the outcome its answer gave.
  */
-final class TrackingJournal {
+final class RowsInJournal {
 
     private final JdbcJournal journal;
     private final Clock clock;
 
-    TrackingJournal(JdbcJournal journal, Clock clock) {
+    RowsInJournal(JdbcJournal journal, Clock clock) {
         this.journal = journal;
         this.clock = clock;
     }
 
     void batch(NewRow... rows) {
-        try (BatchWriter writer = journal.openBatch("t.csv", ',', List.of(), "archive/t.csv")) {
+        try (BatchWriter writer = journal.intake().openBatch("t.csv", ',', List.of(), "archive/t.csv")) {
             for (NewRow row : rows) {
                 writer.add(row);
             }
@@ -32,12 +32,12 @@ final class TrackingJournal {
     }
 
     RowRecord row(String refId) {
-        return journal.findOrder(refId).orElseThrow();
+        return journal.tracking().findOrder(refId).orElseThrow();
     }
 
     /** The row sent at the clock's time, its answer's outcome recorded (no provider id, no price). */
     void sentWith(String refId, RowState outcome) {
-        journal.markSending(row(refId).id(), clock.instant());
-        journal.recordOutcome(row(refId).id(), outcome, null, null, outcome.name());
+        journal.submission().markSending(row(refId).id(), clock.instant());
+        journal.submission().recordOutcome(row(refId).id(), outcome, null, null, outcome.name());
     }
 }

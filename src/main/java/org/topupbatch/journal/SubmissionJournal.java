@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** The journal as submission sees it: accepted rows waiting in order, taken one by one, answered. */
-public interface OrderQueue extends RowOutcomes {
+public interface SubmissionJournal extends RowOutcomes {
 
     /**
      * ACCEPTED rows of batches that are not halted, at most {@code limit}: with several batches

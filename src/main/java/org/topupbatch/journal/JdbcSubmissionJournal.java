@@ -8,10 +8,10 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * {@link OrderQueue} over JDBC. State changes are conditional UPDATEs ({@code WHERE state = ...}),
+ * {@link SubmissionJournal} over JDBC. State changes are conditional UPDATEs ({@code WHERE state = ...}),
  * so two threads or a late provider answer cannot undo one another: the database decides who wins.
  */
-final class JdbcOrderQueue implements OrderQueue {
+final class JdbcSubmissionJournal implements SubmissionJournal {
 
     private static final String NEXT_TO_SUBMIT = """
             SELECT %s FROM batch_row r JOIN batch b ON b.id = r.batch_id
@@ -61,7 +61,7 @@ final class JdbcOrderQueue implements OrderQueue {
     private final RowFinalRelay rowFinal;
     private final RowOutcomes outcomes;
 
-    JdbcOrderQueue(JdbcSupport jdbc, Clock clock, RowFinalRelay rowFinal, RowOutcomes outcomes) {
+    JdbcSubmissionJournal(JdbcSupport jdbc, Clock clock, RowFinalRelay rowFinal, RowOutcomes outcomes) {
         this.jdbc = jdbc;
         this.clock = clock;
         this.rowFinal = rowFinal;
