@@ -5,9 +5,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import org.apache.camel.BindToRegistry;
+import org.apache.camel.component.http.HttpComponent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.topupbatch.journal.Outbox;
+import org.topupbatch.notify.CallbackConnections;
 import org.topupbatch.notify.Callbacks;
 import org.topupbatch.notify.Notifications;
 import org.topupbatch.notify.OutboxDelivery;
@@ -54,6 +56,12 @@ public final class NotifyConfiguration extends AreaConfiguration {
             callbacks = new Callbacks(settings.callbacks());
         }
         return callbacks;
+    }
+
+    /** The http component callbacks go through: its connections refuse internal addresses (docs/callbacks.md). */
+    @BindToRegistry(CallbackConnections.COMPONENT)
+    public HttpComponent callbackComponent() {
+        return CallbackConnections.component(callbacks().guard());
     }
 
     @BindToRegistry("outboxDelivery")

@@ -15,7 +15,8 @@ import org.topupbatch.settings.CallbackSettings;
 /**
  * Signed callbacks to the ERP (docs/callbacks.md): the {@code batch_reported} event as the outbox
  * records it (to the batch's own callback URL, else {@code topup.callback.url}), and each try's
- * request: the host checked again where it leads now ({@link CallbackGuard}), the body signed at the
+ * request: the host checked again where it leads now ({@link CallbackGuard}, and again by the connection's
+ * own resolver, {@link GuardedDnsResolver}), the body signed at the
  * time of the try ({@link CallbackSignature}), the event id in {@code X-Topup-Event-Id}.
  */
 public final class Callbacks {
@@ -31,6 +32,11 @@ public final class Callbacks {
     public Callbacks(CallbackSettings settings) {
         this.settings = settings;
         this.guard = new CallbackGuard(settings.allowedHosts());
+    }
+
+    /** The guard of these callbacks, for the connections they are delivered on ({@link CallbackConnections}). */
+    public CallbackGuard guard() {
+        return guard;
     }
 
     /** Why the HTTP door refuses this batch's callback URL (400), or null when it may be used. */
@@ -80,8 +86,9 @@ public final class Callbacks {
         message.setHeader(Exchange.HTTP_METHOD, "POST");
         message.setHeader(CallbackSignature.EVENT_ID_HEADER, entry.eventId());
         message.setHeader(CallbackSignature.HEADER, CallbackSignature.header(settings.secret(), unixSeconds, entry.body()));
-        // the URL as given; a redirect is refused (not followed: it fails the try)
+        // the URL as given, on the component whose connections check where they lead (CallbackConnections);
+        // a redirect is refused (not followed: it fails the try)
         String sep = entry.target().contains("?") ? "&" : "?";
-        return entry.target() + sep + "followRedirects=false";
+        return CallbackConnections.COMPONENT + ":" + entry.target() + sep + "followRedirects=false";
     }
 }

@@ -97,7 +97,8 @@ public final class OutboxDelivery {
         }
         String why = reason(cause);
         Instant now = clock.instant();
-        Optional<Instant> next = cause instanceof RefusedDelivery ? Optional.empty()
+        boolean refused = refused(cause);
+        Optional<Instant> next = refused ? Optional.empty()
                 : schedule.nextTry(entry.tries() + 1, entry.createdAt(), now);
         if (next.isPresent()) {
             outbox.retryAt(entry.id(), node, next.get(), why);
@@ -107,7 +108,7 @@ public final class OutboxDelivery {
         }
         outbox.giveUp(entry.id(), node, now, why);
         notifications.gaveUp(entry.event());
-        if (cause instanceof RefusedDelivery) {
+        if (refused) {
             LOG.warn("{} to {} refused; given up: {}", what(entry), entry.target(), why);
         } else {
             LOG.warn("{} could not be delivered to {} after retrying; given up: {}", what(entry), entry.target(), why);
@@ -119,9 +120,24 @@ public final class OutboxDelivery {
                 + (Callbacks.KIND.equals(entry.targetKind()) ? " " + entry.eventId() : "");
     }
 
+    /** Refused as things are set (by the delivery's checks, or by the connection's resolver): not retried. */
+    private static boolean refused(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t instanceof RefusedDelivery || t instanceof GuardedDnsResolver.Refused) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static String reason(Throwable cause) {
         if (cause == null) {
             return "unknown error";
+        }
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t instanceof GuardedDnsResolver.Refused) {
+                return OneLine.of(t.getMessage(), 300); // the guard's own line, however Camel wrapped it
+            }
         }
         if (cause instanceof HttpOperationFailedException http) {
             return "HTTP " + http.getStatusCode() + (http.getRedirectLocation() != null ? " (a redirect, not followed)" : "");
