@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
  * {@link SubmissionJournal} over JDBC. State changes are conditional UPDATEs ({@code WHERE state = ...}),
  * so two threads or a late provider answer cannot undo one another: the database decides who wins.
  */
-final class JdbcSubmissionJournal implements SubmissionJournal {
+final class JdbcSubmissionJournal extends JdbcRowOutcomesHolder implements SubmissionJournal {
 
     private static final String NEXT_TO_SUBMIT = """
             SELECT %s FROM batch_row r JOIN batch b ON b.id = r.batch_id
@@ -59,13 +59,12 @@ final class JdbcSubmissionJournal implements SubmissionJournal {
     private final JdbcSupport jdbc;
     private final Clock clock;
     private final RowFinalRelay rowFinal;
-    private final RowOutcomes outcomes;
 
     JdbcSubmissionJournal(JdbcSupport jdbc, Clock clock, RowFinalRelay rowFinal, RowOutcomes outcomes) {
+        super(outcomes);
         this.jdbc = jdbc;
         this.clock = clock;
         this.rowFinal = rowFinal;
-        this.outcomes = outcomes;
     }
 
     /**
@@ -210,26 +209,6 @@ final class JdbcSubmissionJournal implements SubmissionJournal {
             ps.setLong(1, clock.millis());
             ps.setLong(2, rowId);
         }) == 1;
-    }
-
-    @Override
-    public boolean recordOutcome(long rowId, RowState state, String serialNumber, Long price, String message) {
-        return outcomes.recordOutcome(rowId, state, serialNumber, price, message);
-    }
-
-    @Override
-    public boolean requeueNeverTaken(long rowId) {
-        return outcomes.requeueNeverTaken(rowId);
-    }
-
-    @Override
-    public boolean rejectNeverTaken(long rowId, String message) {
-        return outcomes.rejectNeverTaken(rowId, message);
-    }
-
-    @Override
-    public void scheduleCheck(long rowId, Instant nextCheckAt, int checks) {
-        outcomes.scheduleCheck(rowId, nextCheckAt, checks);
     }
 
     @Override

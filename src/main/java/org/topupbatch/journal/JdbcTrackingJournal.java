@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** {@link TrackingJournal} over JDBC: sent orders not yet final, when to look at them, and their outcome. */
-final class JdbcTrackingJournal implements TrackingJournal {
+final class JdbcTrackingJournal extends JdbcRowOutcomesHolder implements TrackingJournal {
 
     /** %s: the account scope's condition (AccountScope#where) or "". */
     private static final String DUE_FOR_CHECK = """
@@ -23,11 +23,10 @@ final class JdbcTrackingJournal implements TrackingJournal {
     private static final String SENDING_AT = "SELECT COUNT(*) FROM batch_row WHERE state = 'SENDING' AND account = ?";
 
     private final JdbcSupport jdbc;
-    private final RowOutcomes outcomes;
 
     JdbcTrackingJournal(JdbcSupport jdbc, RowOutcomes outcomes) {
+        super(outcomes);
         this.jdbc = jdbc;
-        this.outcomes = outcomes;
     }
 
     @Override
@@ -97,25 +96,5 @@ final class JdbcTrackingJournal implements TrackingJournal {
             ps.setLong(1, at.toEpochMilli());
             ps.setLong(2, at.toEpochMilli());
         });
-    }
-
-    @Override
-    public boolean recordOutcome(long rowId, RowState state, String serialNumber, Long price, String message) {
-        return outcomes.recordOutcome(rowId, state, serialNumber, price, message);
-    }
-
-    @Override
-    public boolean requeueNeverTaken(long rowId) {
-        return outcomes.requeueNeverTaken(rowId);
-    }
-
-    @Override
-    public boolean rejectNeverTaken(long rowId, String message) {
-        return outcomes.rejectNeverTaken(rowId, message);
-    }
-
-    @Override
-    public void scheduleCheck(long rowId, Instant nextCheckAt, int checks) {
-        outcomes.scheduleCheck(rowId, nextCheckAt, checks);
     }
 }
