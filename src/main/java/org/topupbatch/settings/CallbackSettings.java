@@ -16,34 +16,49 @@ import java.util.function.Function;
 public record CallbackSettings(String url, List<String> allowedHosts, String secret, String reportBaseUrl,
                                Duration retryDelay, Duration giveUpAfter) {
 
+    static final Setting<String> URL = Setting.of("topup.callback.url", null,
+            "an ERP's URL that gets a signed batch_reported callback for every batch", CallbackSettings::address);
+    static final Setting<List<String>> ALLOWED_HOSTS = Setting.of("topup.callback.allowed-hosts", null,
+            "host names (or address literals), comma-separated, a batch's own callback_url may name",
+            (key, v) -> Arrays.stream(v.split(",")).map(String::trim).filter(h -> !h.isEmpty()).toList());
+    static final Setting<String> SECRET = Setting.of("topup.callback.secret", null,
+            "the secret callbacks are signed with", (key, v) -> v);
+    static final Setting<String> REPORT_BASE_URL = Setting.of("topup.callback.report-base-url", null,
+            "put before /batches/{id}/report in a callback's report_url", CallbackSettings::address);
+    static final Setting<Duration> RETRY_DELAY = Setting.of("topup.notify.retry-delay", "2000",
+            "milliseconds (or a time such as 10s) before a failed delivery's first retry", CallbackSettings::retryDelay);
+    static final Setting<Duration> GIVE_UP_AFTER = Setting.of("topup.notify.give-up-after", "2d",
+            "how long a notice or callback that cannot be delivered is tried before it is given up",
+            SettingChecks.duration(Duration.ZERO));
+
+    static final List<Setting<?>> DECLARED = List.of(RETRY_DELAY, GIVE_UP_AFTER, URL, ALLOWED_HOSTS, SECRET, REPORT_BASE_URL);
+
     /** Reads the settings; a callback URL, for every batch or for one, needs a secret to sign with. */
-    public static CallbackSettings load(Function<String, String> optional) {
-        String url = blankToNull(optional.apply("topup.callback.url"));
-        String hosts = optional.apply("topup.callback.allowed-hosts");
-        List<String> allowed = hosts == null ? List.of()
-                : Arrays.stream(hosts.split(",")).map(String::trim).filter(h -> !h.isEmpty()).toList();
-        String secret = blankToNull(optional.apply("topup.callback.secret"));
-        String base = blankToNull(optional.apply("topup.callback.report-base-url"));
-        if (url != null) {
-            SettingChecks.url("topup.callback.url", url);
-            if (secret == null) {
-                throw new SettingsException("topup.callback.url is set but topup.callback.secret is not:"
-                        + " set TOPUP_CALLBACK_SECRET to the secret the ERP verifies callbacks with");
-            }
+    public static CallbackSettings load(Function<String, String> lookup) {
+        String url = URL.read(lookup);
+        String secret = SECRET.read(lookup);
+        if (url != null && secret == null) {
+            throw new SettingsException("topup.callback.url is set but topup.callback.secret is not:"
+                    + " set TOPUP_CALLBACK_SECRET to the secret the ERP verifies callbacks with");
         }
-        if (base != null) {
-            SettingChecks.url("topup.callback.report-base-url", base);
+        List<String> allowed = ALLOWED_HOSTS.read(lookup);
+        return new CallbackSettings(url, allowed == null ? List.of() : allowed, secret, REPORT_BASE_URL.read(lookup),
+                RETRY_DELAY.read(lookup), GIVE_UP_AFTER.read(lookup));
+    }
+
+    /** An http(s) address, kept as written: the ERP's URL is called exactly as it was given. */
+    private static String address(String key, String v) {
+        SettingChecks.url(key, v);
+        return v;
+    }
+
+    /** Milliseconds as a bare number (as it always was), or a time such as {@code 10s}; above zero. */
+    private static Duration retryDelay(String key, String v) {
+        Duration delay = v.matches("\\d{1,9}") ? Duration.ofMillis(Long.parseLong(v)) : DurationSetting.parse(key, v);
+        if (delay.isZero()) {
+            throw new SettingsException(key + ": '" + v + "' must be above zero");
         }
-        String delay = optional.apply("topup.notify.retry-delay");
-        Duration retryDelay = delay == null ? Duration.ofSeconds(2)
-                : delay.trim().matches("\\d{1,9}") ? Duration.ofMillis(Long.parseLong(delay.trim()))
-                : DurationSetting.parse("topup.notify.retry-delay", delay);
-        if (retryDelay.isZero()) {
-            throw new SettingsException("topup.notify.retry-delay: '" + delay + "' must be above zero");
-        }
-        String giveUp = optional.apply("topup.notify.give-up-after");
-        Duration giveUpAfter = giveUp == null ? Duration.ofDays(2) : DurationSetting.parse("topup.notify.give-up-after", giveUp);
-        return new CallbackSettings(url, allowed, secret, base, retryDelay, giveUpAfter);
+        return delay;
     }
 
     /** Whether any batch may have a callback: the outbox's delivery route is needed then. */
@@ -54,10 +69,6 @@ public record CallbackSettings(String url, List<String> allowedHosts, String sec
     /** Whether a batch may name its own callback: only with a secret to sign it and hosts to allow. */
     public boolean perBatchAllowed() {
         return secret != null && !allowedHosts.isEmpty();
-    }
-
-    private static String blankToNull(String v) {
-        return v == null || v.isBlank() ? null : v.trim();
     }
 
     @Override

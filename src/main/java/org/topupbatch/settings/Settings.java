@@ -39,7 +39,8 @@ public record Settings(
         for (List<Setting<?>> group : List.of(ProviderSettings.DECLARED, FolderSettings.DECLARED, PickUpSettings.DECLARED,
                 WebhookSettings.DECLARED, TrackSettings.DECLARED, MoneyGuardSettings.DECLARED, NotifySettings.DECLARED,
                 ReportSettings.DECLARED, IntakeSettings.DECLARED, ReconcileSettings.DECLARED, JournalSettings.DECLARED,
-                SubmitSettings.DECLARED, ManagementSettings.DECLARED, ManagementLogin.DECLARED, SftpLogin.DECLARED)) {
+                SubmitSettings.DECLARED, ManagementSettings.DECLARED, ManagementLogin.DECLARED, SftpLogin.DECLARED,
+                CallbackSettings.DECLARED)) {
             all.addAll(group);
         }
         return List.copyOf(all);
@@ -95,10 +96,7 @@ public record Settings(
         ManagementSettings management = ManagementSettings.load(lookup, webhook);
         return new Settings(provider, folders, pickUp, webhook, journal, submit, track, guards,
                 ReportSettings.load(lookup), ReconcileSettings.load(lookup), NotifySettings.load(lookup),
-                management, sftp, IntakeSettings.load(lookup), CallbackSettings.load(key -> {
-                    String v = lookup.apply(key);
-                    return v == null || v.isBlank() ? null : v.trim();
-                }));
+                management, sftp, IntakeSettings.load(lookup), CallbackSettings.load(lookup));
     }
 
     /** An endpoint URI as it may be shown: its passwords and tokens masked. */

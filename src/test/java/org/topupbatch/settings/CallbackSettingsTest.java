@@ -33,6 +33,9 @@ class CallbackSettingsTest {
         assertThat(s.anyCallback()).isTrue();
         assertThat(s.allowedHosts()).containsExactly("erp.example.com", "10.0.0.7");
         assertThat(s.toString()).doesNotContain("s3cret-value");
+        // the ERP's URL is called as written: its trailing slash may matter to the ERP's router
+        assertThat(CallbackSettings.load(Map.of("topup.callback.url", "https://erp.example.com/cb/",
+                "topup.callback.secret", "x")::get).url()).isEqualTo("https://erp.example.com/cb/");
     }
 
     @Test
