@@ -62,12 +62,12 @@ final class JdbcOutbox implements Outbox {
         if (messages.isEmpty()) {
             return;
         }
-        inTransaction(c -> insert(c, messages, System.currentTimeMillis()), "the outgoing messages");
+        jdbc.inTransaction(c -> insert(c, messages, System.currentTimeMillis()), "cannot record the outgoing messages");
     }
 
     @Override
     public void markReported(long batchId, Instant at, boolean complete, Long balanceAfter, List<OutgoingMessage> messages) {
-        inTransaction(c -> {
+        jdbc.inTransaction(c -> {
             try (PreparedStatement ps = c.prepareStatement(JdbcReportingJournal.MARK_REPORTED)) {
                 ps.setLong(1, at.toEpochMilli());
                 ps.setBoolean(2, complete);
@@ -76,7 +76,7 @@ final class JdbcOutbox implements Outbox {
                 ps.executeUpdate();
             }
             insert(c, messages, at.toEpochMilli());
-        }, "the report of batch " + batchId + " and its messages");
+        }, "cannot record the report of batch " + batchId + " and its messages");
     }
 
     private static void insert(Connection c, List<OutgoingMessage> messages, long now) throws SQLException {
@@ -99,7 +99,7 @@ final class JdbcOutbox implements Outbox {
 
     @Override
     public void recordDoorCallback(String fileName, String contentHash, String url, Instant at) {
-        inTransaction(c -> {
+        jdbc.inTransaction(c -> {
             try (PreparedStatement forget = c.prepareStatement(FORGET_CALLBACK);
                  PreparedStatement record = c.prepareStatement(RECORD_CALLBACK)) {
                 forget.setString(1, fileName);
@@ -111,7 +111,7 @@ final class JdbcOutbox implements Outbox {
                 record.setLong(4, at.toEpochMilli());
                 record.executeUpdate();
             }
-        }, "the callback of " + fileName);
+        }, "cannot record the callback of " + fileName);
     }
 
     @Override
@@ -225,26 +225,5 @@ final class JdbcOutbox implements Outbox {
 
     private static String shortened(String error) {
         return error == null ? null : error.substring(0, Math.min(error.length(), 1000));
-    }
-
-    private interface Work {
-        void in(Connection c) throws SQLException;
-    }
-
-    private void inTransaction(Work work, String what) {
-        try (Connection c = jdbc.connection()) {
-            c.setAutoCommit(false);
-            try {
-                work.in(c);
-                c.commit();
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(true);
-            }
-        } catch (SQLException e) {
-            throw JdbcSupport.failure("cannot record " + what, e);
-        }
     }
 }

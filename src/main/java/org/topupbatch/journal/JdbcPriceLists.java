@@ -100,46 +100,35 @@ final class JdbcPriceLists {
     }
 
     private void write(String account, String provider, Instant readAt, List<Product> products) {
-        try (Connection c = jdbc.connection()) {
-            c.setAutoCommit(false);
-            try {
-                if (header(c, UPDATE_HEADER, account, provider, readAt, products.size()) == 0) {
-                    header(c, INSERT_HEADER, account, provider, readAt, products.size());
-                }
-                try (PreparedStatement ps = c.prepareStatement(DELETE_PRODUCTS)) {
-                    ps.setString(1, account);
-                    ps.executeUpdate();
-                }
-                try (PreparedStatement ps = c.prepareStatement(INSERT_PRODUCT)) {
-                    int order = 0;
-                    for (Product p : products) {
-                        ps.setString(1, account);
-                        ps.setInt(2, order++);
-                        ps.setString(3, cut(p.sku(), 1000));
-                        ps.setString(4, cut(p.name(), 1000));
-                        ps.setString(5, cut(p.brand(), 1000));
-                        ps.setString(6, cut(p.category(), 1000));
-                        ps.setLong(7, p.price());
-                        ps.setLong(8, p.sellingPrice());
-                        ps.setBoolean(9, p.available());
-                        ps.setString(10, cut(p.description(), 10000));
-                        ps.addBatch();
-                        if (order % BATCH == 0) {
-                            ps.executeBatch();
-                        }
-                    }
-                    ps.executeBatch();
-                }
-                c.commit();
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(true);
+        jdbc.inTransaction(c -> {
+            if (header(c, UPDATE_HEADER, account, provider, readAt, products.size()) == 0) {
+                header(c, INSERT_HEADER, account, provider, readAt, products.size());
             }
-        } catch (SQLException e) {
-            throw JdbcSupport.failure("cannot keep the price list of " + shown(account), e);
-        }
+            try (PreparedStatement ps = c.prepareStatement(DELETE_PRODUCTS)) {
+                ps.setString(1, account);
+                ps.executeUpdate();
+            }
+            try (PreparedStatement ps = c.prepareStatement(INSERT_PRODUCT)) {
+                int order = 0;
+                for (Product p : products) {
+                    ps.setString(1, account);
+                    ps.setInt(2, order++);
+                    ps.setString(3, cut(p.sku(), 1000));
+                    ps.setString(4, cut(p.name(), 1000));
+                    ps.setString(5, cut(p.brand(), 1000));
+                    ps.setString(6, cut(p.category(), 1000));
+                    ps.setLong(7, p.price());
+                    ps.setLong(8, p.sellingPrice());
+                    ps.setBoolean(9, p.available());
+                    ps.setString(10, cut(p.description(), 10000));
+                    ps.addBatch();
+                    if (order % BATCH == 0) {
+                        ps.executeBatch();
+                    }
+                }
+                ps.executeBatch();
+            }
+        }, "cannot keep the price list of " + shown(account));
     }
 
     private static int header(Connection c, String sql, String account, String provider, Instant readAt, int products)

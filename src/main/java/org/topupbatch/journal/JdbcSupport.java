@@ -43,6 +43,32 @@ final class JdbcSupport {
         }
     }
 
+    /** Work on one connection that commits whole or not at all. */
+    interface Work {
+        void in(Connection c) throws SQLException;
+    }
+
+    /**
+     * Runs {@code work} in one transaction: committed when it returns, rolled back when it throws;
+     * a database failure becomes a {@link JournalException} saying it could not {@code what}.
+     */
+    void inTransaction(Work work, String what) {
+        try (Connection c = connection()) {
+            c.setAutoCommit(false);
+            try {
+                work.in(c);
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(true);
+            }
+        } catch (SQLException e) {
+            throw failure(what, e);
+        }
+    }
+
     int update(String sql, Binder binder) {
         try (Connection c = connection(); PreparedStatement ps = c.prepareStatement(sql)) {
             binder.bind(ps);
