@@ -31,6 +31,10 @@ final class JdbcCustomerVouchers {
 
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
+    private static final String WAITING = """
+            SELECT COUNT(*) AS n FROM outbox_message WHERE batch_id = ? AND event = 'customer_voucher'
+            AND state = 'WAITING' AND created_at >= ?""";
+
     private final JdbcSupport jdbc;
     private volatile CustomerChannels channels = CustomerChannels.NONE;
 
@@ -113,5 +117,13 @@ final class JdbcCustomerVouchers {
                     : "GIVEN_UP".equals(state) ? "failed: " + rs.getString("last_error") : "");
         });
         return notices;
+    }
+
+    /** Whether a customer's message of the batch written at or after {@code since} is still waiting. */
+    boolean waiting(long batchId, java.time.Instant since) {
+        return jdbc.single(WAITING, ps -> {
+            ps.setLong(1, batchId);
+            ps.setLong(2, since.toEpochMilli());
+        }, "n", 0) > 0;
     }
 }

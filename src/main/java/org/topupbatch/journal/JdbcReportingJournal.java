@@ -115,4 +115,9 @@ final class JdbcReportingJournal implements ReportingJournal {
     public java.util.Map<Long, String> customerNotices(long batchId) {
         return vouchers.notices(batchId);
     }
+
+    @Override
+    public boolean customerMessagesWaiting(long batchId, Instant since) {
+        return vouchers.waiting(batchId, since);
+    }
 }

@@ -28,6 +28,11 @@ public interface ReportingJournal {
         return java.util.Map.of();
     }
 
+    /** Whether a customer's message of the batch written at or after {@code since} is still waiting for delivery. */
+    default boolean customerMessagesWaiting(long batchId, Instant since) {
+        return false;
+    }
+
     /** Records that a report was written; {@code complete} when every row was final then. */
     default void markReported(long batchId, Instant at, boolean complete) {
         markReported(batchId, at, complete, null);
