@@ -6,3 +6,5 @@
 ALTER TABLE batch_row ADD COLUMN notify_to VARCHAR(320);
 ALTER TABLE outbox_message ADD COLUMN row_id BIGINT;
 CREATE INDEX ix_outbox_message_batch ON outbox_message (batch_id);
+-- the product's name for the customer's message, looked up by SKU in the kept price lists at each success
+CREATE INDEX ix_price_list_product_sku ON price_list_product (sku);

@@ -22,6 +22,9 @@ final class JdbcCustomerVouchers {
 
     private static final String ROW = """
             SELECT batch_id, ref_id, product_sku, customer_no, serial_number, notify_to FROM batch_row WHERE id = ?""";
+    /** The product's name in a kept price list (the single account's, '', sorts first). */
+    private static final String PRODUCT_NAME = """
+            SELECT name FROM price_list_product WHERE sku = ? AND name IS NOT NULL ORDER BY account FETCH FIRST 1 ROWS ONLY""";
     private static final String INSERT = """
             INSERT INTO outbox_message (event_id, event, target_kind, target, subject, body, batch_id, state, tries,
             created_at, next_try_at, row_id) VALUES (?, ?, ?, ?, NULL, ?, ?, 'WAITING', 0, ?, ?, ?)""";
@@ -79,6 +82,7 @@ final class JdbcCustomerVouchers {
                 Map<String, Object> fields = new LinkedHashMap<>();
                 fields.put("ref_id", rs.getString("ref_id"));
                 fields.put("product_sku", rs.getString("product_sku"));
+                fields.put("product", productName(c, rs.getString("product_sku")));
                 fields.put("customer_no", rs.getString("customer_no"));
                 fields.put("serial", rs.getString("serial_number"));
                 try (PreparedStatement ps = c.prepareStatement(INSERT)) {
@@ -93,6 +97,16 @@ final class JdbcCustomerVouchers {
                     ps.setLong(9, rowId);
                     ps.executeUpdate();
                 }
+            }
+        }
+    }
+
+    /** The name the customer knows the product by: the price list's, else its SKU. */
+    private static String productName(Connection c, String sku) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(PRODUCT_NAME)) {
+            ps.setString(1, sku);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getString(1) : sku;
             }
         }
     }

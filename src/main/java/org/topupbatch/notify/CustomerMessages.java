@@ -16,7 +16,7 @@ import org.topupbatch.settings.CustomerSettings;
 
 /**
  * The voucher to the customer (docs/customer-messages.md), one more kind of outbox message: the
- * journal writes it with the row's SUCCESS (the order's ref_id, product, customer number and serial);
+ * journal writes it with the row's SUCCESS (the order's ref_id, product name, customer number and serial);
  * each try here fills the template in and addresses it to the endpoint its notify_to calls for: an
  * e-mail address camel-mail's {@code topup.customer.email-uri}, a mobile number the Camel WhatsApp
  * component ({@code topup.customer.whatsapp-uri}) or the SMS gateway ({@code topup.customer.sms-uri}).
@@ -93,7 +93,7 @@ public final class CustomerMessages {
         try {
             JsonNode fields = JSON.readTree(body);
             Map<String, String> values = new LinkedHashMap<>();
-            values.put("product", fields.path("product_sku").asText(""));
+            values.put("product", fields.path("product").asText(fields.path("product_sku").asText("")));
             values.put("serial", fields.path("serial").asText(""));
             values.put("ref_id", fields.path("ref_id").asText(""));
             values.put("customer_no", fields.path("customer_no").asText(""));

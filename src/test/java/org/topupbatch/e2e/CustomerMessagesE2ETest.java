@@ -150,7 +150,7 @@ class CustomerMessagesE2ETest {
         assertThat(sent.path("type").asText()).isEqualTo("text");
         String serial = report.byLine(2).get("serial_number");
         assertThat(serial).isNotBlank();
-        assertThat(sent.path("text").path("body").asText()).isEqualTo("Terima kasih, pembelian FF100 Anda berhasil.\n"
+        assertThat(sent.path("text").path("body").asText()).isEqualTo("Terima kasih, pembelian Free Fire 100 Diamonds Anda berhasil.\n"
                 + "SN / kode voucher: " + serial + "\nNo. transaksi: WA-1\nSalam, Toko Budi");
 
         // e-mail: one message to the customer, subject and text from the default template
@@ -158,7 +158,7 @@ class CustomerMessagesE2ETest {
         MimeMessage[] received = mail.getReceivedMessages();
         assertThat(received).hasSize(1);
         assertThat(received[0].getAllRecipients()[0].toString()).isEqualTo("budi@example.com");
-        assertThat(received[0].getSubject()).isEqualTo("Voucher FF100 dari Toko Budi");
+        assertThat(received[0].getSubject()).isEqualTo("Voucher Free Fire 100 Diamonds dari Toko Budi");
         assertThat(GreenMailUtil.getBody(received[0])).contains("SN / kode voucher: " + report.byLine(3).get("serial_number"))
                 .contains("No. transaksi: EM-1");
 

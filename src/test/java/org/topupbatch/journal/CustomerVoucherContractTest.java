@@ -72,7 +72,8 @@ abstract class CustomerVoucherContractTest extends JournalPerTest {
             assertThat(e.targetKind()).isEqualTo("customer");
             assertThat(e.target()).isEqualTo("+6281234567890");
             assertThat(e.body()).contains("\"ref_id\":\"V-0\"").contains("\"serial\":\"SN-123\"")
-                    .contains("\"product_sku\":\"FF100\"");
+                    .contains("\"product_sku\":\"FF100\"").as("no price list kept: the SKU is its name")
+                    .contains("\"product\":\"FF100\"");
         });
         long batch = batchOf(ids.get(0));
         assertThat(journal.reporting().customerNotices(batch)).containsExactlyInAnyOrderEntriesOf(
