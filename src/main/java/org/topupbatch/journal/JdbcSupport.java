@@ -30,9 +30,25 @@ final class JdbcSupport {
     private static final int FETCH_SIZE = 500;
 
     private final DataSource dataSource;
+    /** null until {@link #onPostgres} first asked. */
+    private volatile Boolean postgres;
 
     JdbcSupport(DataSource dataSource) {
         this.dataSource = dataSource;
+    }
+
+    /** Whether the journal is PostgreSQL, asked once ({@link PostgresLookUps}: some look-ups are worded for it). */
+    boolean onPostgres() {
+        Boolean known = postgres;
+        if (known == null) {
+            try (Connection c = connection()) {
+                known = PostgresLookUps.on(c);
+            } catch (SQLException e) {
+                throw failure("cannot tell the journal database's kind", e);
+            }
+            postgres = known;
+        }
+        return known;
     }
 
     Connection connection() {
