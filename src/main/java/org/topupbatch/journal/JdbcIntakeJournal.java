@@ -79,7 +79,7 @@ final class JdbcIntakeJournal implements IntakeJournal {
         boolean postgres = jdbc.onPostgres();
         for (List<String> part : RefIdParts.of(repeatKeys)) {
             jdbc.query(postgres ? PostgresLookUps.FIND_REPEATS : JdbcBatchWriter.FIND_REPEATS,
-                    ps -> bindRepeats(ps, part, windowStart, postgres), rs -> {
+                    ps -> JdbcBatchWriter.bindRepeats(ps, part, windowStart, postgres), rs -> {
                 EarlierOrder earlier = JdbcBatchWriter.earlier(rs, -1, windowStart);
                 if (earlier != null) {
                     found.merge(rs.getString("repeat_key"), earlier, JdbcBatchWriter::preferred);
@@ -94,17 +94,6 @@ final class JdbcIntakeJournal implements IntakeJournal {
             PostgresLookUps.bindOrders(ps, refIds);
         } else {
             RefIdParts.bind(ps, 1, refIds);
-        }
-    }
-
-    private static void bindRepeats(PreparedStatement ps, List<String> keys, long windowStart, boolean postgres)
-            throws SQLException {
-        if (postgres) {
-            PostgresLookUps.bindRepeats(ps, keys, windowStart);
-        } else {
-            RefIdParts.bind(ps, 1, keys);
-            ps.setLong(RefIdParts.SIZE + 1, windowStart);
-            ps.setLong(RefIdParts.SIZE + 2, windowStart);
         }
     }
 
