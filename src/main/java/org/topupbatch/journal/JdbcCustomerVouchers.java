@@ -59,17 +59,17 @@ final class JdbcCustomerVouchers {
      * the row's notify_to is reachable, writes the customer's message, in one transaction.
      */
     boolean succeed(String update, JdbcSupport.Binder binder, long rowId, long now) {
-        boolean[] changed = {false};
-        jdbc.inTransaction(c -> {
+        return jdbc.answerInTransaction(c -> {
+            boolean changed;
             try (PreparedStatement ps = c.prepareStatement(update)) {
                 binder.bind(ps);
-                changed[0] = ps.executeUpdate() == 1;
+                changed = ps.executeUpdate() == 1;
             }
-            if (changed[0]) {
+            if (changed) {
                 message(c, rowId, now);
             }
+            return changed;
         }, "cannot record the success of row " + rowId + " with its customer's message");
-        return changed[0];
     }
 
     private void message(Connection c, long rowId, long now) throws SQLException {
