@@ -254,8 +254,8 @@ public class OrderQueue {
             String file = journal.batch(batchId).map(BatchRecord::fileName).orElse("#" + batchId);
             // the stop and its notice in one transaction: a crash right after the stop cannot lose the notice
             boolean first = journal.haltBatch(batchId, reason, stopped.of(batchId, file, reason));
-            CrashPoints.pass(CrashPoints.STOP_AFTER_COMMIT);
             LOG.error("Batch {} stopped: {}{}", file, reason, first ? "" : " (stopped already)");
+            CrashPoints.pass(CrashPoints.STOP_AFTER_COMMIT);
         }
     }
 
