@@ -213,21 +213,21 @@ final class JdbcSubmissionJournal extends JdbcRowOutcomesHolder implements Submi
 
     @Override
     public boolean haltBatch(long batchId, String reason, List<Outbox.OutgoingMessage> notices) {
-        boolean[] halted = {false};
-        jdbc.inTransaction(c -> {
+        boolean halted = jdbc.answerInTransaction(c -> {
             try (java.sql.PreparedStatement ps = c.prepareStatement(HALT_BATCH)) {
                 ps.setString(1, reason);
                 ps.setLong(2, batchId);
-                halted[0] = ps.executeUpdate() == 1;
+                if (ps.executeUpdate() != 1) {
+                    return false; // stopped already: told then
+                }
             }
-            if (halted[0]) {
-                JdbcOutbox.insert(c, notices, clock.millis());
-            }
+            JdbcOutbox.insert(c, notices, clock.millis());
+            return true;
         }, "cannot record the stop of batch " + batchId);
-        if (halted[0]) {
+        if (halted) {
             rowFinal.current().rowsFinal(batchId);
         }
-        return halted[0];
+        return halted;
     }
 
     @Override
