@@ -56,7 +56,7 @@ public final class ReportConfiguration extends AreaConfiguration {
                         .withCustomerNotices(journal.journal().reporting()::customerNotices),
                 settings.folders().reports(), settings.reconcile().businessZone(), settings.track().pendingTimeout(),
                 new org.topupbatch.track.OrderRequests(settings.guards().priceTolerance()), clock)
-                .withNotices(notify.notifications()::tell);
+                .withNotices(notice -> notify.notifications().messagesFor(notice, null));
     }
 
     /** The notifications, for the areas wired after this one. */
