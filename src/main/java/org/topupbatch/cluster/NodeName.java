@@ -3,7 +3,7 @@ package org.topupbatch.cluster;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.function.Function;
-import java.util.regex.Pattern;
+import org.topupbatch.settings.JournalSettings;
 import org.topupbatch.settings.SettingsException;
 
 /**
@@ -12,30 +12,17 @@ import org.topupbatch.settings.SettingsException;
  */
 public final class NodeName {
 
-    static final String SETTING = "topup.node-name";
-    /** PostgreSQL keeps 63 bytes of a session's name, and the session's name is prefixed. */
-    static final int MAX_LENGTH = 40;
-    private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
-
     private NodeName() {
     }
 
     /**
-     * The configured name, or the host name when none is set.
+     * The configured name ({@link JournalSettings#NODE_NAME}), or the host name when none is set.
      *
      * @throws SettingsException when the configured name is not a plain word of at most 40 characters
      */
     public static String resolve(Function<String, String> settings) {
-        String configured = settings.apply(SETTING);
-        if (configured == null || configured.isBlank()) {
-            return hostName();
-        }
-        String name = configured.trim();
-        if (name.length() > MAX_LENGTH || !PLAIN.matcher(name).matches()) {
-            throw new SettingsException(SETTING + " '" + name + "' must be 1 to " + MAX_LENGTH
-                    + " letters, digits, '.', '_' or '-' (set TOPUP_NODE_NAME, e.g. topup-a)");
-        }
-        return name;
+        String configured = JournalSettings.NODE_NAME.read(settings);
+        return configured != null ? configured : hostName();
     }
 
     private static String hostName() {
@@ -49,6 +36,7 @@ public final class NodeName {
             return "node-" + ProcessHandle.current().pid();
         }
         String plain = host.replaceAll("[^A-Za-z0-9._-]", "-");
-        return plain.length() > MAX_LENGTH ? plain.substring(0, MAX_LENGTH) : plain;
+        int max = JournalSettings.NODE_NAME_MAX_LENGTH;
+        return plain.length() > max ? plain.substring(0, max) : plain;
     }
 }

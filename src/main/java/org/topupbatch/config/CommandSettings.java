@@ -2,6 +2,8 @@ package org.topupbatch.config;
 
 import java.time.Clock;
 import java.util.function.Function;
+import java.util.function.Supplier;
+import org.apache.camel.util.function.Suppliers;
 import org.topupbatch.journal.Journal;
 import org.topupbatch.settings.AccountList;
 import org.topupbatch.settings.FolderSettings;
@@ -24,18 +26,17 @@ import org.topupbatch.settings.TrackSettings;
 public final class CommandSettings {
 
     private final Function<String, String> lookup;
-    private Settings settings;
+    /** Read once, when first asked; a refused read is not kept, so asking again says the same again. */
+    private final Supplier<Settings> settings;
 
     public CommandSettings(Function<String, String> lookup) {
         this.lookup = lookup;
+        this.settings = Suppliers.memorize(() -> Settings.load(lookup));
     }
 
     /** @throws SettingsException naming the bad setting */
     private Settings all() {
-        if (settings == null) {
-            settings = Settings.load(lookup);
-        }
-        return settings;
+        return settings.get();
     }
 
     /**

@@ -181,13 +181,7 @@ final class JdbcBatchWriter implements BatchWriter {
                 findRepeats = connection.prepareStatement(postgres ? PostgresLookUps.FIND_REPEATS : FIND_REPEATS);
             }
             for (List<String> part : RefIdParts.of(repeatKeys)) {
-                if (postgres) {
-                    PostgresLookUps.bindRepeats(findRepeats, part, windowStart);
-                } else {
-                    RefIdParts.bind(findRepeats, 1, part);
-                    findRepeats.setLong(RefIdParts.SIZE + 1, windowStart);
-                    findRepeats.setLong(RefIdParts.SIZE + 2, windowStart);
-                }
+                bindRepeats(findRepeats, part, windowStart, postgres);
                 Map<String, EarlierOrder> found = new HashMap<>();
                 try (ResultSet rs = findRepeats.executeQuery()) {
                     while (rs.next()) {
@@ -215,6 +209,17 @@ final class JdbcBatchWriter implements BatchWriter {
      * since then and going to be sent (its batch not halted). FAILED, REFUSED and REJECTED rows never
      * are. A row of {@code batchId} is told as a line of this file.
      */
+    /** Binds {@link #FIND_REPEATS}, or on PostgreSQL {@link PostgresLookUps#FIND_REPEATS}, to these keys. */
+    static void bindRepeats(PreparedStatement ps, List<String> keys, long windowStart, boolean postgres) throws SQLException {
+        if (postgres) {
+            PostgresLookUps.bindRepeats(ps, keys, windowStart);
+        } else {
+            RefIdParts.bind(ps, 1, keys);
+            ps.setLong(RefIdParts.SIZE + 1, windowStart);
+            ps.setLong(RefIdParts.SIZE + 2, windowStart);
+        }
+    }
+
     static EarlierOrder earlier(ResultSet rs, long batchId, long windowStart) throws SQLException {
         long rowBatch = rs.getLong("batch_id");
         long sentAt = rs.getLong("sent_at");

@@ -1,5 +1,7 @@
 package org.topupbatch.journal;
 
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.util.Collection;
 import java.util.HashSet;
@@ -56,8 +58,10 @@ final class JdbcIntakeJournal implements IntakeJournal {
     @Override
     public Set<String> ordersAmong(Collection<String> refIds) {
         Set<String> ordered = new HashSet<>();
+        boolean postgres = jdbc.onPostgres(); // a key at a time, through the index, even before statistics
         for (List<String> part : RefIdParts.of(refIds)) {
-            jdbc.query(ORDERS_AMONG, ps -> RefIdParts.bind(ps, 1, part), rs -> ordered.add(rs.getString(1)));
+            jdbc.query(postgres ? PostgresLookUps.ORDERS_AMONG : ORDERS_AMONG,
+                    ps -> bindOrders(ps, part, postgres), rs -> ordered.add(rs.getString(1)));
         }
         return ordered;
     }
@@ -72,12 +76,10 @@ final class JdbcIntakeJournal implements IntakeJournal {
     @Override
     public java.util.Map<String, EarlierOrder> repeatsAmong(Collection<String> repeatKeys, long windowStart) {
         java.util.Map<String, EarlierOrder> found = new java.util.HashMap<>();
+        boolean postgres = jdbc.onPostgres();
         for (List<String> part : RefIdParts.of(repeatKeys)) {
-            jdbc.query(JdbcBatchWriter.FIND_REPEATS, ps -> {
-                RefIdParts.bind(ps, 1, part);
-                ps.setLong(RefIdParts.SIZE + 1, windowStart);
-                ps.setLong(RefIdParts.SIZE + 2, windowStart);
-            }, rs -> {
+            jdbc.query(postgres ? PostgresLookUps.FIND_REPEATS : JdbcBatchWriter.FIND_REPEATS,
+                    ps -> JdbcBatchWriter.bindRepeats(ps, part, windowStart, postgres), rs -> {
                 EarlierOrder earlier = JdbcBatchWriter.earlier(rs, -1, windowStart);
                 if (earlier != null) {
                     found.merge(rs.getString("repeat_key"), earlier, JdbcBatchWriter::preferred);
@@ -85,6 +87,14 @@ final class JdbcIntakeJournal implements IntakeJournal {
             });
         }
         return found;
+    }
+
+    private static void bindOrders(PreparedStatement ps, List<String> refIds, boolean postgres) throws SQLException {
+        if (postgres) {
+            PostgresLookUps.bindOrders(ps, refIds);
+        } else {
+            RefIdParts.bind(ps, 1, refIds);
+        }
     }
 
     @Override

@@ -59,44 +59,45 @@ final class JdbcPriceLists {
     private Optional<PriceListKeeper.Kept> read(String account, String provider) {
         try (Connection c = jdbc.connection()) {
             // one snapshot of header and products: a list replaced meanwhile is read whole, old or new
-            c.setAutoCommit(false);
-            c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
-            try {
-                Instant readAt;
-                int expected;
-                try (PreparedStatement ps = c.prepareStatement(HEADER)) {
-                    ps.setString(1, account);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        if (!rs.next() || !provider.equals(rs.getString("provider"))) {
-                            return Optional.empty();
-                        }
-                        readAt = Instant.ofEpochMilli(rs.getLong("read_at"));
-                        expected = rs.getInt("products");
-                    }
-                }
-                List<Product> products = new ArrayList<>(expected);
-                try (PreparedStatement ps = c.prepareStatement(PRODUCTS)) {
-                    ps.setString(1, account);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        while (rs.next()) {
-                            products.add(new Product(rs.getString("sku"), rs.getString("name"), rs.getString("brand"),
-                                    rs.getString("category"), rs.getLong("price"), rs.getLong("selling_price"),
-                                    rs.getBoolean("available"), rs.getString("description")));
-                        }
-                    }
-                }
-                if (products.size() != expected) {
-                    throw new JournalException("the kept price list of " + shown(account) + " has " + products.size()
-                            + " products where its header says " + expected, null);
-                }
-                return Optional.of(new PriceListKeeper.Kept(readAt, products));
-            } finally {
-                c.rollback();
-                c.setAutoCommit(true);
-            }
+            return JdbcSupport.readOnly(c, snapshot -> {
+                snapshot.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+                return kept(snapshot, account, provider);
+            });
         } catch (SQLException e) {
             throw JdbcSupport.failure("cannot read the kept price list of " + shown(account), e);
         }
+    }
+
+    /** The kept list of {@code account}, header and products, if it was read from {@code provider}. */
+    private static Optional<PriceListKeeper.Kept> kept(Connection c, String account, String provider) throws SQLException {
+        Instant readAt;
+        int expected;
+        try (PreparedStatement ps = c.prepareStatement(HEADER)) {
+            ps.setString(1, account);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next() || !provider.equals(rs.getString("provider"))) {
+                    return Optional.empty();
+                }
+                readAt = Instant.ofEpochMilli(rs.getLong("read_at"));
+                expected = rs.getInt("products");
+            }
+        }
+        List<Product> products = new ArrayList<>(expected);
+        try (PreparedStatement ps = c.prepareStatement(PRODUCTS)) {
+            ps.setString(1, account);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    products.add(new Product(rs.getString("sku"), rs.getString("name"), rs.getString("brand"),
+                            rs.getString("category"), rs.getLong("price"), rs.getLong("selling_price"),
+                            rs.getBoolean("available"), rs.getString("description")));
+                }
+            }
+        }
+        if (products.size() != expected) {
+            throw new JournalException("the kept price list of " + shown(account) + " has " + products.size()
+                    + " products where its header says " + expected, null);
+        }
+        return Optional.of(new PriceListKeeper.Kept(readAt, products));
     }
 
     private void write(String account, String provider, Instant readAt, List<Product> products) {

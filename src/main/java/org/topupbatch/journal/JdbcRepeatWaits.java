@@ -100,36 +100,25 @@ final class JdbcRepeatWaits implements RepeatWaits {
      */
     private int release(Decidable order) {
         long now = clock.millis();
-        try (Connection c = jdbc.connection()) {
-            c.setAutoCommit(false);
-            try {
-                String inPlace = orderedInPlace(c, order.firstWaiting());
-                if (inPlace != null) {
-                    // the rows wait for that order instead (decided like any other: delivered, they are rejected)
-                    int moved = moveWaits(c, order.refId(), inPlace, now);
-                    c.commit();
-                    return moved;
-                }
-                int released;
-                try (PreparedStatement ps = c.prepareStatement(RELEASE)) {
-                    ps.setLong(1, now);
-                    ps.setLong(2, order.firstWaiting());
-                    ps.setString(3, order.refId());
-                    released = ps.executeUpdate();
-                }
-                int moved = 0;
-                if (released == 1) {
-                    moved = moveWaits(c, order.refId(), refIdOf(c, order.firstWaiting()), now);
-                }
-                c.commit();
-                return released + moved;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
+        return jdbc.answerInTransaction(c -> {
+            String inPlace = orderedInPlace(c, order.firstWaiting());
+            if (inPlace != null) {
+                // the rows wait for that order instead (decided like any other: delivered, they are rejected)
+                return moveWaits(c, order.refId(), inPlace, now);
             }
-        } catch (SQLException e) {
-            throw JdbcSupport.failure("cannot order the row waiting for ref_id " + order.refId(), e);
-        }
+            int released;
+            try (PreparedStatement ps = c.prepareStatement(RELEASE)) {
+                ps.setLong(1, now);
+                ps.setLong(2, order.firstWaiting());
+                ps.setString(3, order.refId());
+                released = ps.executeUpdate();
+            }
+            int moved = 0;
+            if (released == 1) {
+                moved = moveWaits(c, order.refId(), refIdOf(c, order.firstWaiting()), now);
+            }
+            return released + moved;
+        }, "cannot order the row waiting for ref_id " + order.refId());
     }
 
     /** The rows still waiting for {@code failed} wait for {@code next}, ordered in its place, from now on. */

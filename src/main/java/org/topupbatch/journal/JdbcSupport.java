@@ -30,9 +30,25 @@ final class JdbcSupport {
     private static final int FETCH_SIZE = 500;
 
     private final DataSource dataSource;
+    /** null until {@link #onPostgres} first asked. */
+    private volatile Boolean postgres;
 
     JdbcSupport(DataSource dataSource) {
         this.dataSource = dataSource;
+    }
+
+    /** Whether the journal is PostgreSQL, asked once ({@link PostgresLookUps}: some look-ups are worded for it). */
+    boolean onPostgres() {
+        Boolean known = postgres;
+        if (known == null) {
+            try (Connection c = connection()) {
+                known = PostgresLookUps.on(c);
+            } catch (SQLException e) {
+                throw failure("cannot tell the journal database's kind", e);
+            }
+            postgres = known;
+        }
+        return known;
     }
 
     Connection connection() {
@@ -48,24 +64,61 @@ final class JdbcSupport {
         void in(Connection c) throws SQLException;
     }
 
+    /** Work on one connection that answers something: a transaction's result, or what a snapshot read. */
+    interface Answer<T> {
+        T in(Connection c) throws SQLException;
+    }
+
     /**
      * Runs {@code work} in one transaction: committed when it returns, rolled back when it throws;
      * a database failure becomes a {@link JournalException} saying it could not {@code what}.
      */
     void inTransaction(Work work, String what) {
+        answerInTransaction(c -> {
+            work.in(c);
+            return null;
+        }, what);
+    }
+
+    /** As {@link #inTransaction}, for work that answers something (a count, a row). */
+    <T> T answerInTransaction(Answer<T> work, String what) {
         try (Connection c = connection()) {
-            c.setAutoCommit(false);
-            try {
-                work.in(c);
-                c.commit();
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(true);
-            }
+            return transaction(c, work);
         } catch (SQLException e) {
             throw failure(what, e);
+        }
+    }
+
+    /**
+     * The commit/rollback block, on a connection the caller holds (one not from this pool, or one whose
+     * failure it words itself): committed when {@code work} returns, rolled back when it throws.
+     */
+    static <T> T transaction(Connection c, Answer<T> work) throws SQLException {
+        c.setAutoCommit(false);
+        try {
+            T answer = work.in(c);
+            c.commit();
+            return answer;
+        } catch (SQLException | RuntimeException e) {
+            c.rollback();
+            throw e;
+        } finally {
+            c.setAutoCommit(true);
+        }
+    }
+
+    /**
+     * A read in a transaction of its own, always rolled back (nothing to keep): what one snapshot of
+     * several statements needs, and PostgreSQL's driver to stream a result (it does only with
+     * auto-commit off).
+     */
+    static <T> T readOnly(Connection c, Answer<T> read) throws SQLException {
+        c.setAutoCommit(false);
+        try {
+            return read.in(c);
+        } finally {
+            c.rollback();
+            c.setAutoCommit(true);
         }
     }
 
@@ -108,18 +161,18 @@ final class JdbcSupport {
      */
     void stream(String sql, Binder binder, RowHandler handler, String what) {
         try (Connection c = connection()) {
-            c.setAutoCommit(false);
-            try (PreparedStatement ps = c.prepareStatement(sql)) {
-                ps.setFetchSize(FETCH_SIZE);
-                binder.bind(ps);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        handler.handle(rs);
+            readOnly(c, read -> {
+                try (PreparedStatement ps = read.prepareStatement(sql)) {
+                    ps.setFetchSize(FETCH_SIZE);
+                    binder.bind(ps);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            handler.handle(rs);
+                        }
                     }
                 }
-            } finally {
-                c.rollback(); // read only: nothing to keep
-            }
+                return null;
+            });
         } catch (SQLException e) {
             throw failure("cannot read " + what, e);
         }

@@ -295,11 +295,13 @@ public final class JournalLock implements AutoCloseable {
         p.setProperty("loginTimeout", Integer.toString(LOGIN_TIMEOUT_SECONDS));
         // and the server's side of the session: PostgreSQL probes an idle session every second and ends
         // it (freeing its lock) once its node has been silent SERVER_SILENCE_LIMIT; per session, so a
-        // deployment changes nothing in postgresql.conf (tcp_user_timeout: PostgreSQL 12+)
-        p.setProperty("options", SERVER_SIDE_BOUND);
+        // deployment changes nothing in postgresql.conf (tcp_user_timeout: PostgreSQL 12+). After the
+        // URL's own options=, which would otherwise replace it
+        LockSessionOptions session = LockSessionOptions.of(url, SERVER_SIDE_BOUND);
+        p.setProperty("options", session.options());
         p.setProperty("ApplicationName", applicationName);
         try {
-            return DriverManager.getConnection(url, p);
+            return DriverManager.getConnection(session.url(), p);
         } catch (SQLException e) {
             throw new JournalException("cannot open the journal database " + JournalDataSource.redact(url) + ": "
                     + String.valueOf(e.getMessage()).lines().findFirst().orElse(""), e);

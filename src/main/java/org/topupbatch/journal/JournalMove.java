@@ -59,17 +59,13 @@ public final class JournalMove {
     private static void copy(DataSource from, DataSource to, JournalTables tables) {
         try (Connection source = from.getConnection(); Connection target = to.getConnection()) {
             source.setReadOnly(true);
-            target.setAutoCommit(false);
-            try {
+            JdbcSupport.transaction(target, copying -> {
                 for (JournalTables.Table t : tables.tables()) {
-                    copyTable(source, target, t);
-                    continueIdentities(target, t);
+                    copyTable(source, copying, t);
+                    continueIdentities(copying, t);
                 }
-                target.commit();
-            } catch (SQLException | RuntimeException e) {
-                target.rollback();
-                throw e;
-            }
+                return null;
+            });
         } catch (SQLException e) {
             throw new JournalException("cannot copy the journal: " + e.getMessage(), e);
         }
@@ -124,11 +120,12 @@ public final class JournalMove {
         List<TableMoved> moved = new ArrayList<>();
         try (Connection source = from.getConnection(); Connection target = to.getConnection()) {
             // PostgreSQL streams a result only inside a transaction
-            target.setAutoCommit(false);
-            for (JournalTables.Table t : tables.tables()) {
-                moved.add(new TableMoved(t.name(), compareTable(source, target, t)));
-            }
-            target.rollback();
+            JdbcSupport.readOnly(target, reading -> {
+                for (JournalTables.Table t : tables.tables()) {
+                    moved.add(new TableMoved(t.name(), compareTable(source, reading, t)));
+                }
+                return null;
+            });
         } catch (SQLException e) {
             throw new JournalException("cannot compare the moved journal: " + e.getMessage(), e);
         }

@@ -20,6 +20,9 @@ import java.util.List;
  * scans are also off for the transaction, and every execution planned afresh (a cached generic plan
  * ignores the setting; the driver keeps prepared statements per connection).
  *
+ * <p>A plan's look-ups ({@link JdbcIntakeJournal#ordersAmong}, {@link JdbcIntakeJournal#repeatsAmong}) are
+ * asked the same way: a plan may come right after a big intake, before any ANALYZE saw its rows.
+ *
  * <p>Weighed and left: ANALYZE inside the transaction (it does see the transaction's own rows, but
  * it holds a lock until commit that makes a second intake and autovacuum wait, and needs the
  * table's owner); {@code = ANY(?)} alone (the same estimate as the {@code IN} list). H2 plans by its
@@ -41,6 +44,11 @@ final class PostgresLookUps {
             JOIN batch b ON b.id = r.batch_id
             WHERE r.sent_at >= ? OR r.created_at >= ?""";
 
+    /** As JdbcIntakeJournal's ORDERS_AMONG (a plan's look-up), one look-up of ux_batch_row_order_ref per ref_id. */
+    static final String ORDERS_AMONG = """
+            SELECT o.order_ref_id FROM unnest(?::varchar[]) AS k(ref_id) CROSS JOIN LATERAL
+            (SELECT r.order_ref_id FROM batch_row r WHERE r.order_ref_id = k.ref_id OFFSET 0) o""";
+
     private PostgresLookUps() {
     }
 
@@ -58,6 +66,10 @@ final class PostgresLookUps {
     static void bindRefUses(PreparedStatement ps, List<String> refIds, long batchId) throws SQLException {
         ps.setArray(1, ps.getConnection().createArrayOf("varchar", refIds.toArray()));
         ps.setLong(2, batchId);
+    }
+
+    static void bindOrders(PreparedStatement ps, List<String> refIds) throws SQLException {
+        ps.setArray(1, ps.getConnection().createArrayOf("varchar", refIds.toArray()));
     }
 
     static void bindRepeats(PreparedStatement ps, List<String> repeatKeys, long windowStart) throws SQLException {

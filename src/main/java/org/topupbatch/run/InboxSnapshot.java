@@ -35,9 +35,16 @@ public class InboxSnapshot implements GenericFileFilter<Object> {
         return new InboxSnapshot(inbox, Set.copyOf(list(inbox)));
     }
 
+    /**
+     * Also accepts a name no longer in the inbox. Only one caller asks about such a name: Camel's
+     * clean-up of orphan lock files at start, which asks about the batch a {@code NAME.camelLock}
+     * stands for. A process killed after moving a batch to the archive and before deleting its lock
+     * leaves that lock behind; refusing the gone batch would keep the lock in a once run's inbox forever.
+     */
     @Override
     public boolean accept(GenericFile<Object> file) {
-        return file.isDirectory() || names == null || names.contains(file.getFileName());
+        return file.isDirectory() || names == null || names.contains(file.getFileName())
+                || !Files.exists(inbox.resolve(file.getFileName()));
     }
 
     /** True when every batch of the snapshot has left the inbox (taken and archived). */

@@ -12,7 +12,7 @@ import java.util.function.Function;
 public record FolderSettings(Path inbox, Path reports, Path data) {
 
     static final Setting<Path> INBOX = Setting.of("topup.inbox", "inbox",
-            "folder watched for *.csv batches, or a folder on an SFTP server", SettingChecks::folder);
+            "folder watched for *.csv and *.xlsx batches, or a folder on an SFTP server", SettingChecks::folder);
     static final Setting<Path> REPORTS = Setting.of("topup.reports", "reports",
             "where reports are written", SettingChecks::folder);
     static final Setting<Path> DATA = Setting.of("topup.data", "data",

@@ -3,7 +3,6 @@ package org.topupbatch.settings;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Pattern;
@@ -51,49 +50,14 @@ final class ProviderAccounts {
         return List.copyOf(accounts);
     }
 
-    /** The key of one of an account's settings, e.g. {@code topup.provider.main.base-url}. */
-    static String key(String name, String setting) {
-        return "topup.provider." + name + "." + setting;
-    }
-
+    /** One account's settings, read with the declarations of {@code topup.provider.NAME.*} (ProviderSettings). */
     private static ProviderAccount account(String name, Function<String, String> optional) {
-        String dialectKey = key(name, "dialect");
-        String dialect = optional.apply(dialectKey);
-        dialect = dialect == null ? "topup" : dialect.toLowerCase(Locale.ROOT);
-        if (!ProviderSettings.DIALECTS.contains(dialect)) {
-            throw new SettingsException(dialectKey + ": '" + optional.apply(dialectKey) + "' is not a dialect we speak ("
-                    + String.join(", ", ProviderSettings.DIALECTS) + ")");
-        }
-        String baseUrl = SettingChecks.url(key(name, "base-url"), required(name, "base-url", optional));
-        String apiKey = required(name, "api-key", optional);
-        String apiSecret = required(name, "api-secret", optional);
-        return new ProviderAccount(name, dialect, baseUrl, apiKey, apiSecret, rateLimit(name, optional),
-                optional.apply(key(name, "webhook-secret")));
-    }
-
-    private static String required(String name, String setting, Function<String, String> optional) {
-        String key = key(name, setting);
-        String v = optional.apply(key);
-        if (v == null) {
-            throw new SettingsException(key + " is not set (" + SettingsLookup.environmentName(key) + ")");
-        }
-        return v;
-    }
-
-    private static int rateLimit(String name, Function<String, String> optional) {
-        String key = key(name, "rate-limit");
-        String v = optional.apply(key);
-        if (v == null) {
-            return 0;
-        }
-        try {
-            int n = Integer.parseInt(v);
-            if (n < 0 || n > 100_000) {
-                throw new SettingsException(key + ": " + n + " is outside 0..100000 (requests per minute; 0 = from the provider)");
-            }
-            return n;
-        } catch (NumberFormatException e) {
-            throw new SettingsException(key + ": '" + v + "' is not a whole number of requests per minute");
-        }
+        String dialect = ProviderSettings.ACCOUNT_DIALECT.forAccount(name).read(optional);
+        String baseUrl = ProviderSettings.ACCOUNT_BASE_URL.forAccount(name).read(optional);
+        String apiKey = ProviderSettings.ACCOUNT_API_KEY.forAccount(name).read(optional);
+        String apiSecret = ProviderSettings.ACCOUNT_API_SECRET.forAccount(name).read(optional);
+        return new ProviderAccount(name, dialect, baseUrl, apiKey, apiSecret,
+                ProviderSettings.ACCOUNT_RATE_LIMIT.forAccount(name).read(optional),
+                ProviderSettings.ACCOUNT_WEBHOOK_SECRET.forAccount(name).read(optional));
     }
 }

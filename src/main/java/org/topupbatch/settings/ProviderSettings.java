@@ -33,7 +33,7 @@ public record ProviderSettings(String baseUrl, String apiKey, String apiSecret, 
     static final Setting<String> DIALECT = Setting.of("topup.dialect", "topup",
             "how the provider's API is spelt", ProviderSettings::dialectName);
     static final Setting<Integer> RATE_LIMIT = Setting.of("topup.rate-limit", "0",
-            "the account's requests per minute, for a provider that cannot tell", SettingChecks.integer(0, 100_000));
+            "the account's requests per minute, for a provider that cannot tell", ProviderSettings::requestsPerMinute);
     static final Setting<Integer> DAILY_LIMIT = Setting.of("topup.daily-limit", "0",
             "the account's requests per day, for a provider that cannot tell", SettingChecks.integer(0, Integer.MAX_VALUE));
     static final Setting<Path> PRODUCT_MAP = Setting.of("topup.product-map", null,
@@ -41,8 +41,20 @@ public record ProviderSettings(String baseUrl, String apiKey, String apiSecret, 
     static final Setting<String> PROVIDERS = Setting.of(ProviderAccounts.PROVIDERS, null,
             "named accounts instead of the one above", SettingChecks::text);
 
+
+    // each named account's keys (topup.provider.NAME.*), made from the one account's so both read a value alike
+    static final Setting<String> ACCOUNT_DIALECT = DIALECT.perAccount("the account's dialect, as topup.dialect");
+    static final Setting<String> ACCOUNT_BASE_URL = BASE_URL.perAccount("the account's base address, as topup.base-url")
+            .mustBeSet();
+    static final Setting<String> ACCOUNT_API_KEY = API_KEY.perAccount("its API key").mustBeSet();
+    static final Setting<String> ACCOUNT_API_SECRET = API_SECRET.perAccount("its secret").mustBeSet();
+    static final Setting<Integer> ACCOUNT_RATE_LIMIT = RATE_LIMIT.perAccount("its requests per minute, as topup.rate-limit");
+    static final Setting<String> ACCOUNT_WEBHOOK_SECRET = WebhookSettings.SECRET.perAccount(
+            "topup.provider.NAME.webhook-secret", "the account's webhook secret");
+
     static final List<Setting<?>> DECLARED = List.of(BASE_URL, API_KEY, API_SECRET, DIALECT, RATE_LIMIT, DAILY_LIMIT,
-            PROVIDERS, PRODUCT_MAP);
+            PROVIDERS, ACCOUNT_DIALECT, ACCOUNT_BASE_URL, ACCOUNT_API_KEY, ACCOUNT_API_SECRET, ACCOUNT_RATE_LIMIT,
+            ACCOUNT_WEBHOOK_SECRET, PRODUCT_MAP);
 
     /** Reads the accounts' settings; throws {@link SettingsException} naming the first bad one. */
     static ProviderSettings load(Function<String, String> lookup) {
@@ -95,6 +107,19 @@ public record ProviderSettings(String baseUrl, String apiKey, String apiSecret, 
             throw new SettingsException(key + ": '" + v + "' is not a dialect we speak (" + String.join(", ", DIALECTS) + ")");
         }
         return name;
+    }
+
+    /** Requests per minute, 0 to 100,000; 0 leaves the limit to the provider's profile or tier. */
+    private static int requestsPerMinute(String key, String v) {
+        try {
+            int n = Integer.parseInt(v);
+            if (n < 0 || n > 100_000) {
+                throw new SettingsException(key + ": " + n + " is outside 0..100000 (requests per minute; 0 = from the provider)");
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new SettingsException(key + ": '" + v + "' is not a whole number of requests per minute");
+        }
     }
 
     /** A file name, checked to be one; its content is read where the accounts are used. */

@@ -37,6 +37,12 @@ class SettingsReferenceTest {
     void every_declared_setting_has_a_row_and_every_row_a_setting_the_code_reads() throws IOException {
         Set<String> declared = keys(DECLARED, "src/main/java/org/topupbatch/settings");
         Set<String> read = keys(READ, "src/main/java", "src/main/resources", "routes");
+        Set<String> perAccount = new TreeSet<>();
+        for (Setting<?> setting : Settings.declared()) {
+            if (setting.key().contains(".NAME.")) {
+                perAccount.add(setting.key());
+            }
+        }
         Set<String> rows = new TreeSet<>();
         List<String> problems = new ArrayList<>();
         DocsTree tree = new DocsTree(Path.of(""));
@@ -52,8 +58,8 @@ class SettingsReferenceTest {
                 if (!m.group(2).strip().equals(variable)) {
                     problems.add(tree.name(page) + ": " + key + " shows " + m.group(2).strip() + ", the lookup reads " + variable);
                 }
-                // topup.provider.NAME.x: the code builds the key from the account's name
-                if (key.contains(".NAME.") ? !declared.contains("topup.provider.") : !read.contains(key)) {
+                // topup.provider.NAME.x: the code makes each account's key from that declaration
+                if (key.contains(".NAME.") ? !perAccount.contains(key) : !read.contains(key)) {
                     problems.add(tree.name(page) + ": " + key + " is read nowhere in src/main or routes");
                 }
             }
@@ -63,32 +69,41 @@ class SettingsReferenceTest {
                 problems.add(key + " (declared in org.topupbatch.settings) has no row in docs/");
             }
         }
+        for (String key : perAccount) {
+            if (!rows.contains(key)) {
+                problems.add(key + " (declared for each named account) has no row in docs/");
+            }
+        }
+        assertThat(perAccount).as("the named accounts' keys").hasSize(6);
         assertThat(declared).as("keys the settings package declares").hasSizeGreaterThan(40);
         assertThat(problems).isEmpty();
     }
 
     @Test
     void each_rows_default_and_meaning_are_the_declarations() throws IOException {
-        java.util.Map<String, String[]> rows = new java.util.HashMap<>(); // key -> default, meaning
+        // key -> each row of it (page, default, meaning): a key shown on two pages is checked on both
+        java.util.Map<String, List<String[]>> rows = new java.util.HashMap<>();
         DocsTree tree = new DocsTree(Path.of(""));
         for (Path page : tree.pages()) {
             for (String line : DocsTree.lines(page)) {
                 String[] cells = line.split("\\s*\\|\\s*", -1);
                 if (line.startsWith("| topup.") && cells.length >= 6) {
-                    rows.put(cells[1], new String[] {cells[3], cells[4]});
+                    rows.computeIfAbsent(cells[1], k -> new ArrayList<>()).add(new String[] {tree.name(page), cells[3], cells[4]});
                 }
             }
         }
         List<String> problems = new ArrayList<>();
         for (Setting<?> setting : Settings.declared()) {
-            String[] row = rows.get(setting.key());
-            if (row == null) {
+            List<String[]> shown = rows.get(setting.key());
+            if (shown == null) {
                 problems.add(setting.key() + " has no row in docs/");
                 continue;
             }
-            String problem = rowDiffers(setting, row[0], row[1]);
-            if (problem != null) {
-                problems.add(problem);
+            for (String[] row : shown) {
+                String problem = rowDiffers(setting, row[1], row[2]);
+                if (problem != null) {
+                    problems.add(row[0] + ": " + problem);
+                }
             }
         }
         assertThat(Settings.declared()).as("keys the groups declare").hasSizeGreaterThan(40);
@@ -123,20 +138,28 @@ class SettingsReferenceTest {
         assertThat(propertyDiffers(declared, "30m")).isNull();
         assertThat(propertyDiffers(declared, null)).isNull();
         assertThat(propertyDiffers(declared, "20m")).contains("20m").contains("30m");
+        Setting<String> required = new Setting<>("topup.z", null, "its address", (k, v) -> v, true);
+        assertThat(rowDiffers(required, "(required)", "its address")).isNull();
+        assertThat(rowDiffers(required, "empty", "its address")).contains("empty").contains("(required)");
+        assertThat(rowDiffers(unset, "(required)", "what it names")).contains("has none");
         assertThat(propertyDiffers(unset, "")).isNull();
         assertThat(propertyDiffers(unset, "x")).contains("'x'");
     }
 
     /**
      * Why a docs row does not say what the declaration says, or null: a declared default is shown as
-     * {@code `30m`}; no default as {@code empty}, {@code (none)} or {@code empty: what that means};
-     * the meaning (without its {@code `} marks) starts with the declared description.
+     * {@code `30m`}; a required key as {@code (required)}; no default as {@code empty}, {@code (none)} or
+     * {@code empty: what that means}; the meaning (without its {@code `} marks) starts with the declared
+     * description.
      */
     static String rowDiffers(Setting<?> setting, String shownDefault, String meaning) {
-        if (setting.defaultText() != null ? !shownDefault.equals("`" + setting.defaultText() + "`")
-                : !(shownDefault.equals("empty") || shownDefault.equals("(none)") || shownDefault.startsWith("empty: "))) {
+        boolean shownRight = setting.required() ? shownDefault.equals("(required)")
+                : setting.defaultText() != null ? shownDefault.equals("`" + setting.defaultText() + "`")
+                : shownDefault.equals("empty") || shownDefault.equals("(none)") || shownDefault.startsWith("empty: ");
+        if (!shownRight) {
             return setting.key() + ": docs show the default " + shownDefault + ", the declaration "
-                    + (setting.defaultText() == null ? "has none (write empty, (none) or empty: ...)" : "`" + setting.defaultText() + "`");
+                    + (setting.required() ? "requires a value (write (required))"
+                    : setting.defaultText() == null ? "has none (write empty, (none) or empty: ...)" : "`" + setting.defaultText() + "`");
         }
         if (!meaning.replace("`", "").startsWith(setting.description())) {
             return setting.key() + ": the meaning in docs does not start with the declared description '"

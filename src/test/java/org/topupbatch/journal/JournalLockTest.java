@@ -105,6 +105,31 @@ class JournalLockTest {
     }
 
     @Test
+    void the_urls_own_options_and_the_locks_bound_both_apply_and_the_bound_wins_a_clash() throws Exception {
+        // an operator's options= (a schema, and a timeout of their own) used to replace the lock's bound
+        String url = newDatabase() + "&options=-c%20search_path%3Dtopup_own%20-c%20tcp_user_timeout%3D60000";
+        try (JournalLock lock = JournalLock.session(url, "postgres", null, "node-a")) {
+            assertThat(lock.serverSetting("search_path")).isEqualTo("topup_own");
+            assertThat(lock.serverSetting("tcp_user_timeout")).isEqualTo("5000");
+            assertThat(lock.serverSetting("tcp_keepalives_idle")).isEqualTo("1");
+        }
+        try (JournalLock taken = JournalLock.tryTake(url, "postgres", null)) {
+            assertThat(taken.serverSetting("search_path")).isEqualTo("topup_own");
+            assertThat(taken.serverSetting("tcp_keepalives_count")).isEqualTo("5");
+        }
+    }
+
+    @Test
+    void the_lock_session_url_loses_only_its_options_parameter() {
+        assertThat(LockSessionOptions.of("jdbc:postgresql://db/topup", "-c a=1"))
+                .isEqualTo(new LockSessionOptions("jdbc:postgresql://db/topup", "-c a=1"));
+        assertThat(LockSessionOptions.of("jdbc:postgresql://db/topup?ssl=true&options=-c%20search_path%3Dx&connectTimeout=3", "-c a=1"))
+                .isEqualTo(new LockSessionOptions("jdbc:postgresql://db/topup?ssl=true&connectTimeout=3", "-c search_path=x -c a=1"));
+        assertThat(LockSessionOptions.of("jdbc:postgresql://db/topup?options=", "-c a=1"))
+                .isEqualTo(new LockSessionOptions("jdbc:postgresql://db/topup", "-c a=1"));
+    }
+
+    @Test
     void journals_in_other_databases_of_the_same_server_do_not_block_each_other() throws Exception {
         try (JdbcJournal a = JdbcJournal.open(data, newDatabase(), "postgres", null);
              JdbcJournal b = JdbcJournal.open(data, newDatabase(), "postgres", null)) {

@@ -95,6 +95,41 @@ class PostgresIntakePlanTest {
         assertThat(after.rowsRead()).as("rows read by the look-ups (%s)", after).isLessThan(rows);
     }
 
+    @Test
+    void aPlansLookUpsRightAfterABigIntakeUseTheIndexesToo() throws SQLException {
+        // a plan may come before any ANALYZE has seen the rows just taken in: the same estimate as above
+        int rows = 5 * JdbcBatchWriter.CHUNK;
+        List<String> refIds = new ArrayList<>();
+        List<String> keys = new ArrayList<>();
+        try (BatchWriter writer = journal.intake().openBatch("taken.csv", ',', List.of(), "archive/taken.csv")) {
+            for (int n = 0; n < rows; n++) {
+                refIds.add("INV-" + n);
+                keys.add("FF100|" + (100_000_000 + n) + "|");
+                // every other row an order; the rest refused (no order, and their keys count for nothing)
+                boolean order = n % 2 == 0;
+                writer.add(new NewRow(n, n + 2, refIds.get(n), "FF100", String.valueOf(100_000_000 + n), null, 15_000L,
+                        List.of(), order ? RowState.ACCEPTED : RowState.REJECTED, order ? 15_000L : null,
+                        order ? null : "refused", keys.get(n)));
+            }
+            writer.commit();
+        }
+        Counters before = Poll.until("batch_row's counters to show the " + rows + " rows", Duration.ofSeconds(30),
+                this::counters, c -> c.inserted() >= rows);
+        List<String> asked = new ArrayList<>(refIds.subList(0, JdbcBatchWriter.CHUNK));
+        asked.add("INV-never");
+        assertThat(journal.intake().ordersAmong(asked)).hasSize(JdbcBatchWriter.CHUNK / 2).contains("INV-0")
+                .doesNotContain("INV-1", "INV-never");
+        assertThat(journal.intake().repeatsAmong(keys.subList(0, JdbcBatchWriter.CHUNK), 0))
+                .hasSize(JdbcBatchWriter.CHUNK / 2).containsKey(keys.get(0)).doesNotContainKey(keys.get(1));
+        // both found 500 rows, so both read at least that many once their counters are published
+        Counters after = Poll.until("batch_row's counters to show both look-ups", Duration.ofSeconds(30), this::counters,
+                c -> c.rowsRead() - before.rowsRead() >= JdbcBatchWriter.CHUNK
+                        && c.seqScans() + c.indexScans() >= before.seqScans() + before.indexScans() + 2);
+        // a look-up per key reads the rows it finds (and the refused rows' keys); a scan reads all 5,000 rows each time
+        assertThat(after.rowsRead() - before.rowsRead()).as("rows read by the look-ups (%s, before %s)", after, before)
+                .isLessThan(rows);
+    }
+
     private record Counters(long seqScans, long indexScans, long rowsRead, long inserted) {
     }
 

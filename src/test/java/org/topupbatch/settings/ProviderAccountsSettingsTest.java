@@ -127,6 +127,33 @@ class ProviderAccountsSettingsTest {
     }
 
     @Test
+    void the_one_account_and_a_named_account_read_a_value_alike() {
+        // one declaration each (ProviderSettings.ACCOUNT_*): same default, same check, same words
+        Map<String, String> cases = Map.of("fast", "'fast' is not a whole number of requests per minute",
+                "100001", "100001 is outside 0..100000 (requests per minute; 0 = from the provider)",
+                "h2h", "'h2h' is not a dialect we speak (topup, digiflazz)");
+        cases.forEach((value, refusal) -> {
+            String suffix = value.equals("h2h") ? "DIALECT" : "RATE_LIMIT";
+            env.clear();
+            env.put("TOPUP_BASE_URL", "https://api.example.co.id");
+            env.put("TOPUP_API_KEY", "RSL-1");
+            env.put("TOPUP_API_SECRET", "s");
+            env.put("TOPUP_" + suffix, value);
+            assertThatThrownBy(this::load).as("topup." + suffix).hasMessage(
+                    "topup." + suffix.toLowerCase(java.util.Locale.ROOT).replace('_', '-') + ": " + refusal);
+            env.clear();
+            twoAccounts();
+            env.put("TOPUP_PROVIDER_MAIN_" + suffix, value);
+            assertThatThrownBy(this::load).as("topup.provider.main." + suffix).hasMessage(
+                    "topup.provider.main." + suffix.toLowerCase(java.util.Locale.ROOT).replace('_', '-') + ": " + refusal);
+        });
+        env.clear();
+        twoAccounts();
+        assertThat(load().provider().accounts().get(0).dialect()).as("the default dialect").isEqualTo("topup");
+        assertThat(load().provider().accounts().get(0).rateLimit()).as("the default rate limit").isZero();
+    }
+
+    @Test
     void topup_providers_and_the_single_account_settings_are_one_or_the_other() {
         twoAccounts();
         env.put("TOPUP_BASE_URL", "https://one.example");
