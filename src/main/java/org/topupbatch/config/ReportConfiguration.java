@@ -52,7 +52,7 @@ public final class ReportConfiguration extends AreaConfiguration {
                         .withAccountBalances(provider::lastBalance),
                 settings.folders().reports(), settings.reconcile().businessZone(), settings.track().pendingTimeout(),
                 new org.topupbatch.track.OrderRequests(settings.guards().priceTolerance()), clock)
-                .withNotices(notify.notifications()::tell);
+                .withNotices(notice -> notify.notifications().messagesFor(notice, null));
     }
 
     /** The notifications, for the areas wired after this one. */

@@ -52,11 +52,11 @@ public final class SubmitConfiguration extends AreaConfiguration implements Auto
             submitter = new OrderSubmitter(journal.journal().submission(), provider.gateways(), clock,
                     new PriceGuard(provider::prices, settings.guards().priceTolerance()), availability);
             submitter.queue().ledBy(led);
-            submitter.queue().onStopped((file, reason) -> notify.notifications().tell(new org.topupbatch.notify.Notice(
+            submitter.queue().onStopped((batchId, file, reason) -> notify.notifications().messagesFor(new org.topupbatch.notify.Notice(
                     "batch_stopped", "topup-batch: batch " + org.topupbatch.text.OneLine.of(file, 200) + " stopped",
                     "Sending stopped for batch " + org.topupbatch.text.OneLine.of(file, 200) + ": "
                             + org.topupbatch.text.OneLine.of(reason, 500) + ". Rows not yet sent stay queued.",
-                    java.util.Map.of("batch", file, "reason", reason))));
+                    java.util.Map.of("batch", file, "reason", reason)), batchId));
         }
         return submitter;
     }

@@ -104,6 +104,9 @@ public final class TopupWiring implements AutoCloseable {
                 String fatal = run.takeLeadership();
                 if (fatal == null) {
                     String node = org.topupbatch.cluster.NodeName.resolve(lookup);
+                    // leading is a lock the journal holds for this node's connection, not a row it
+                    // commits: there is no change to share a transaction with, so the notice is recorded
+                    // in one of its own right after (a crash in between loses it; docs/operating.md#notifications)
                     notify.notifications().tell(new org.topupbatch.notify.Notice("leader_changed",
                             "topup-batch: node " + node + " is now the active node",
                             "Node " + node + " took over sending and tracking on the shared journal.",

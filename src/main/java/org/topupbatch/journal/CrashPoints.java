@@ -22,6 +22,15 @@ public final class CrashPoints {
     public static final String TRACK_AFTER_ANSWER = "track-after-answer";
     /** A report file is complete under its temporary name, not yet renamed into place. */
     public static final String REPORT_BEFORE_RENAME = "report-before-rename";
+    /**
+     * A batch's stop is committed (with its {@code batch_stopped} notice in the outbox, in the same
+     * transaction); nothing has followed it yet.
+     */
+    public static final String STOP_AFTER_COMMIT = "stop-after-commit";
+    /** A message claimed from the outbox is about to be sent; nothing has left yet. */
+    public static final String OUTBOX_BEFORE_SEND = "outbox-before-send";
+    /** The endpoint took a message (a 2xx answer); the outbox does not yet record it delivered. */
+    public static final String OUTBOX_AFTER_ANSWER = "outbox-after-answer";
     /** Intake is about to read a file's rows: a failure point (see {@link #failIfAsked}), the subject is the file name. */
     public static final String INTAKE_READ = "intake-read";
 

@@ -79,7 +79,11 @@ final class JdbcOutbox implements Outbox {
         }, "cannot record the report of batch " + batchId + " and its messages");
     }
 
-    private static void insert(Connection c, List<OutgoingMessage> messages, long now) throws SQLException {
+    /** Records the messages on {@code c}, in the caller's transaction (a change and the messages it calls for). */
+    static void insert(Connection c, List<OutgoingMessage> messages, long now) throws SQLException {
+        if (messages.isEmpty()) {
+            return;
+        }
         try (PreparedStatement ps = c.prepareStatement(INSERT)) {
             for (OutgoingMessage m : messages) {
                 ps.setString(1, m.eventId());

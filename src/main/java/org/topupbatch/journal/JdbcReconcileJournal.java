@@ -82,7 +82,7 @@ final class JdbcReconcileJournal implements ReconcileJournal {
     }
 
     @Override
-    public void recordReconciliation(Reconciliation run) {
+    public void recordReconciliation(Reconciliation run, List<Outbox.OutgoingMessage> notices) {
         String exceptions;
         String accounts;
         try {
@@ -91,19 +91,23 @@ final class JdbcReconcileJournal implements ReconcileJournal {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
-        jdbc.insert(RECORD, ps -> {
-            ps.setString(1, run.day());
-            ps.setString(2, run.zone());
-            ps.setLong(3, run.ranAt().toEpochMilli());
-            ps.setLong(4, run.providerOrders());
-            ps.setLong(5, run.journalOrders());
-            ps.setLong(6, run.matched());
-            ps.setString(7, exceptions);
-            ps.setLong(8, run.exceptionCount());
-            Columns.setLong(ps, 9, run.unexplained());
-            ps.setString(10, run.summaryFile());
-            ps.setString(11, accounts);
-        }, "the reconciliation of " + run.day());
+        jdbc.inTransaction(c -> {
+            try (java.sql.PreparedStatement ps = c.prepareStatement(RECORD)) {
+                ps.setString(1, run.day());
+                ps.setString(2, run.zone());
+                ps.setLong(3, run.ranAt().toEpochMilli());
+                ps.setLong(4, run.providerOrders());
+                ps.setLong(5, run.journalOrders());
+                ps.setLong(6, run.matched());
+                ps.setString(7, exceptions);
+                ps.setLong(8, run.exceptionCount());
+                Columns.setLong(ps, 9, run.unexplained());
+                ps.setString(10, run.summaryFile());
+                ps.setString(11, accounts);
+                ps.executeUpdate();
+            }
+            JdbcOutbox.insert(c, notices, run.ranAt().toEpochMilli());
+        }, "cannot record the reconciliation of " + run.day());
     }
 
     @Override

@@ -212,14 +212,22 @@ final class JdbcSubmissionJournal extends JdbcRowOutcomesHolder implements Submi
     }
 
     @Override
-    public void haltBatch(long batchId, String reason) {
-        int halted = jdbc.update(HALT_BATCH, ps -> {
-            ps.setString(1, reason);
-            ps.setLong(2, batchId);
-        });
-        if (halted == 1) {
+    public boolean haltBatch(long batchId, String reason, List<Outbox.OutgoingMessage> notices) {
+        boolean halted = jdbc.answerInTransaction(c -> {
+            try (java.sql.PreparedStatement ps = c.prepareStatement(HALT_BATCH)) {
+                ps.setString(1, reason);
+                ps.setLong(2, batchId);
+                if (ps.executeUpdate() != 1) {
+                    return false; // stopped already: told then
+                }
+            }
+            JdbcOutbox.insert(c, notices, clock.millis());
+            return true;
+        }, "cannot record the stop of batch " + batchId);
+        if (halted) {
             rowFinal.current().rowsFinal(batchId);
         }
+        return halted;
     }
 
     @Override

@@ -49,7 +49,15 @@ public interface ReconcileJournal {
      */
     boolean correctOutcome(long rowId, RowState state, String serialNumber, Long price, String message, Instant at);
 
-    void recordReconciliation(Reconciliation run);
+    default void recordReconciliation(Reconciliation run) {
+        recordReconciliation(run, List.of());
+    }
+
+    /**
+     * Records the run and the {@code notices} it calls for ({@code reconcile_exceptions}) in the outbox,
+     * in one transaction: a crash keeps both or neither.
+     */
+    void recordReconciliation(Reconciliation run, List<Outbox.OutgoingMessage> notices);
 
     /**
      * A balance the provider told (check-balance, profile): {@code askedAt} when the request left,

@@ -65,7 +65,16 @@ public interface SubmissionJournal extends RowOutcomes {
     boolean rejectUnsent(long rowId, String message);
 
     /** Stops submission of a batch; its ACCEPTED rows stay as they are. Idempotent. */
-    void haltBatch(long batchId, String reason);
+    default void haltBatch(long batchId, String reason) {
+        haltBatch(batchId, reason, List.of());
+    }
+
+    /**
+     * Stops submission of a batch, and records the {@code notices} of the stop in the outbox in the
+     * same transaction, so a crash keeps both or neither. Only the first stop counts: false (and no
+     * notice) when the batch was stopped already.
+     */
+    boolean haltBatch(long batchId, String reason, List<Outbox.OutgoingMessage> notices);
 
     /** Records the balance read just before the batch's first order, once (later calls keep the first). */
     void recordSubmitStart(long batchId, long balanceBefore, Instant at);

@@ -60,6 +60,8 @@ public final class OutboxDelivery {
     public void prepare(Exchange exchange) {
         OutboxEntry entry = exchange.getMessage().getBody(OutboxEntry.class);
         exchange.setProperty(ENTRY_PROPERTY, entry);
+        // the crash campaign kills here: the message is claimed (and committed long before), nothing sent
+        org.topupbatch.journal.CrashPoints.pass(org.topupbatch.journal.CrashPoints.OUTBOX_BEFORE_SEND);
         org.apache.camel.Message message = exchange.getMessage();
         message.removeHeaders("*");
         String uri;
@@ -82,6 +84,8 @@ public final class OutboxDelivery {
     /** routes/notify.yaml: the endpoint took it; never sent again. */
     public void delivered(Exchange exchange) {
         OutboxEntry entry = exchange.getProperty(ENTRY_PROPERTY, OutboxEntry.class);
+        // the crash campaign kills here: the receiver has it, the outbox does not know; it is sent again
+        org.topupbatch.journal.CrashPoints.pass(org.topupbatch.journal.CrashPoints.OUTBOX_AFTER_ANSWER);
         outbox.delivered(entry.id(), node, clock.instant());
         notifications.delivered(entry.event());
         // one line per delivery, after its record: what an operator (and the kill test) can rely on

@@ -10,7 +10,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -64,7 +63,8 @@ public final class ReconcileRun implements DailyReconciliation {
     private final Duration pendingTimeout;
     private final OrderRequests requests;
     private final Clock clock;
-    private Consumer<Notice> notices = notice -> { };
+    /** The outbox messages a notice makes (one per endpoint); none by default (the command tells nobody). */
+    private Function<Notice, List<org.topupbatch.journal.Outbox.OutgoingMessage>> notices = notice -> List.of();
 
     public ReconcileRun(List<Account> accounts, ReconcileJournal reconciliations, RowOutcomes outcomes,
                         ReportingJournal reporting, ReportWriter reports, Path reportsDir, ZoneId zone,
@@ -90,8 +90,11 @@ public final class ReconcileRun implements DailyReconciliation {
                 .map(a -> new Account(a.name(), a.dialect(), () -> gateway.apply(a))).toList();
     }
 
-    /** Who is told of a reconciliation with exceptions or with an account not reconciled (the service's notifications). */
-    public ReconcileRun withNotices(Consumer<Notice> notices) {
+    /**
+     * Who is told of a reconciliation with exceptions or with an account not reconciled (the service's
+     * notifications): the notice's outbox messages, recorded with the run in one transaction.
+     */
+    public ReconcileRun withNotices(Function<Notice, List<org.topupbatch.journal.Outbox.OutgoingMessage>> notices) {
         this.notices = notices;
         return this;
     }
@@ -172,13 +175,15 @@ public final class ReconcileRun implements DailyReconciliation {
         // one account's balance now is the balance a report shows; several accounts' have each their own
         writeReportsAgain(reporting, reports, batchesChanged, summary.lone() ? each.get(0).result().summary().balanceNow() : null,
                 day, clock);
-        reconciliations.recordReconciliation(summary.record(files.summary().toString()));
         Long unexplainedKnown = summary.reconciled().stream().map(a -> a.result().summary().unexplained())
                 .filter(java.util.Objects::nonNull).reduce(0L, Long::sum);
+        List<org.topupbatch.journal.Outbox.OutgoingMessage> told = List.of();
         if (summary.exceptionCount() > 0 || unexplainedKnown != 0 || !summary.complete()) {
-            notices.accept(notice(summary.day(), summary.exceptions(), summary.exceptionCount(),
+            told = notices.apply(notice(summary.day(), summary.exceptions(), summary.exceptionCount(),
                     summary.unexplained(), files.csv(), summary.complete() ? "" : " Not reconciled: " + failures(summary) + "."));
         }
+        // the run and its notice in one transaction: a crash cannot record one without the other
+        reconciliations.recordReconciliation(summary.record(files.summary().toString()), told);
         for (AccountReconciliation a : each) {
             LOG.info("Reconciled {} ({}){}: {}", day, zone, a.account() == null ? "" : " at account " + a.account(), a.line());
         }

@@ -33,6 +33,8 @@ public final class InboxWatch {
         boolean readable = why == null;
         if (!readable && !unreadable) {
             LOG.warn("The inbox {} takes no file: {} (set {})", shown, why, InboxFolder.SETTING);
+            // no journal change causes this notice (a folder went away): it is recorded in the outbox in a
+            // transaction of its own; a crash before that loses it, and the next start looks again and tells it
             notices.accept(new Notice("inbox_unreadable", "topup-batch: the inbox cannot be read",
                     "The inbox " + shown + " takes no file: " + why + ". Batches dropped there wait until it can be read.",
                     Map.of("inbox", shown, "reason", why)));

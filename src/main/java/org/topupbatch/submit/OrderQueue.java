@@ -44,7 +44,7 @@ public class OrderQueue {
     private final OperatorHolds operator;
     private final java.util.function.IntSupplier perMinute;
     /** Told when a batch's submission stops (notifications): its file name and the reason. */
-    private volatile java.util.function.BiConsumer<String, String> stopped = (file, reason) -> { };
+    private volatile StopNotices stopped = (batchId, file, reason) -> List.of();
 
     OrderQueue(SubmissionJournal journal, BalanceBefore balanceBefore, Clock clock, PriceGuard prices,
                ProductAvailability availability, java.util.function.IntSupplier perMinute) {
@@ -251,16 +251,23 @@ public class OrderQueue {
     /** Stops submission of the row's batch (its ACCEPTED rows stay as they are). */
     void halt(long batchId, String reason) {
         if (halted.add(batchId)) {
-            journal.haltBatch(batchId, reason);
             String file = journal.batch(batchId).map(BatchRecord::fileName).orElse("#" + batchId);
-            LOG.error("Batch {} stopped: {}", file, reason);
-            stopped.accept(file, reason);
+            // the stop and its notice in one transaction: a crash right after the stop cannot lose the notice
+            boolean first = journal.haltBatch(batchId, reason, stopped.of(batchId, file, reason));
+            LOG.error("Batch {} stopped: {}{}", file, reason, first ? "" : " (stopped already)");
+            CrashPoints.pass(CrashPoints.STOP_AFTER_COMMIT);
         }
     }
 
-    /** Who is told when a batch's submission stops (the notifications). */
-    public void onStopped(java.util.function.BiConsumer<String, String> listener) {
-        this.stopped = listener;
+    /** The outbox messages that tell of a batch's stop (the notifications' {@code batch_stopped}). */
+    @FunctionalInterface
+    public interface StopNotices {
+        List<org.topupbatch.journal.Outbox.OutgoingMessage> of(long batchId, String file, String reason);
+    }
+
+    /** Who is told when a batch's submission stops: their messages are recorded with the stop. */
+    public void onStopped(StopNotices notices) {
+        this.stopped = notices;
     }
 
     private boolean stoppedAll() {

@@ -15,6 +15,7 @@ import org.topupbatch.sandbox.LostAnswerMode;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.sandbox.SandboxTier;
+import org.topupbatch.testing.CallbackReceiver;
 import org.topupbatch.testing.Poll;
 
 /**
@@ -29,11 +30,20 @@ import org.topupbatch.testing.Poll;
  * cancels a batch (the jar's own commands; every hold is resumed before the last run). Everything
  * random derives from the seed, so a failure can be replayed. Besides the {@link LedgerAudit}, the
  * {@link OperatorLog} checks that no order of a batch was created while it was held or after it was cancelled.
+ * Every batch's {@code batch_reported} callback goes to {@code topup.callback.url}, an ERP's receiver
+ * that checks signatures and answers 500 to a seeded fifth of the tries; half of the kills at a crash
+ * point are at the outbox's (a message claimed, not yet sent; the receiver's answer in, not yet
+ * recorded), and {@link MessageAudit} checks that none was lost and, by event id, none doubled.
  */
 final class CrashCampaign {
 
     static final List<String> CRASH_POINTS = List.of("intake-after-commit", "submit-after-sending",
             "submit-after-answer", "track-after-answer", "report-before-rename");
+    /** The outbox's crash points (journal/CrashPoints): between a message's record and its delivery. */
+    static final List<String> OUTBOX_POINTS = List.of("outbox-before-send", "outbox-after-answer");
+    static final String CALLBACK_SECRET = "campaign-callback-secret-7f3";
+    /** The share of callback tries the ERP's receiver answers 500. */
+    static final double CALLBACK_FAILURES = 0.2;
     private static final Duration RUN_LIMIT = Duration.ofMinutes(3);
     /** Moves of the market, one of which may happen during a run: knob, value. */
     static final List<String[]> MARKET = List.of(new String[] {"price-change", "+5%"}, new String[] {"price-change", "+25%"},
@@ -41,13 +51,13 @@ final class CrashCampaign {
             new String[] {"unavailable", ""});
 
     record Figures(long seed, String journal, int kills, int runs, int batches, int ordersChecked,
-                   Map<String, Integer> killsByMoment, Map<String, Integer> marketMoves, Duration took,
-                   List<String> anomalies) {
+                   Map<String, Integer> killsByMoment, Map<String, Integer> marketMoves, MessageAudit.Result messages,
+                   Duration took, List<String> anomalies) {
 
         String describe() {
             return String.format("crash campaign on %s, seed %d: %d kills survived in %d runs %s, market and operator moves %s, %d batches,"
-                            + " %d orders checked, %d anomalies, %d s", journal, seed, kills, runs, killsByMoment, marketMoves,
-                    batches, ordersChecked, anomalies.size(), took.toSeconds());
+                            + " %d orders checked, messages: %s, %d anomalies, %d s", journal, seed, kills, runs, killsByMoment,
+                    marketMoves, batches, ordersChecked, messages.describe(), anomalies.size(), took.toSeconds());
         }
     }
 
@@ -81,9 +91,21 @@ final class CrashCampaign {
         OperatorLog operator = new OperatorLog();
         List<String> anomalies = new ArrayList<>();
         int kills = 0;
-        try (SandboxProvider sandbox = SandboxProvider.start(misbehavingSandbox(seed), 0)) {
+        // a random of its own, so that a seed makes the same batches, moves and kills as before the messages came
+        Random messages = new Random(seed * 31 + 17);
+        try (SandboxProvider sandbox = SandboxProvider.start(misbehavingSandbox(seed), 0);
+             CallbackReceiver erp = CallbackReceiver.start("/erp-cb", CALLBACK_SECRET)) {
+            erp.answer(n -> {
+                synchronized (messages) {
+                    return messages.nextDouble() < CALLBACK_FAILURES ? 500 : 200;
+                }
+            });
             ProductProcess product = new ProductProcess(Files.createDirectories(home), sandbox.baseUrl());
             product.env.putAll(journal.settings());
+            product.env.put("TOPUP_CALLBACK_URL", erp.url("127.0.0.1"));
+            product.env.put("TOPUP_CALLBACK_ALLOWED_HOSTS", "127.0.0.1");
+            product.env.put("TOPUP_CALLBACK_SECRET", CALLBACK_SECRET);
+            product.env.put("TOPUP_NOTIFY_RETRY_DELAY", "200"); // a failed try again within a once run
             sandbox.config().setWebhookUrl(product.webhookUrl());
             boolean lastRunFinished = true;
             while (kills < killTarget && product.runs() < killTarget * 4) {
@@ -97,7 +119,7 @@ final class CrashCampaign {
                     operatorMove(product, batches, random, market, held, operator);
                 }
                 marketMoves(sandbox, random, market);
-                String moment = nextKill(random);
+                String moment = nextKill(random, messages);
                 boolean atPoint = !moment.contains("@");
                 long requestsBefore = sandbox.stats().totalRequests();
                 product.start(atPoint ? moment : null);
@@ -135,15 +157,24 @@ final class CrashCampaign {
             }
             product.start(null);
             int exit = product.await(RUN_LIMIT);
+            // a once run delivers what falls due within 30 s; a callback tried and answered 500 many
+            // times over may wait past that for its next try, which the next start makes
+            for (int more = 0; exit == 0 && more < 2 && product.output().contains("wait in the journal's outbox"); more++) {
+                product.start(null);
+                exit = product.await(RUN_LIMIT);
+            }
             if (exit != 0) {
                 anomalies.add("the final run exited with " + exit + " instead of 0:\n" + product.output());
             }
             LedgerAudit.Result audit = LedgerAudit.check(sandbox, product, batches);
             anomalies.addAll(audit.anomalies());
             anomalies.addAll(operator.ordersWhileStopped(sandbox.ledger(), batches));
-            anomalies.addAll(secretsInLogs(product, sandbox.config().apiSecret()));
+            anomalies.addAll(secretsInLogs(product, sandbox.config().apiSecret(), "the api secret"));
+            anomalies.addAll(secretsInLogs(product, CALLBACK_SECRET, "the callback secret"));
+            MessageAudit.Result delivered = MessageAudit.check(List.copyOf(erp.received()), product.reports, batches);
+            anomalies.addAll(delivered.anomalies());
             return new Figures(seed, journal.name(), kills, product.runs(), batches.size(), audit.ordersChecked(),
-                    byMoment, market, Duration.ofNanos(System.nanoTime() - started), anomalies);
+                    byMoment, market, delivered, Duration.ofNanos(System.nanoTime() - started), anomalies);
         }
     }
 
@@ -198,21 +229,29 @@ final class CrashCampaign {
 
     /**
      * {@code point:n} for a crash point, {@code random@<ms>ms} for a kill at a random time, or
-     * {@code operator@<ms>ms} for a kill right after an operator's move at a random time.
+     * {@code operator@<ms>ms} for a kill right after an operator's move at a random time. Half of the
+     * crash points drawn become one of the outbox's, chosen by {@code messages}.
      */
-    private static String nextKill(Random random) {
+    private static String nextKill(Random random, Random messages) {
         if (random.nextInt(5) == 0) {
             return "operator@" + random.nextInt(1500) + "ms";
         }
         if (random.nextBoolean()) {
             String point = CRASH_POINTS.get(random.nextInt(CRASH_POINTS.size()));
             // intake passes once per new file: a later pass would rarely come
-            return point + ":" + (point.startsWith("intake") ? 1 : 1 + random.nextInt(3));
+            int pass = point.startsWith("intake") ? 1 : 1 + random.nextInt(3);
+            synchronized (messages) {
+                if (messages.nextBoolean()) {
+                    // a run sends a callback or two: the first is the one sure to come
+                    return OUTBOX_POINTS.get(messages.nextInt(OUTBOX_POINTS.size())) + ":1";
+                }
+            }
+            return point + ":" + pass;
         }
         return "random@" + random.nextInt(3000) + "ms";
     }
 
-    private static List<String> secretsInLogs(ProductProcess product, String secret) throws IOException {
+    private static List<String> secretsInLogs(ProductProcess product, String secret, String what) throws IOException {
         try (Stream<Path> logs = Files.list(product.home)) {
             return logs.filter(p -> p.getFileName().toString().endsWith(".log"))
                     .filter(p -> {
@@ -222,7 +261,7 @@ final class CrashCampaign {
                             return false;
                         }
                     })
-                    .map(p -> p.getFileName() + " shows the api secret").toList();
+                    .map(p -> p.getFileName() + " shows " + what).toList();
         }
     }
 }

@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -16,21 +14,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.IntUnaryOperator;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.topupbatch.sandbox.SandboxConfig;
-import org.topupbatch.testing.FreePorts;
+import org.topupbatch.testing.CallbackReceiver;
+import org.topupbatch.testing.CallbackReceiver.Received;
 import org.topupbatch.testing.Poll;
 
 /**
@@ -54,55 +46,24 @@ class CallbackE2ETest {
             .env("TOPUP_CALLBACK_SECRET", SECRET).env("TOPUP_NOTIFY_RETRY_DELAY", "500");
     final JarRun run = product.run();
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    final List<Received> received = new CopyOnWriteArrayList<>();
-    final AtomicInteger tries = new AtomicInteger();
-    /** The status the receiver answers the n-th request with (1 for the first). */
-    volatile IntUnaryOperator answer = n -> 200;
-    HttpServer receiver;
-
-    record Received(Instant at, String eventId, String signature, String body, boolean verified, int answered) {
-    }
+    /** The ERP's receiver (the campaigns use it too): checks each signature, answers 200 unless told otherwise. */
+    CallbackReceiver receiver;
+    List<Received> received;
 
     @BeforeEach
     void startReceiver() throws IOException {
-        receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", FreePorts.pick()), 0);
-        receiver.createContext("/erp-cb", exchange -> {
-            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-            String signature = exchange.getRequestHeaders().getFirst("X-Topup-Signature");
-            int status = answer.applyAsInt(tries.incrementAndGet());
-            received.add(new Received(Instant.now(), exchange.getRequestHeaders().getFirst("X-Topup-Event-Id"), signature,
-                    body, verify(signature, body), status));
-            exchange.sendResponseHeaders(status, -1);
-            exchange.close();
-        });
-        receiver.start();
+        receiver = CallbackReceiver.start("/erp-cb", SECRET);
+        received = receiver.received();
     }
 
     @AfterEach
     void stopReceiver() throws Exception {
         run.kill();
-        receiver.stop(0);
-    }
-
-    /** The receiver's check: HMAC-SHA256 of "t.body" with the shared secret, as docs/callbacks.md shows. */
-    static boolean verify(String header, String body) {
-        if (header == null || !header.matches("t=\\d+,v1=[0-9a-f]{64}")) {
-            return false;
-        }
-        String t = header.substring(2, header.indexOf(','));
-        String v1 = header.substring(header.indexOf("v1=") + 3);
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(SECRET.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-            return HexFormat.of().formatHex(mac.doFinal((t + "." + body).getBytes(StandardCharsets.UTF_8))).equals(v1)
-                    && Math.abs(Instant.now().getEpochSecond() - Long.parseLong(t)) < 300;
-        } catch (Exception e) {
-            return false;
-        }
+        receiver.close();
     }
 
     String callbackUrl(String host) {
-        return "http://" + host + ":" + receiver.getAddress().getPort() + "/erp-cb";
+        return receiver.url(host);
     }
 
     HttpResponse<String> post(String name, String callbackUrl) throws Exception {
@@ -118,7 +79,7 @@ class CallbackE2ETest {
     }
 
     long delivered() {
-        return received.stream().filter(r -> r.answered() / 100 == 2).count();
+        return receiver.delivered();
     }
 
     @ParameterizedTest
@@ -127,7 +88,7 @@ class CallbackE2ETest {
             throws Exception {
         product.journalOn(db);
         run.env.put("TOPUP_CALLBACK_ALLOWED_HOSTS", "127.0.0.1");
-        answer = n -> n <= 2 ? 500 : 200;
+        receiver.answer(n -> n <= 2 ? 500 : 200);
         start();
 
         HttpResponse<String> refused = post("evil.csv", "http://erp.example.net/cb");
@@ -187,7 +148,7 @@ class CallbackE2ETest {
     void a_kill_while_the_callback_waits_loses_nothing_and_it_arrives_once(JournalDatabase db) throws Exception {
         product.journalOn(db);
         run.env.put("TOPUP_CALLBACK_ALLOWED_HOSTS", "127.0.0.1");
-        answer = n -> 503; // the ERP is down
+        receiver.answer(n -> 503); // the ERP is down
         start();
         assertThat(post("erp-kill.csv", callbackUrl("127.0.0.1")).statusCode()).isEqualTo(202);
         Poll.until("a first try of the callback", Duration.ofSeconds(90), () -> received.isEmpty() ? null : received,
@@ -196,7 +157,7 @@ class CallbackE2ETest {
         String eventId = received.get(0).eventId();
         int before = received.size();
 
-        answer = n -> 200; // the ERP is back
+        receiver.answer(n -> 200); // the ERP is back
         start();
         Poll.until("the callback after the restart", Duration.ofSeconds(90), () -> delivered() == 1 ? received : null,
                 r -> r != null, run::output);

@@ -22,7 +22,8 @@ import org.topupbatch.journal.Outbox.OutgoingMessage;
  * until it is delivered or given up, across a reopened journal (a restart); a claim is a guarded
  * update, so of two nodes claiming at once each message goes to one only, and a claim that ran out
  * (a node killed mid-try) can be taken again; a report and its messages are recorded in one
- * transaction; a given-up message is made to wait again by its event id. Run on H2 and PostgreSQL.
+ * transaction, and so are a batch's stop and a reconciliation with their notices; a given-up message is
+ * made to wait again by its event id. Run on H2 and PostgreSQL.
  */
 abstract class OutboxContractTest extends JournalPerTest {
 
@@ -154,6 +155,51 @@ abstract class OutboxContractTest extends JournalPerTest {
                 List.of(message("evt_s", "mock:c"), message("evt_s", "mock:c")))).isInstanceOf(JournalException.class);
         assertThat(journal.reporting().batch(other).orElseThrow().reportedAt()).as("the report's record rolled back too").isNull();
         assertThat(journal.outbox().state(10).waiting()).isEqualTo(2);
+    }
+
+    @Test
+    void aBatchStopAndItsNoticeAreRecordedTogetherAndOnlyOnce() {
+        long batch;
+        try (BatchWriter writer = journal.intake().openBatch("s.csv", ',', List.of(), "archive/s.csv")) {
+            batch = writer.commit();
+        }
+        assertThat(journal.submission().haltBatch(batch, "INSUFFICIENT_BALANCE", List.of(message("evt_stop", "mock:a")))).isTrue();
+        journal.close();
+        journal = open(); // a crash right after the stop: the notice is there with it
+        assertThat(journal.reporting().batch(batch).orElseThrow().haltReason()).isEqualTo("INSUFFICIENT_BALANCE");
+        assertThat(journal.outbox().state(10).waitingListed()).extracting(OutboxEntry::eventId).containsExactly("evt_stop");
+
+        // stopped already: no second notice
+        assertThat(journal.submission().haltBatch(batch, "again", List.of(message("evt_again", "mock:a")))).isFalse();
+        assertThat(journal.outbox().state(10).waiting()).isEqualTo(1);
+
+        // a notice that cannot be stored: the stop is not recorded either
+        long other;
+        try (BatchWriter writer = journal.intake().openBatch("t.csv", ',', List.of(), "archive/t.csv")) {
+            other = writer.commit();
+        }
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> journal.submission().haltBatch(other, "INVALID_SIGNATURE",
+                List.of(message("evt_t", "mock:c"), message("evt_t", "mock:c")))).isInstanceOf(JournalException.class);
+        assertThat(journal.reporting().batch(other).orElseThrow().haltReason()).as("the stop rolled back too").isNull();
+    }
+
+    @Test
+    void aReconciliationAndItsNoticeAreRecordedTogether() {
+        journal.reconciliations().recordReconciliation(new ReconcileJournal.Reconciliation("2026-11-26", "Asia/Jakarta", T0,
+                3, 3, 2, java.util.Map.of("status_differs", 1L), 1, 0L, "reconcile-2026-11-26.summary.json"),
+                List.of(message("evt_rec", "mock:a")));
+        journal.close();
+        journal = open();
+        assertThat(journal.reconciliations().lastReconciliation()).get().extracting(ReconcileJournal.Reconciliation::day)
+                .isEqualTo("2026-11-26");
+        assertThat(journal.outbox().state(10).waitingListed()).extracting(OutboxEntry::eventId).containsExactly("evt_rec");
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> journal.reconciliations().recordReconciliation(
+                new ReconcileJournal.Reconciliation("2026-11-27", "Asia/Jakarta", T0.plusSeconds(86_400), 0, 0, 0,
+                        java.util.Map.of(), 0, 0L, "reconcile-2026-11-27.summary.json"),
+                List.of(message("evt_x", "mock:c"), message("evt_x", "mock:c")))).isInstanceOf(JournalException.class);
+        assertThat(journal.reconciliations().lastReconciliation()).get().extracting(ReconcileJournal.Reconciliation::day)
+                .as("the run rolled back with its notice").isEqualTo("2026-11-26");
     }
 
     @Test
