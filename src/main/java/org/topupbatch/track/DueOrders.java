@@ -1,11 +1,14 @@
 package org.topupbatch.track;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Predicate;
 import org.topupbatch.journal.RowRecord;
 import org.topupbatch.journal.RowState;
@@ -13,7 +16,8 @@ import org.topupbatch.journal.TrackingJournal;
 
 /**
  * Takes the tracked orders whose check is due now: unknown ones to reconcile one by one, pending
- * ones grouped by product (one history page answers for many). A fresh pending order waiting for
+ * ones grouped by product (one history page answers for many), joined by their product's orders due
+ * in the next few seconds. A fresh pending order waiting for
  * its signed webhook is put off instead.
  */
 public class DueOrders {
@@ -53,25 +57,54 @@ public class DueOrders {
         return this;
     }
 
-    /** At most {@code limit} due orders, soonest due first. */
+    /**
+     * How far ahead a product's pending orders join a look-up that one of them, due now, makes
+     * anyway. Orders go out evenly paced, so their checks come due one or two at a time; asked one
+     * by one they would each cost a check-order. Taken together with the ones due within the next
+     * few seconds, a product's orders reach the size where one history page answers for all of them
+     * ({@link PendingOrderPolling#HISTORY_GROUP_MIN}). An order looked at a little early and still
+     * pending is simply looked at again later.
+     */
+    static final Duration GATHER = CheckSchedule.FIRST_PENDING_CHECK;
+
+    /**
+     * At most {@code limit} orders, soonest due first: the unknown ones due now, and the pending ones
+     * of each product that has one due now, with that product's orders due within {@link #GATHER}.
+     */
     public Round take(int limit) {
+        Instant now = clock.instant();
+        Instant horizon = now.plus(GATHER);
         List<RowRecord> unknown = new ArrayList<>();
         Map<String, List<RowRecord>> pendingBySku = new LinkedHashMap<>();
+        Set<String> productsDueNow = new HashSet<>();
         List<RowRecord> due;
         if (!led.apart()) {
-            due = journal.dueForCheck(clock.instant(), limit);
+            due = journal.dueForCheck(horizon, limit);
         } else {
-            due = journal.dueForCheckAt(clock.instant(), limit, led.scope()).stream()
+            due = journal.dueForCheckAt(horizon, limit, led.scope()).stream()
                     .filter(row -> led.leads(row.account())).toList();
         }
         for (RowRecord row : due) {
+            boolean dueNow = row.nextCheckAt() == null || !row.nextCheckAt().isAfter(now);
             if (row.state() == RowState.UNKNOWN) {
-                unknown.add(row);
-            } else if (row.state() == RowState.PENDING && !waitsForWebhook(row)) {
-                pendingBySku.computeIfAbsent(row.account() == null ? row.orderSku() : row.account() + "/" + row.orderSku(), k -> new ArrayList<>()).add(row);
+                if (dueNow) {
+                    unknown.add(row);
+                }
+            } else if (row.state() == RowState.PENDING && (dueNow ? !waitsForWebhook(row) : mayGoEarly(row))) {
+                String product = row.account() == null ? row.orderSku() : row.account() + "/" + row.orderSku();
+                pendingBySku.computeIfAbsent(product, k -> new ArrayList<>()).add(row);
+                if (dueNow) {
+                    productsDueNow.add(product);
+                }
             }
         }
+        pendingBySku.keySet().retainAll(productsDueNow);
         return new Round(unknown, new ArrayList<>(pendingBySku.values()));
+    }
+
+    /** Not yet due: it may join its product's look-up, unless it is a fresh order waiting for its signed webhook. */
+    private boolean mayGoEarly(RowRecord row) {
+        return row.checks() > 0 || !webhooksSettle.test(row);
     }
 
     /**

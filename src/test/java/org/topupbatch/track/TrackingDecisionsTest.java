@@ -103,6 +103,28 @@ class TrackingDecisionsTest {
     }
 
     @Test
+    void a_products_orders_due_in_the_next_seconds_join_the_look_up_one_of_them_makes_now() {
+        inJournal.batch(order(0, "G-1", "ML86", "123456789"), order(1, "G-2", "ML86", "123456780"),
+                order(2, "G-3", "ML86", "123456781"), order(3, "G-4", "ML86", "123456782"),
+                order(4, "G-5", "GI60", "812345678"));
+        for (String refId : List.of("G-1", "G-2", "G-3", "G-4", "G-5")) {
+            inJournal.sentWith(refId, RowState.PENDING);
+        }
+        journal.tracking().scheduleCheck(inJournal.row("G-1").id(), T0, 1);
+        journal.tracking().scheduleCheck(inJournal.row("G-2").id(), T0.plusSeconds(2), 1);
+        journal.tracking().scheduleCheck(inJournal.row("G-3").id(), T0.plus(DueOrders.GATHER), 1);
+        journal.tracking().scheduleCheck(inJournal.row("G-4").id(), T0.plus(DueOrders.GATHER).plusSeconds(1), 1);
+        journal.tracking().scheduleCheck(inJournal.row("G-5").id(), T0.plusSeconds(1), 1); // its product has none due now
+
+        DueOrders.Round round = new DueOrders(journal.tracking(), clock, false).take(300);
+
+        // three of one product: one history page instead of three check-orders
+        assertThat(round.pendingByProduct()).extracting(g -> g.stream().map(RowRecord::refId).toList())
+                .containsExactly(List.of("G-1", "G-2", "G-3"));
+        assertThat(round.pendingByProduct().get(0)).hasSizeGreaterThanOrEqualTo(PendingOrderPolling.HISTORY_GROUP_MIN);
+    }
+
+    @Test
     void a_fresh_pending_order_waits_for_its_signed_webhook_before_it_is_looked_up() {
         inJournal.batch(order(0, "W-1", "ML86", "123456789"));
         inJournal.sentWith("W-1", RowState.PENDING);
