@@ -76,7 +76,8 @@ public final class ReconcileCommand implements Command {
             ReconcileRun.Done done = new ReconcileRun(accounts, journal.reconciliations(), journal.tracking(), journal.reporting(),
                     new ReportWriter(settings.folders().reports(), ReportDelivery.LOCAL, settings.report().charset())
                             .alsoXlsx(settings.report().xlsx())
-                            .withAccounts(settings.provider().accounts().stream().map(ProviderAccount::name).toList()),
+                            .withAccounts(settings.provider().accounts().stream().map(ProviderAccount::name).toList())
+                            .withCustomerNotices(journal.reporting()::customerNotices),
                     settings.folders().reports(), settings.reconcile().businessZone(), settings.track().pendingTimeout(),
                     new OrderRequests(settings.guards().priceTolerance()), context.clock()).run(day);
             new ReconcilePrinted(out).print(done);

@@ -51,6 +51,7 @@ public final class ReportCommand implements Command {
         try {
             ReportFiles files = new ReportWriter(settings.folders().reports(), org.topupbatch.report.ReportDelivery.LOCAL, settings.report().charset()).alsoXlsx(settings.report().xlsx())
                     .withAccounts(settings.provider().accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList())
+                    .withCustomerNotices(journal::customerNotices)
                     .write(batch, rows -> journal.forEachRow(batch.id(), rows), balanceAfter, finishedAt);
             out.println("Report of batch " + batch.id() + " (" + OneLine.of(batch.fileName()) + ") written: "
                     + (files.resultCsv() == null ? "" : files.resultCsv() + ", ") + files.summaryJson());

@@ -55,6 +55,12 @@ public final class JournalConfiguration extends AreaConfiguration implements Aut
         return journal.outbox();
     }
 
+    /** Which customers a row's SUCCESS sends the voucher to (docs/customer-messages.md); set before any route runs. */
+    public void reachCustomers(org.topupbatch.journal.CustomerChannels channels) {
+        journal();
+        journal.reachCustomers(channels);
+    }
+
     /** Who hears of rows turning final (the report route); set before any route runs. */
     public void onRowsFinal(RowFinalListener listener) {
         journal();

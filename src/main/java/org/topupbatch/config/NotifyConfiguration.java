@@ -31,6 +31,9 @@ public final class NotifyConfiguration extends AreaConfiguration {
     private final String node;
     private Notifications notifications;
     private Callbacks callbacks;
+    private org.topupbatch.notify.CustomerMessages customers;
+    /** Told the batch of a customer's message once it is delivered or given up (set by the report's area). */
+    private volatile java.util.function.LongConsumer customerOutcome = batchId -> { };
 
     private final String nodeName;
 
@@ -58,6 +61,45 @@ public final class NotifyConfiguration extends AreaConfiguration {
         return callbacks;
     }
 
+    /**
+     * The customers' vouchers (docs/customer-messages.md), or null when no channel is set. Its template
+     * is read (and its placeholders checked) at start.
+     */
+    public synchronized org.topupbatch.notify.CustomerMessages customers() {
+        if (customers == null && settings.customers().anyChannel()) {
+            customers = new org.topupbatch.notify.CustomerMessages(settings.customers(),
+                    org.topupbatch.notify.CustomerTemplate.load(settings.customers().template()));
+        }
+        return customers;
+    }
+
+    /**
+     * Before any route runs: a row's SUCCESS writes its customer's voucher when a channel reaches the
+     * customer; which channels are unset is said once here.
+     */
+    @Override
+    public void configure(org.apache.camel.CamelContext camelContext) {
+        org.topupbatch.settings.CustomerSettings c = settings.customers();
+        if (!c.anyChannel()) {
+            LOG.info("No customer channel is set (topup.customer.email-uri, topup.customer.whatsapp-uri or sms-uri):"
+                    + " no customer gets a voucher message; the report's customer_notified stays empty");
+            return;
+        }
+        if (c.emailUri() == null) {
+            LOG.info("topup.customer.email-uri is not set: an e-mail notify_to gets no message");
+        }
+        if (c.phoneUri() == null) {
+            LOG.info("topup.customer.{}-uri is not set (topup.customer.phone-channel is {}): a mobile notify_to gets no message",
+                    c.phoneChannel().name().toLowerCase(java.util.Locale.ROOT), c.phoneChannel().name().toLowerCase(java.util.Locale.ROOT));
+        }
+        journal.reachCustomers(customers().channels());
+    }
+
+    /** Who hears that a customer's message of a batch was delivered or given up: its report may be due. */
+    public void onCustomerOutcome(java.util.function.LongConsumer told) {
+        this.customerOutcome = told;
+    }
+
     /** The http component callbacks go through: its connections refuse internal addresses (docs/callbacks.md). */
     @BindToRegistry(CallbackConnections.COMPONENT)
     public HttpComponent callbackComponent() {
@@ -71,8 +113,9 @@ public final class NotifyConfiguration extends AreaConfiguration {
         if (released > 0) {
             LOG.info("{} outgoing messages an earlier run of node {} was sending are due again", released, nodeName);
         }
-        return new OutboxDelivery(journal.outbox(), notifications(), callbacks(),
-                new OutboxSchedule(settings.callbacks().retryDelay(), settings.callbacks().giveUpAfter()), clock, node);
+        return new OutboxDelivery(journal.outbox(), notifications(), callbacks(), customers(),
+                new OutboxSchedule(settings.callbacks().retryDelay(), settings.callbacks().giveUpAfter()), clock, node)
+                .afterCustomerMessage(batchId -> customerOutcome.accept(batchId));
     }
 
     /**

@@ -37,7 +37,10 @@ public final class ReportConfiguration extends AreaConfiguration {
     /** Before any route runs: a row turning final is an event the report route aggregates per batch. */
     @Override
     public void configure(CamelContext camelContext) {
-        journal.onRowsFinal(new RowFinalEvents(camelContext));
+        RowFinalEvents events = new RowFinalEvents(camelContext);
+        journal.onRowsFinal(events);
+        // a report that waits for its customers' messages is looked at again when one is settled
+        notify.onCustomerOutcome(events::rowsFinal);
     }
 
     /** The daily reconciliation of routes/reconcile.yaml (docs/reconcile.md#reconcile-with-the-provider). */
@@ -49,7 +52,8 @@ public final class ReportConfiguration extends AreaConfiguration {
                 journal.journal().reconciliations(), journal.journal().tracking(), journal.journal().reporting(),
                 new ReportWriter(settings.folders().reports(), sftp.reportDelivery(), settings.report().charset()).alsoXlsx(settings.report().xlsx())
                         .withAccounts(settings.provider().accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList())
-                        .withAccountBalances(provider::lastBalance),
+                        .withAccountBalances(provider::lastBalance)
+                        .withCustomerNotices(journal.journal().reporting()::customerNotices),
                 settings.folders().reports(), settings.reconcile().businessZone(), settings.track().pendingTimeout(),
                 new org.topupbatch.track.OrderRequests(settings.guards().priceTolerance()), clock)
                 .withNotices(notice -> notify.notifications().messagesFor(notice, null));
@@ -66,7 +70,8 @@ public final class ReportConfiguration extends AreaConfiguration {
             ReportWriter files = new ReportWriter(settings.folders().reports(), sftp.reportDelivery(), settings.report().charset())
                     .alsoXlsx(settings.report().xlsx())
                     .withAccounts(settings.provider().accounts().stream().map(org.topupbatch.settings.ProviderAccount::name).toList())
-                    .withAccountBalances(provider::lastBalance);
+                    .withAccountBalances(provider::lastBalance)
+                    .withCustomerNotices(journal.journal().reporting()::customerNotices);
             // the notices and the ERP's callback go into the outbox with the record of the report
             org.topupbatch.report.ReportMessages messages = new org.topupbatch.report.ReportMessages(notify.notifications(),
                     notify.callbacks(), journal.outbox(), settings.notifications().lowBalance(), () -> journal.journal().intake().reservedAmount());

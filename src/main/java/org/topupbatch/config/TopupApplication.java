@@ -268,7 +268,8 @@ public final class TopupApplication {
         if (settings.pickUp().mode() != org.topupbatch.settings.PickUpSettings.Mode.ONCE) {
             exclude.append(exclude.length() > 0 ? "," : "").append("**/run-once.yaml");
         }
-        if (settings.notifications().uris().isEmpty() && !settings.callbacks().anyCallback()) {
+        if (settings.notifications().uris().isEmpty() && !settings.callbacks().anyCallback()
+                && !settings.customers().anyChannel()) {
             exclude.append(exclude.length() > 0 ? "," : "").append("**/notify.yaml");
         }
         // the daily reconciliation: watch mode with a schedule only (a once run ends before midnight comes)

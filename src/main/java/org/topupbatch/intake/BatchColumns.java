@@ -15,7 +15,7 @@ import org.topupbatch.text.OneLine;
 final class BatchColumns {
 
     static final List<String> REQUIRED = List.of("ref_id", "product_sku", "customer_no");
-    static final List<String> OPTIONAL = List.of("customer_no_zone", "max_price");
+    static final List<String> OPTIONAL = List.of("customer_no_zone", "max_price", NotifyAddress.COLUMN);
 
     private final List<String> headers;
     private final List<String> extraHeaders;
@@ -25,6 +25,7 @@ final class BatchColumns {
     private final int customerNo;
     private final int customerNoZone;
     private final int maxPrice;
+    private final int notifyTo;
 
     /** Throws {@link UnreadableBatchException} when a required column is missing or a known one repeated. */
     BatchColumns(List<String> header) {
@@ -56,6 +57,7 @@ final class BatchColumns {
         this.customerNo = names.indexOf("customer_no");
         this.customerNoZone = names.indexOf("customer_no_zone");
         this.maxPrice = names.indexOf("max_price");
+        this.notifyTo = names.indexOf(NotifyAddress.COLUMN);
         List<String> extras = new ArrayList<>();
         List<Integer> extraIdx = new ArrayList<>();
         for (int i = 0; i < names.size(); i++) {
@@ -103,7 +105,8 @@ final class BatchColumns {
                     + headers.size() + " columns (a value holding '" + delimiter + "' must be quoted)";
         }
         return new BatchRow(seq, line, field(f, refId), field(f, productSku), field(f, customerNo),
-                field(f, customerNoZone), field(f, maxPrice), Collections.unmodifiableList(extras), error);
+                field(f, customerNoZone), field(f, maxPrice), Collections.unmodifiableList(extras), error,
+                field(f, notifyTo));
     }
 
     /**
@@ -115,7 +118,7 @@ final class BatchColumns {
         return new BatchRow(seq, line, read.refId(), read.productSku(), read.customerNo(), read.customerNoZone(),
                 read.maxPrice(), read.extras(), "line " + line + ": the file looks cut short: its last row has no line end"
                 + " and only " + fields.size() + " of " + headers.size() + " fields (an interrupted export or upload?);"
-                + " not ordered: send the whole file again");
+                + " not ordered: send the whole file again", read.notifyTo());
     }
 
     /** A record that could not be parsed: a row with empty fields and the reason, so that it is reported. */

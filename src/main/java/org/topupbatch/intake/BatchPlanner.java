@@ -196,7 +196,8 @@ public final class BatchPlanner {
                                  RowRoute route, String waitsFor) {
         return new NewRow(row.seq(), row.line(), row.refId(), row.productSku(), row.customerNo(),
                 row.customerNoZone().isEmpty() ? null : row.customerNoZone(), decision.maxPrice(),
-                row.extras(), state, price, message, state != RowState.REJECTED ? decision.repeatKey() : null, route, waitsFor);
+                row.extras(), state, price, message, state != RowState.REJECTED ? decision.repeatKey() : null, route, waitsFor,
+                state != RowState.REJECTED && !row.notifyTo().isEmpty() ? NotifyAddress.normalized(row.notifyTo()) : null);
     }
 
     /** The index among the extras of the allow_repeat column (header matched like the known ones), or -1. */

@@ -9,9 +9,16 @@ import java.util.List;
  * {@code extras} are the values of the other columns exactly as written, one per extra header.
  * {@code error} is set when the row could not be read (broken quoting, too many fields): such a
  * row is rejected with that reason, and its fields hold whatever could be read.
+ * {@code notifyTo} is the optional notify_to column (docs/customer-messages.md), trimmed, empty when absent.
  */
 public record BatchRow(int seq, long line, String refId, String productSku, String customerNo,
-                       String customerNoZone, String maxPrice, List<String> extras, String error) {
+                       String customerNoZone, String maxPrice, List<String> extras, String error, String notifyTo) {
+
+    /** A row of a file without a notify_to column. */
+    public BatchRow(int seq, long line, String refId, String productSku, String customerNo,
+                    String customerNoZone, String maxPrice, List<String> extras, String error) {
+        this(seq, line, refId, productSku, customerNo, customerNoZone, maxPrice, extras, error, "");
+    }
 
     public boolean malformed() {
         return error != null;
@@ -19,7 +26,8 @@ public record BatchRow(int seq, long line, String refId, String productSku, Stri
 
     /** About how many characters the row holds (what a look-ahead counts to stay bounded). */
     long chars() {
-        long n = refId.length() + productSku.length() + customerNo.length() + customerNoZone.length() + maxPrice.length();
+        long n = refId.length() + productSku.length() + customerNo.length() + customerNoZone.length() + maxPrice.length()
+                + notifyTo.length();
         for (String extra : extras) {
             n += extra.length();
         }

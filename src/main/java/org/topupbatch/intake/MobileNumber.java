@@ -21,6 +21,15 @@ final class MobileNumber {
         return digits;
     }
 
+    /**
+     * The number in the international {@code +628…} form when {@code written} is an Indonesian mobile
+     * number in one of the forms above (8 to 13 digits after the leading 8); null when it is not one.
+     */
+    static String international(String written) {
+        String national = nationalDigits(written);
+        return national.matches("08\\d{7,12}") ? "+62" + national.substring(1) : null;
+    }
+
     static boolean hasSeparators(String written) {
         return written.chars().anyMatch(c -> c == '-' || Character.isWhitespace(c));
     }

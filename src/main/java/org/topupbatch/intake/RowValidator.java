@@ -152,6 +152,9 @@ public final class RowValidator {
                 return "price " + price + " exceeds max_price " + maxPrice;
             }
         }
+        if (!row.notifyTo().isEmpty() && NotifyAddress.normalized(row.notifyTo()) == null) {
+            return NotifyAddress.reason(row.notifyTo());
+        }
         return null;
     }
 

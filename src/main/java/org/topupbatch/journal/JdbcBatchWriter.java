@@ -32,8 +32,8 @@ final class JdbcBatchWriter implements BatchWriter {
     private static final String INSERT_ROW = """
             INSERT INTO batch_row (batch_id, seq, line, ref_id, order_ref_id,
             product_sku, customer_no, customer_no_zone, max_price, extras, state, price, message,
-            created_at, updated_at, checks, repeat_key, route, account, waits_for)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)""";
+            created_at, updated_at, checks, repeat_key, route, account, waits_for, notify_to)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)""";
     /** Where ref_ids are used: the first line in this batch (rejected rows too), and whether any batch orders it. */
     private static final String FIND_REF_USES = """
             SELECT ref_id, MIN(CASE WHEN batch_id = ? THEN line END) AS line,
@@ -338,6 +338,7 @@ final class JdbcBatchWriter implements BatchWriter {
             insertRow.setString(17, order ? RowRoute.write(row.route()) : null);
             insertRow.setString(18, order && row.route() != null ? row.route().at(1).account() : null);
             insertRow.setString(19, row.waitsFor());
+            insertRow.setString(20, order ? row.notifyTo() : null);
             insertRow.addBatch();
         } catch (SQLException e) {
             throw new JournalException("cannot record row " + row.seq() + " of batch " + batchId, e);

@@ -31,6 +31,7 @@ public final class JdbcJournal implements Journal {
     private final JdbcRepeatWaits repeatWaits;
     private final JdbcPriceLists priceLists;
     private final JdbcOutbox outbox;
+    private final JdbcCustomerVouchers vouchers;
 
     /** A journal on a pool someone else owns and closes. */
     public JdbcJournal(DataSource dataSource, Clock clock) {
@@ -40,11 +41,12 @@ public final class JdbcJournal implements Journal {
     private JdbcJournal(DataSource dataSource, Clock clock, AutoCloseable owned) {
         this.owned = owned;
         JdbcSupport jdbc = new JdbcSupport(dataSource);
-        JdbcRowOutcomes outcomes = new JdbcRowOutcomes(jdbc, clock, rowFinal);
+        this.vouchers = new JdbcCustomerVouchers(jdbc);
+        JdbcRowOutcomes outcomes = new JdbcRowOutcomes(jdbc, clock, rowFinal, vouchers);
         this.intake = new JdbcIntakeJournal(jdbc, clock, rowFinal);
         this.submission = new JdbcSubmissionJournal(jdbc, clock, rowFinal, outcomes);
         this.tracking = new JdbcTrackingJournal(jdbc, outcomes);
-        this.reporting = new JdbcReportingJournal(jdbc);
+        this.reporting = new JdbcReportingJournal(jdbc, vouchers);
         this.status = new JdbcStatusJournal(jdbc);
         this.callLog = new JdbcCallLog(jdbc);
         this.outages = new JdbcProductOutages(jdbc, clock, rowFinal);
@@ -81,6 +83,11 @@ public final class JdbcJournal implements Journal {
     /** Who is told, after each commit that made rows of a batch final, that its report may be due. */
     public void onRowsFinal(RowFinalListener listener) {
         rowFinal.set(listener);
+    }
+
+    /** Which customers a success sends the voucher to (docs/customer-messages.md); none until set. */
+    public void reachCustomers(CustomerChannels channels) {
+        vouchers.reach(channels);
     }
 
     /** Who served the journal's batches ({@code provider} of the batch table: {@code sandbox} or a host), each once. */

@@ -36,8 +36,10 @@ final class JdbcReportingJournal implements ReportingJournal {
             ORDER BY provider""";
 
     private final JdbcSupport jdbc;
+    private final JdbcCustomerVouchers vouchers;
 
-    JdbcReportingJournal(JdbcSupport jdbc) {
+    JdbcReportingJournal(JdbcSupport jdbc, JdbcCustomerVouchers vouchers) {
+        this.vouchers = vouchers;
         this.jdbc = jdbc;
     }
 
@@ -107,5 +109,15 @@ final class JdbcReportingJournal implements ReportingJournal {
         List<String> providers = new ArrayList<>();
         jdbc.query(PROVIDERS_SERVED, JdbcSupport.NO_PARAMETERS, rs -> providers.add(rs.getString("provider")));
         return providers;
+    }
+
+    @Override
+    public java.util.Map<Long, String> customerNotices(long batchId) {
+        return vouchers.notices(batchId);
+    }
+
+    @Override
+    public boolean customerMessagesWaiting(long batchId, Instant since) {
+        return vouchers.waiting(batchId, since);
     }
 }

@@ -32,11 +32,13 @@ final class JdbcRowOutcomes implements RowOutcomes {
     private final JdbcSupport jdbc;
     private final Clock clock;
     private final RowFinalRelay rowFinal;
+    private final JdbcCustomerVouchers vouchers;
 
-    JdbcRowOutcomes(JdbcSupport jdbc, Clock clock, RowFinalRelay rowFinal) {
+    JdbcRowOutcomes(JdbcSupport jdbc, Clock clock, RowFinalRelay rowFinal, JdbcCustomerVouchers vouchers) {
         this.jdbc = jdbc;
         this.clock = clock;
         this.rowFinal = rowFinal;
+        this.vouchers = vouchers;
     }
 
     @Override
@@ -46,14 +48,19 @@ final class JdbcRowOutcomes implements RowOutcomes {
         }
         String from = state == RowState.UNKNOWN ? "('SENDING', 'UNKNOWN')" : SENT_NOT_FINAL;
         String sql = RECORD_OUTCOME + (state.isFinal() ? CLEAR_CHECK : "") + WHERE_ROW_IN + from;
-        boolean changed = jdbc.update(sql, ps -> {
+        long now = clock.millis();
+        JdbcSupport.Binder binder = ps -> {
             ps.setString(1, state.name());
             ps.setString(2, serialNumber);
             Columns.setLong(ps, 3, price);
             ps.setString(4, message);
-            ps.setLong(5, clock.millis());
+            ps.setLong(5, now);
             ps.setLong(6, rowId);
-        }) == 1;
+        };
+        // a success may owe the customer the voucher: the row and that message commit together
+        boolean changed = state == RowState.SUCCESS && vouchers.active()
+                ? vouchers.succeed(sql, binder, rowId, now)
+                : jdbc.update(sql, binder) == 1;
         RowFinalListener listener = rowFinal.current();
         // the batch is looked up only when someone listens: no extra query per row otherwise
         if (changed && state.isFinal() && listener != RowFinalListener.NONE) {

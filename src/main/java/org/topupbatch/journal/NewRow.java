@@ -12,10 +12,19 @@ import java.util.List;
  * {@code route}: with several accounts, where the row may be ordered, best first; null with one account.
  * {@code state} may also be WAITING: the row repeats an order still in flight, whose ref_id
  * {@code waitsFor} names (null for every other row), and is ordered only if that order fails.
+ * {@code notifyTo}: where the customer gets the voucher on success (docs/customer-messages.md), a
+ * {@code +62…} number or an e-mail address; null for none.
  */
 public record NewRow(int seq, long line, String refId, String productSku, String customerNo,
                      String customerNoZone, Long maxPrice, List<String> extras, RowState state,
-                     Long price, String message, String repeatKey, RowRoute route, String waitsFor) {
+                     Long price, String message, String repeatKey, RowRoute route, String waitsFor, String notifyTo) {
+
+    public NewRow(int seq, long line, String refId, String productSku, String customerNo, String customerNoZone,
+                  Long maxPrice, List<String> extras, RowState state, Long price, String message, String repeatKey,
+                  RowRoute route, String waitsFor) {
+        this(seq, line, refId, productSku, customerNo, customerNoZone, maxPrice, extras, state, price, message, repeatKey,
+                route, waitsFor, null);
+    }
 
     public NewRow(int seq, long line, String refId, String productSku, String customerNo, String customerNoZone,
                   Long maxPrice, List<String> extras, RowState state, Long price, String message, String repeatKey,
@@ -36,7 +45,7 @@ public record NewRow(int seq, long line, String refId, String productSku, String
 
     /** About how many characters the row holds: what a writer counts to keep its buffers bounded. */
     public long chars() {
-        long n = length(refId) + length(productSku) + length(customerNo) + length(customerNoZone) + length(message);
+        long n = length(refId) + length(productSku) + length(customerNo) + length(customerNoZone) + length(message) + length(notifyTo);
         if (extras != null) {
             for (String extra : extras) {
                 n += length(extra);

@@ -18,6 +18,21 @@ public interface ReportingJournal {
     /** Streams a batch's rows in file order without holding them all in memory. */
     void forEachRow(long batchId, Consumer<RowRecord> action);
 
+    /**
+     * The report's customer_notified (docs/customer-messages.md): for each row of the batch that names a
+     * notify_to, by row id, {@code sent}, {@code failed: <reason>} (the outbox gave the message up) or
+     * empty (no message: the order did not succeed, no channel reaches the customer, or it is still
+     * being tried). Empty when no row names one: the report then has no such column.
+     */
+    default java.util.Map<Long, String> customerNotices(long batchId) {
+        return java.util.Map.of();
+    }
+
+    /** Whether a customer's message of the batch written at or after {@code since} is still waiting for delivery. */
+    default boolean customerMessagesWaiting(long batchId, Instant since) {
+        return false;
+    }
+
     /** Records that a report was written; {@code complete} when every row was final then. */
     default void markReported(long batchId, Instant at, boolean complete) {
         markReported(batchId, at, complete, null);

@@ -34,18 +34,34 @@ public final class OutboxDelivery {
     private final Outbox outbox;
     private final Notifications notifications;
     private final Callbacks callbacks;
+    private final CustomerMessages customers;
     private final OutboxSchedule schedule;
     private final Clock clock;
     private final String node;
+    /** Told the batch of a customer's message once it is delivered or given up: its report may be due now. */
+    private java.util.function.LongConsumer customerOutcome = batchId -> { };
 
     public OutboxDelivery(Outbox outbox, Notifications notifications, Callbacks callbacks, OutboxSchedule schedule,
                           Clock clock, String node) {
+        this(outbox, notifications, callbacks, null, schedule, clock, node);
+    }
+
+    /** @param customers the customers' vouchers (docs/customer-messages.md); null when no channel is set */
+    public OutboxDelivery(Outbox outbox, Notifications notifications, Callbacks callbacks, CustomerMessages customers,
+                          OutboxSchedule schedule, Clock clock, String node) {
         this.outbox = outbox;
+        this.customers = customers;
         this.notifications = notifications;
         this.callbacks = callbacks;
         this.schedule = schedule;
         this.clock = clock;
         this.node = node;
+    }
+
+    /** Who is told the batch of a customer's message once it is delivered or given up (the report). */
+    public OutboxDelivery afterCustomerMessage(java.util.function.LongConsumer told) {
+        this.customerOutcome = told;
+        return this;
     }
 
     /** routes/notify.yaml: the messages due now, claimed for this node. */
@@ -65,6 +81,13 @@ public final class OutboxDelivery {
         org.apache.camel.Message message = exchange.getMessage();
         message.removeHeaders("*");
         String uri;
+        if (CustomerMessages.KIND.equals(entry.targetKind())) {
+            if (customers == null) {
+                throw new RefusedDelivery("no customer channel (topup.customer.*-uri) is set any more");
+            }
+            exchange.setProperty(URI_PROPERTY, customers.prepare(entry, message));
+            return;
+        }
         if (Callbacks.KIND.equals(entry.targetKind())) {
             uri = callbacks.prepare(entry, message, clock.instant().getEpochSecond());
         } else {
@@ -90,6 +113,13 @@ public final class OutboxDelivery {
         notifications.delivered(entry.event());
         // one line per delivery, after its record: what an operator (and the kill test) can rely on
         LOG.info("{} delivered to {} on try {}", what(entry), entry.target(), entry.tries() + 1);
+        customerDone(entry);
+    }
+
+    private void customerDone(OutboxEntry entry) {
+        if (CustomerMessages.KIND.equals(entry.targetKind()) && entry.batchId() != null) {
+            customerOutcome.accept(entry.batchId());
+        }
     }
 
     /** routes/notify.yaml: the try failed: tried again later, or given up with one line (no stack trace, no secret). */
@@ -112,6 +142,7 @@ public final class OutboxDelivery {
         }
         outbox.giveUp(entry.id(), node, now, why);
         notifications.gaveUp(entry.event());
+        customerDone(entry);
         if (refused) {
             LOG.warn("{} to {} refused; given up: {}", what(entry), entry.target(), why);
         } else {
@@ -120,8 +151,10 @@ public final class OutboxDelivery {
     }
 
     private static String what(OutboxEntry entry) {
-        return (Callbacks.KIND.equals(entry.targetKind()) ? "Callback " : "Notification ") + entry.event()
-                + (Callbacks.KIND.equals(entry.targetKind()) ? " " + entry.eventId() : "");
+        boolean withId = Callbacks.KIND.equals(entry.targetKind()) || CustomerMessages.KIND.equals(entry.targetKind());
+        return (Callbacks.KIND.equals(entry.targetKind()) ? "Callback "
+                : CustomerMessages.KIND.equals(entry.targetKind()) ? "Customer message " : "Notification ") + entry.event()
+                + (withId ? " " + entry.eventId() : "");
     }
 
     /** Refused as things are set (by the delivery's checks, or by the connection's resolver): not retried. */
@@ -146,7 +179,8 @@ public final class OutboxDelivery {
         if (cause instanceof HttpOperationFailedException http) {
             return "HTTP " + http.getStatusCode() + (http.getRedirectLocation() != null ? " (a redirect, not followed)" : "");
         }
-        return OneLine.of(String.valueOf(cause.getMessage()), 300);
+        // an endpoint's own error may quote its URI: its passwords and tokens stay masked
+        return org.apache.camel.util.URISupport.sanitizeUri(OneLine.of(String.valueOf(cause.getMessage()), 300));
     }
 
     /** A message that cannot be delivered at all as things are set: given up at once, not retried. */

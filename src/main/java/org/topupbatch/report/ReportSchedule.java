@@ -33,6 +33,9 @@ public class ReportSchedule {
     /** The slow look over every unreported batch: it finds timeouts and whatever no event announced. */
     static final Duration LONGEST_BACKSTOP = Duration.ofSeconds(30);
 
+    /** How long after a row's success its report waits for the customer's message (the first tries of its back-off). */
+    static final Duration CUSTOMER_WAIT = Duration.ofSeconds(15);
+
     private static final Logger LOG = LoggerFactory.getLogger(ReportSchedule.class);
 
     private final ReportingJournal journal;
@@ -86,6 +89,11 @@ public class ReportSchedule {
         // a row waiting for the outcome of an order it repeats is open like a pending order (not in a halted batch: never sent)
         long open = p.count(RowState.PENDING) + p.count(RowState.UNKNOWN) + (halted ? 0 : p.count(RowState.WAITING));
         if (open == 0) {
+            // a customer's voucher still being tried: the report waits a little for its outcome, so that its
+            // customer_notified says sent (docs/customer-messages.md); the outcome or the backstop brings it
+            if (journal.customerMessagesWaiting(batch.id(), clock.instant().minus(CUSTOMER_WAIT))) {
+                return Optional.empty();
+            }
             return Optional.of(new Due(p, true));
         }
         Instant now = clock.instant();

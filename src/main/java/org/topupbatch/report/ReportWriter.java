@@ -99,6 +99,17 @@ public final class ReportWriter {
         return this;
     }
 
+    /** The column added before the extras when a row of the batch names a notify_to (docs/customer-messages.md). */
+    public static final String CUSTOMER_COLUMN = "customer_notified";
+
+    /** Each batch's customer_notified by row id (ReportingJournal#customerNotices); none by default. */
+    private java.util.function.LongFunction<java.util.Map<Long, String>> customerNotices = batchId -> java.util.Map.of();
+
+    public ReportWriter withCustomerNotices(java.util.function.LongFunction<java.util.Map<Long, String>> notices) {
+        this.customerNotices = notices;
+        return this;
+    }
+
     /** The columns added after {@code message} with several accounts. */
     public static final List<String> ACCOUNT_COLUMNS = List.of("provider", "provider_ref_id");
 
@@ -157,12 +168,14 @@ public final class ReportWriter {
         Tally tally = new Tally();
         accountNames.forEach(name -> tally.accounts.put(name, new long[4]));
         BatchEncoding encoding = encodingFor(batch);
-        writeAtomically(resultFile, out -> writeResult(batch, encoding, rows, tally, accounts, out));
+        // the state of each customer's message now: one still being tried shows empty (docs/customer-messages.md)
+        java.util.Map<Long, String> notices = customerNotices.apply(batch.id());
+        writeAtomically(resultFile, out -> writeResult(batch, encoding, rows, tally, accounts, notices, out));
         if (xlsx) {
             Path workbook = resultFile.resolveSibling(resultFile.getFileName().toString()
                     .replaceFirst("\\.result\\.csv$", ".result.xlsx"));
             try {
-                writeAtomically(workbook, out -> ResultWorkbook.write(batch, rows, accounts, out));
+                writeAtomically(workbook, out -> ResultWorkbook.write(batch, rows, accounts, notices, out));
             } catch (IOException | RuntimeException e) {
                 // the workbook is an extra: the CSV and the summary are the report, and they are written
                 LOG.warn("The result workbook of {} could not be written ({}); the CSV report is written as usual",
@@ -255,7 +268,8 @@ public final class ReportWriter {
     }
 
     private static void writeResult(BatchRecord batch, BatchEncoding encoding, Consumer<Consumer<RowRecord>> rows,
-                                    Tally tally, boolean accounts, OutputStream out) throws IOException {
+                                    Tally tally, boolean accounts, java.util.Map<Long, String> notices,
+                                    OutputStream out) throws IOException {
         out.write(encoding.byteOrderMarkBytes());
         CharsetEncoder encoder = encoding.charset().newEncoder()
                 .onMalformedInput(CodingErrorAction.REPLACE)
@@ -267,6 +281,9 @@ public final class ReportWriter {
         List<String> header = new ArrayList<>(COLUMNS);
         if (accounts) {
             header.addAll(ACCOUNT_COLUMNS);
+        }
+        if (!notices.isEmpty()) {
+            header.add(CUSTOMER_COLUMN);
         }
         extraHeaders.forEach(h -> header.add(FormulaGuard.escape(h)));
         printer.printRecord(header);
@@ -293,6 +310,9 @@ public final class ReportWriter {
                     boolean routed = row.route() != null && row.state() != org.topupbatch.journal.RowState.REJECTED;
                     cells.add(routed ? FormulaGuard.escape(row.account()) : "");
                     cells.add(routed ? FormulaGuard.escape(row.orderRefId()) : "");
+                }
+                if (!notices.isEmpty()) {
+                    cells.add(FormulaGuard.escape(notices.getOrDefault(row.id(), "")));
                 }
                 List<String> extras = row.extras() == null ? List.of() : row.extras();
                 for (int i = 0; i < extraHeaders.size(); i++) {

@@ -27,6 +27,12 @@ final class ResultWorkbook {
 
     /** {@code accounts}: several accounts, so the columns provider and provider_ref_id follow message, as in the CSV. */
     static void write(BatchRecord batch, Consumer<Consumer<RowRecord>> rows, boolean accounts, OutputStream out) throws IOException {
+        write(batch, rows, accounts, java.util.Map.of(), out);
+    }
+
+    /** {@code notices}: each row's customer_notified by row id; when there are any, the column follows as in the CSV. */
+    static void write(BatchRecord batch, Consumer<Consumer<RowRecord>> rows, boolean accounts,
+                      java.util.Map<Long, String> notices, OutputStream out) throws IOException {
         Workbook workbook = new Workbook(out, "topup-batch", "1.0");
         Worksheet sheet = workbook.newWorksheet("Result");
         List<String> extraHeaders = batch.extraHeaders() == null ? List.of() : batch.extraHeaders();
@@ -38,6 +44,10 @@ final class ResultWorkbook {
             for (String column : ReportWriter.ACCOUNT_COLUMNS) {
                 sheet.value(0, c++, column);
             }
+        }
+        int customerColumn = notices.isEmpty() ? -1 : c;
+        if (customerColumn >= 0) {
+            sheet.value(0, c++, ReportWriter.CUSTOMER_COLUMN);
         }
         int firstExtra = c;
         for (String extra : extraHeaders) {
@@ -62,6 +72,9 @@ final class ResultWorkbook {
                 if (accounts && row.route() != null && row.state() != org.topupbatch.journal.RowState.REJECTED) {
                     text(sheet, i, 9, row.account());
                     text(sheet, i, 10, row.orderRefId());
+                }
+                if (customerColumn >= 0) {
+                    text(sheet, i, customerColumn, notices.getOrDefault(row.id(), ""));
                 }
                 List<String> extras = row.extras() == null ? List.of() : row.extras();
                 for (int e = 0; e < extraHeaders.size(); e++) {

@@ -31,7 +31,9 @@ public record Settings(
         SftpSettings sftp,
         IntakeSettings intake,
         // the outbox: callbacks to the ERP and the back-off of every outgoing message (docs/callbacks.md)
-        CallbackSettings callbacks) {
+        CallbackSettings callbacks,
+        // the voucher to the customer (docs/customer-messages.md)
+        CustomerSettings customers) {
 
     /** Every key a group declares, in the order docs/settings.md lists the areas. */
     public static List<Setting<?>> declared() {
@@ -40,7 +42,7 @@ public record Settings(
                 WebhookSettings.DECLARED, TrackSettings.DECLARED, MoneyGuardSettings.DECLARED, NotifySettings.DECLARED,
                 ReportSettings.DECLARED, IntakeSettings.DECLARED, ReconcileSettings.DECLARED, JournalSettings.DECLARED,
                 SubmitSettings.DECLARED, ManagementSettings.DECLARED, ManagementLogin.DECLARED, SftpLogin.DECLARED,
-                CallbackSettings.DECLARED)) {
+                CallbackSettings.DECLARED, CustomerSettings.DECLARED)) {
             all.addAll(group);
         }
         return List.copyOf(all);
@@ -96,7 +98,8 @@ public record Settings(
         ManagementSettings management = ManagementSettings.load(lookup, webhook);
         return new Settings(provider, folders, pickUp, webhook, journal, submit, track, guards,
                 ReportSettings.load(lookup), ReconcileSettings.load(lookup), NotifySettings.load(lookup),
-                management, sftp, IntakeSettings.load(lookup), CallbackSettings.load(lookup));
+                management, sftp, IntakeSettings.load(lookup), CallbackSettings.load(lookup),
+                CustomerSettings.load(lookup));
     }
 
     /** An endpoint URI as it may be shown: its passwords and tokens masked. */
