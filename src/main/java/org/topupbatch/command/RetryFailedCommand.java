@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
 import org.topupbatch.intake.CsvBatchReader;
@@ -82,6 +83,7 @@ public final class RetryFailedCommand implements Command {
             List<String> header = new ArrayList<>(CsvBatchReader.REQUIRED_COLUMNS);
             header.addAll(CsvBatchReader.OPTIONAL_COLUMNS);
             header.addAll(batch.extraHeaders());
+            Map<Long, String> notifyTo = journal.notifyTargets(batch.id());
             CSVFormat format = CSVFormat.RFC4180.builder().setDelimiter(batch.delimiter()).setRecordSeparator("\r\n").get();
             try (Writer w = Files.newBufferedWriter(part, StandardCharsets.UTF_8);
                  CSVPrinter csv = new CSVPrinter(w, format)) {
@@ -89,7 +91,7 @@ public final class RetryFailedCommand implements Command {
                 journal.forEachRow(batch.id(), row -> {
                     if (row.state() == RowState.FAILED || row.state() == RowState.REFUSED) {
                         String refId = RetryRefIds.next(row.refId());
-                        print(csv, row, refId, batch.extraHeaders().size());
+                        print(csv, row, refId, notifyTo.get(row.id()), batch.extraHeaders().size());
                         if (examples.size() < EXAMPLES) {
                             examples.add(row.refId() + " -> " + refId);
                         }
@@ -114,13 +116,15 @@ public final class RetryFailedCommand implements Command {
         return ExitCode.OK.code();
     }
 
-    private static void print(CSVPrinter csv, RowRecord row, String refId, int extraColumns) {
+    /** The row in the header's order: the required columns, the optional ones, then the extras. */
+    private static void print(CSVPrinter csv, RowRecord row, String refId, String notifyTo, int extraColumns) {
         List<String> values = new ArrayList<>();
         values.add(refId);
         values.add(row.productSku());
         values.add(row.customerNo());
         values.add(row.customerNoZone() == null ? "" : row.customerNoZone());
         values.add(row.maxPrice() == null ? "" : row.maxPrice().toString());
+        values.add(notifyTo == null ? "" : notifyTo);
         for (int i = 0; i < extraColumns; i++) {
             values.add(i < row.extras().size() ? row.extras().get(i) : "");
         }

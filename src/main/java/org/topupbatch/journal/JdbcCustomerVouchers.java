@@ -32,6 +32,8 @@ final class JdbcCustomerVouchers {
             SELECT r.id, o.state, o.last_error FROM batch_row r LEFT JOIN outbox_message o
             ON o.row_id = r.id AND o.event = 'customer_voucher' WHERE r.batch_id = ? AND r.notify_to IS NOT NULL""";
 
+    private static final String TARGETS = "SELECT id, notify_to FROM batch_row WHERE batch_id = ? AND notify_to IS NOT NULL";
+
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
     private static final String WAITING = """
@@ -131,6 +133,13 @@ final class JdbcCustomerVouchers {
                     : "GIVEN_UP".equals(state) ? "failed: " + rs.getString("last_error") : "");
         });
         return notices;
+    }
+
+    /** Each row of the batch that names a notify_to, by id: the notify_to as kept. */
+    Map<Long, String> targets(long batchId) {
+        Map<Long, String> targets = new java.util.HashMap<>();
+        jdbc.query(TARGETS, ps -> ps.setLong(1, batchId), rs -> targets.put(rs.getLong("id"), rs.getString("notify_to")));
+        return targets;
     }
 
     /** Whether a customer's message of the batch written at or after {@code since} is still waiting. */

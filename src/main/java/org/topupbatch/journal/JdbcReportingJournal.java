@@ -117,6 +117,11 @@ final class JdbcReportingJournal implements ReportingJournal {
     }
 
     @Override
+    public java.util.Map<Long, String> notifyTargets(long batchId) {
+        return vouchers.targets(batchId);
+    }
+
+    @Override
     public boolean customerMessagesWaiting(long batchId, Instant since) {
         return vouchers.waiting(batchId, since);
     }

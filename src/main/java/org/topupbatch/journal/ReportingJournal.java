@@ -28,6 +28,11 @@ public interface ReportingJournal {
         return java.util.Map.of();
     }
 
+    /** The kept {@code notify_to} of each row of the batch that names one, by row id (a retry file carries it on). */
+    default java.util.Map<Long, String> notifyTargets(long batchId) {
+        return java.util.Map.of();
+    }
+
     /** Whether a customer's message of the batch written at or after {@code since} is still waiting for delivery. */
     default boolean customerMessagesWaiting(long batchId, Instant since) {
         return false;

@@ -86,6 +86,32 @@ class RetryFailedCommandTest {
     }
 
     /** The rows of a batch file as the intake reads them. */
+    @Test
+    void a_failed_rows_notify_to_goes_into_the_retry_file_in_its_own_column() throws Exception {
+        OperatorJournal j = new OperatorJournal(dir);
+        long id;
+        try (JdbcJournal journal = j.open()) {
+            try (org.topupbatch.journal.BatchWriter writer = journal.intake().openBatch("tell.csv", ',',
+                    org.topupbatch.journal.BatchEncoding.UTF_8, List.of("customer_name"), "archive/tell.csv", 1_000_000L, "sandbox")) {
+                writer.add(new org.topupbatch.journal.NewRow(0, 2, "T-1", "PULSA10", "081234567891", null, null,
+                        List.of("Budi"), org.topupbatch.journal.RowState.ACCEPTED, 10_450L, null, null, null, null, "+6281234567891"));
+                writer.add(new org.topupbatch.journal.NewRow(1, 3, "T-2", "PULSA10", "081234567892", null, null,
+                        List.of("Sari"), org.topupbatch.journal.RowState.ACCEPTED, 10_450L, null, null, null, null, null));
+                id = writer.commit();
+            }
+            for (String refId : List.of("T-1", "T-2")) {
+                long rowId = journal.tracking().findOrder(refId).orElseThrow().id();
+                journal.submission().markSending(rowId, java.time.Instant.parse("2026-11-28T01:00:00Z"));
+                journal.submission().recordOutcome(rowId, org.topupbatch.journal.RowState.FAILED, null, 10_450L, "failed");
+            }
+        }
+        assertThat(retry(j, Long.toString(id))).as(j.err()).isZero();
+        try (Stream rows = new Stream(dir.resolve("inbox").resolve("tell.retry-" + id + ".csv"))) {
+            assertThat(rows.list).extracting(BatchRow::notifyTo).containsExactly("+6281234567891", "");
+            assertThat(rows.list).extracting(r -> r.extras().get(0)).containsExactly("Budi", "Sari");
+        }
+    }
+
     private static final class Stream implements AutoCloseable {
         final CsvBatchReader reader;
         final List<BatchRow> list = new ArrayList<>();

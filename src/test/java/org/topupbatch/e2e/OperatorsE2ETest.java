@@ -88,7 +88,8 @@ class OperatorsE2ETest {
         assertThat(product.commandOutput()).contains("2 failed rows").contains("P-1 -> P-1-R1");
         Path retry = Files.list(run.inbox).filter(f -> f.getFileName().toString().startsWith("nightly.retry-"))
                 .findFirst().orElseThrow();
-        assertThat(Files.readString(retry, StandardCharsets.UTF_8)).contains("P-2-R1,FF100,12345679,,,b");
+        assertThat(Files.readString(retry, StandardCharsets.UTF_8)).contains("ref_id,product_sku,customer_no,customer_no_zone,max_price,notify_to,note")
+                .contains("P-2-R1,FF100,12345679,,,,b");
         sandbox.close();
         provider(SandboxConfig.defaults().setSeed(9L).setFailRate(0));
         assertThat(run.runOnce(Duration.ofMinutes(2))).as(run.output()).isZero();
