@@ -17,12 +17,16 @@ import java.util.Random;
  * {@link #judged} knows those outcomes; {@code earlierOfRepeat} names, for each repeat, the earlier
  * rows of the file with the same product and customer, in file order. A crash while a repeat waits is
  * so part of every campaign.
+ *
+ * <p>A batch made with a {@code notify} random also has a {@code notify_to} column: a share of its
+ * rows names a mobile number of its own ({@code notifyToByRef}, in the +628… form the product keeps),
+ * whose customer gets the voucher by SMS when the row succeeds (docs/customer-messages.md).
  */
 record CampaignBatch(String fileName, String content, Map<String, Boolean> acceptedByRef, int rows,
-                     Map<String, List<String>> earlierOfRepeat) {
+                     Map<String, List<String>> earlierOfRepeat, Map<String, String> notifyToByRef) {
 
     CampaignBatch(String fileName, String content, Map<String, Boolean> acceptedByRef, int rows) {
-        this(fileName, content, acceptedByRef, rows, Map.of());
+        this(fileName, content, acceptedByRef, rows, Map.of(), Map.of());
     }
 
     /**
@@ -33,7 +37,7 @@ record CampaignBatch(String fileName, String content, Map<String, Boolean> accep
         Map<String, Boolean> judged = new LinkedHashMap<>(acceptedByRef);
         earlierOfRepeat.forEach((ref, earlier) -> judged.put(ref,
                 earlier.stream().noneMatch(e -> "success".equals(statusByRef.apply(e)))));
-        return new CampaignBatch(fileName, content, judged, rows, earlierOfRepeat);
+        return new CampaignBatch(fileName, content, judged, rows, earlierOfRepeat, notifyToByRef);
     }
 
     private static final String[][] ACCEPTED = {
@@ -53,9 +57,25 @@ record CampaignBatch(String fileName, String content, Map<String, Boolean> accep
         {"NOPE1", "12345678", ""}, {"ML86", "123456789", ""}, {"FF2180", "12345678", ""},
     };
 
+    /** Customers' mobile numbers so far, across batches: each row with a notify_to gets one of its own. */
+    private static final java.util.concurrent.atomic.AtomicInteger PHONES = new java.util.concurrent.atomic.AtomicInteger();
+    /** The share of rows of a batch with a notify_to. */
+    static final double NOTIFY_SHARE = 0.4;
+
     /** {@code rows} data rows; about one in eight is meant to be rejected. */
     static CampaignBatch generate(String fileName, String refPrefix, int rows, Random random) {
-        StringBuilder sb = new StringBuilder("ref_id,product_sku,customer_no,customer_no_zone,erp_id\n");
+        return generate(fileName, refPrefix, rows, random, null);
+    }
+
+    /**
+     * As {@link #generate(String, String, int, Random)}, the same rows for the same {@code random}, and
+     * when {@code notify} is given a notify_to column, drawn from {@code notify} alone (so a seed makes the
+     * same orders with or without it).
+     */
+    static CampaignBatch generate(String fileName, String refPrefix, int rows, Random random, Random notify) {
+        StringBuilder sb = new StringBuilder("ref_id,product_sku,customer_no,customer_no_zone,erp_id"
+                + (notify == null ? "" : ",notify_to") + "\n");
+        Map<String, String> notifyTo = new LinkedHashMap<>();
         Map<String, Boolean> accepted = new LinkedHashMap<>();
         List<String[]> earlier = new ArrayList<>();
         Map<String, List<String>> refsOfCustomer = new java.util.HashMap<>();
@@ -88,9 +108,18 @@ record CampaignBatch(String fileName, String content, Map<String, Boolean> accep
                 same.add(ref);
             }
             sb.append(ref).append(',').append(p[0]).append(',').append(p[1]).append(',').append(p[2])
-                    .append(",ERP-").append(i).append('\n');
+                    .append(",ERP-").append(i);
+            if (notify != null) {
+                sb.append(',');
+                if (notify.nextDouble() < NOTIFY_SHARE) {
+                    String digits = String.format("%07d", PHONES.incrementAndGet() % 10_000_000);
+                    sb.append("08135").append(digits);
+                    notifyTo.put(ref, "+628135" + digits);
+                }
+            }
+            sb.append('\n');
         }
-        return new CampaignBatch(fileName, sb.toString(), accepted, rows, earlierOfRepeat);
+        return new CampaignBatch(fileName, sb.toString(), accepted, rows, earlierOfRepeat, notifyTo);
     }
 
     String baseName() {

@@ -17,6 +17,7 @@ import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.sandbox.SandboxTier;
 import org.topupbatch.testing.CallbackReceiver;
 import org.topupbatch.testing.Poll;
+import org.topupbatch.testing.SmsGateway;
 
 /**
  * Runs the built jar again and again against a misbehaving sandbox (latency, async orders, lost
@@ -34,6 +35,10 @@ import org.topupbatch.testing.Poll;
  * that checks signatures and answers 500 to a seeded fifth of the tries; half of the kills at a crash
  * point are at the outbox's (a message claimed, not yet sent; the receiver's answer in, not yet
  * recorded), and {@link MessageAudit} checks that none was lost and, by event id, none doubled.
+ * Some rows name a customer's mobile number ({@code notify_to}): a success's voucher goes to an SMS
+ * gateway that answers 500 to a seeded fifth of the tries (and to the first try to some numbers), through the same outbox and its crash
+ * points, and {@link VoucherAudit} checks it the same way: none lost, none doubled, none for a row
+ * that did not succeed, each with its row's serial.
  */
 final class CrashCampaign {
 
@@ -44,6 +49,11 @@ final class CrashCampaign {
     static final String CALLBACK_SECRET = "campaign-callback-secret-7f3";
     /** The share of callback tries the ERP's receiver answers 500. */
     static final double CALLBACK_FAILURES = 0.2;
+    /**
+     * The share of voucher SMS tries the customers' gateway answers 500; besides, the first try to every
+     * number ending in 0, 3, 6 or 9 is always answered 500, so that every campaign retries vouchers.
+     */
+    static final double SMS_FAILURES = 0.2;
     private static final Duration RUN_LIMIT = Duration.ofMinutes(3);
     /** Moves of the market, one of which may happen during a run: knob, value. */
     static final List<String[]> MARKET = List.of(new String[] {"price-change", "+5%"}, new String[] {"price-change", "+25%"},
@@ -52,12 +62,12 @@ final class CrashCampaign {
 
     record Figures(long seed, String journal, int kills, int runs, int batches, int ordersChecked,
                    Map<String, Integer> killsByMoment, Map<String, Integer> marketMoves, MessageAudit.Result messages,
-                   Duration took, List<String> anomalies) {
+                   VoucherAudit.Result vouchers, Duration took, List<String> anomalies) {
 
         String describe() {
             return String.format("crash campaign on %s, seed %d: %d kills survived in %d runs %s, market and operator moves %s, %d batches,"
-                            + " %d orders checked, messages: %s, %d anomalies, %d s", journal, seed, kills, runs, killsByMoment,
-                    marketMoves, batches, ordersChecked, messages.describe(), anomalies.size(), took.toSeconds());
+                            + " %d orders checked, messages: %s, vouchers: %s, %d anomalies, %d s", journal, seed, kills, runs,
+                    killsByMoment, marketMoves, batches, ordersChecked, messages.describe(), vouchers.describe(), anomalies.size(), took.toSeconds());
         }
     }
 
@@ -93,11 +103,24 @@ final class CrashCampaign {
         int kills = 0;
         // a random of its own, so that a seed makes the same batches, moves and kills as before the messages came
         Random messages = new Random(seed * 31 + 17);
+        // and the customers' vouchers two of their own: which rows name a number, how the gateway answers
+        Random notifyTo = new Random(seed * 37 + 5);
+        Random gatewayAnswers = new Random(seed * 41 + 3);
         try (SandboxProvider sandbox = SandboxProvider.start(misbehavingSandbox(seed), 0);
-             CallbackReceiver erp = CallbackReceiver.start("/erp-cb", CALLBACK_SECRET)) {
+             CallbackReceiver erp = CallbackReceiver.start("/erp-cb", CALLBACK_SECRET);
+             SmsGateway customers = SmsGateway.start()) {
             erp.answer(n -> {
                 synchronized (messages) {
                     return messages.nextDouble() < CALLBACK_FAILURES ? 500 : 200;
+                }
+            });
+            customers.answer(asked -> {
+                int lastDigit = Character.digit(asked.to().charAt(asked.to().length() - 1), 10);
+                if (lastDigit % 3 == 0 && customers.to(asked.to()).isEmpty()) {
+                    return 500;
+                }
+                synchronized (gatewayAnswers) {
+                    return gatewayAnswers.nextDouble() < SMS_FAILURES ? 500 : 200;
                 }
             });
             ProductProcess product = new ProductProcess(Files.createDirectories(home), sandbox.baseUrl());
@@ -105,13 +128,16 @@ final class CrashCampaign {
             product.env.put("TOPUP_CALLBACK_URL", erp.url("127.0.0.1"));
             product.env.put("TOPUP_CALLBACK_ALLOWED_HOSTS", "127.0.0.1");
             product.env.put("TOPUP_CALLBACK_SECRET", CALLBACK_SECRET);
+            product.env.put("TOPUP_CUSTOMER_PHONE_CHANNEL", "sms");
+            product.env.put("TOPUP_CUSTOMER_SMS_URI", customers.url());
+            product.env.put("TOPUP_CUSTOMER_RESELLER_NAME", "Toko Kampanye");
             product.env.put("TOPUP_NOTIFY_RETRY_DELAY", "200"); // a failed try again within a once run
             sandbox.config().setWebhookUrl(product.webhookUrl());
             boolean lastRunFinished = true;
             while (kills < killTarget && product.runs() < killTarget * 4) {
                 if (lastRunFinished || random.nextInt(3) == 0) {
                     CampaignBatch batch = CampaignBatch.generate("batch-" + (batches.size() + 1) + ".csv",
-                            "C" + (batches.size() + 1) + "-", 3 + random.nextInt(5), random);
+                            "C" + (batches.size() + 1) + "-", 3 + random.nextInt(5), random, notifyTo);
                     product.drop(batch.fileName(), batch.content());
                     batches.add(batch);
                 }
@@ -173,8 +199,10 @@ final class CrashCampaign {
             anomalies.addAll(secretsInLogs(product, CALLBACK_SECRET, "the callback secret"));
             MessageAudit.Result delivered = MessageAudit.check(List.copyOf(erp.received()), product.reports, batches);
             anomalies.addAll(delivered.anomalies());
+            VoucherAudit.Result vouchers = VoucherAudit.check(List.copyOf(customers.received()), product.reports, batches);
+            anomalies.addAll(vouchers.anomalies());
             return new Figures(seed, journal.name(), kills, product.runs(), batches.size(), audit.ordersChecked(),
-                    byMoment, market, delivered, Duration.ofNanos(System.nanoTime() - started), anomalies);
+                    byMoment, market, delivered, vouchers, Duration.ofNanos(System.nanoTime() - started), anomalies);
         }
     }
 

@@ -238,7 +238,7 @@ final class LedgerAudit {
         }
     }
 
-    private static List<Map<String, String>> readCsv(Path csv) throws IOException {
+    static List<Map<String, String>> readCsv(Path csv) throws IOException {
         CSVFormat format = CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true).build();
         List<Map<String, String>> rows = new ArrayList<>();
         try (Reader r = Files.newBufferedReader(csv, StandardCharsets.UTF_8); CSVParser p = format.parse(r)) {

@@ -26,6 +26,7 @@ import org.topupbatch.sandbox.DurationRange;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.testing.FreePorts;
 import org.topupbatch.testing.Poll;
+import org.topupbatch.testing.SmsGateway;
 
 /**
  * The voucher to the customer on the built jar (docs/customer-messages.md, CONTRACT section 13), on H2
@@ -50,10 +51,9 @@ class CustomerMessagesE2ETest {
             .env("TOPUP_NOTIFY_RETRY_DELAY", "500").env("TOPUP_CUSTOMER_RESELLER_NAME", "Toko Budi");
     final JarRun run = product.run();
     final List<Map<String, String>> whatsapp = new CopyOnWriteArrayList<>();
-    final List<JsonNode> sms = new CopyOnWriteArrayList<>();
     GreenMail mail;
     HttpServer cloudApi;
-    HttpServer gateway;
+    SmsGateway gateway;
 
     @BeforeEach
     void startStandIns() throws IOException {
@@ -78,24 +78,13 @@ class CustomerMessagesE2ETest {
         });
         cloudApi.start();
         // an SMS gateway: the first try for a number answers 500, a later one 200; one number always 500
-        gateway = HttpServer.create(new InetSocketAddress("127.0.0.1", FreePorts.pick()), 0);
-        gateway.createContext("/send", exchange -> {
-            JsonNode body = new ObjectMapper().readTree(exchange.getRequestBody().readAllBytes());
-            sms.add(((com.fasterxml.jackson.databind.node.ObjectNode) body).put("header_event_id",
-                    exchange.getRequestHeaders().getFirst("X-Topup-Event-Id")));
-            String to = body.path("to").asText();
-            long before = sms.stream().filter(s -> s.path("to").asText().equals(to)).count() - 1;
-            int status = to.equals("+6281399990000") || before == 0 ? 500 : 200;
-            exchange.sendResponseHeaders(status, -1);
-            exchange.close();
-        });
-        gateway.start();
+        gateway = SmsGateway.start().answer(asked -> asked.to().equals("+6281399990000") || gateway.to(asked.to()).isEmpty() ? 500 : 200);
     }
 
     @AfterEach
     void stopStandIns() throws Exception {
         run.kill();
-        gateway.stop(0);
+        gateway.close();
         cloudApi.stop(0);
         mail.stop();
     }
@@ -179,7 +168,7 @@ class CustomerMessagesE2ETest {
             throws Exception {
         product.journalOn(db);
         run.env.put("TOPUP_CUSTOMER_PHONE_CHANNEL", "sms");
-        run.env.put("TOPUP_CUSTOMER_SMS_URI", "http://127.0.0.1:" + gateway.getAddress().getPort() + "/send");
+        run.env.put("TOPUP_CUSTOMER_SMS_URI", gateway.url());
         run.env.put("TOPUP_NOTIFY_GIVE_UP_AFTER", "3s");
         run.start();
         run.drop("sms.csv", """
@@ -196,15 +185,15 @@ class CustomerMessagesE2ETest {
         assertThat(report.byLine(4)).containsEntry("status", "success").containsEntry("customer_notified", "");
         assertThat(run.output()).contains("topup.customer.email-uri is not set: an e-mail notify_to gets no message");
 
-        List<JsonNode> first = sms.stream().filter(s -> s.path("to").asText().equals("+6281234567890")).toList();
+        List<SmsGateway.Sms> first = gateway.to("+6281234567890");
         assertThat(first).hasSize(2);
-        assertThat(first).extracting(s -> s.path("event_id").asText()).as("one event id on every try")
-                .containsOnly(first.get(0).path("event_id").asText());
-        assertThat(first).extracting(s -> s.path("header_event_id").asText()).containsOnly(first.get(0).path("event_id").asText());
-        assertThat(first.get(1).path("text").asText()).contains("SN / kode voucher: " + report.byLine(2).get("serial_number"))
+        assertThat(first).extracting(SmsGateway.Sms::eventId).as("one event id on every try")
+                .containsOnly(first.get(0).eventId());
+        assertThat(first).extracting(SmsGateway.Sms::headerEventId).containsOnly(first.get(0).eventId());
+        assertThat(first.get(1).text()).contains("SN / kode voucher: " + report.byLine(2).get("serial_number"))
                 .contains("Salam, Toko Budi");
-        assertThat(sms.stream().filter(s -> s.path("to").asText().equals("+6281399990000")).count()).isGreaterThanOrEqualTo(2);
-        assertThat(run.output()).contains("Customer message customer_voucher " + first.get(0).path("event_id").asText()
+        assertThat(gateway.to("+6281399990000").size()).isGreaterThanOrEqualTo(2);
+        assertThat(run.output()).contains("Customer message customer_voucher " + first.get(0).eventId()
                 + " delivered to +6281234567890 on try 2");
     }
 }
