@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Stands between the sandbox's webhooks and the product: takes each at once and passes it on, bytes
  * and headers unchanged, after a random delay, so webhooks arrive out of order; some are passed on a
- * second time much later (a replay of a settled order's event).
+ * second time once the product has answered the first (a replay of a settled order's event).
  */
 final class WebhookRelay implements AutoCloseable {
 
@@ -67,16 +67,27 @@ final class WebhookRelay implements AutoCloseable {
         Map<String, List<String>> headers = Map.copyOf(exchange.getRequestHeaders());
         exchange.sendResponseHeaders(200, -1);
         exchange.close();
-        received.incrementAndGet();
+        int n = received.incrementAndGet();
         bodies.add(java.util.HexFormat.of().formatHex(body, 0, Math.min(body.length, 4096)) + "/" + body.length);
         long delay;
+        boolean replay;
         synchronized (random) {
             delay = random.nextInt(3000);
-            if (random.nextInt(3) == 0) {
-                scheduler.schedule(() -> pass(body, headers, true), delay + 4000, TimeUnit.MILLISECONDS);
-            }
+            // the first webhook always, then one in three: a case must see replays land, whatever its timing
+            replay = n == 1 || random.nextInt(3) == 0;
         }
-        scheduler.schedule(() -> pass(body, headers, false), delay, TimeUnit.MILLISECONDS);
+        scheduler.schedule(() -> {
+            if (pass(body, headers, false) && replay) {
+                // the replay follows the pass the product answered, by 0.3-1 s: the order is settled by then,
+                // and the product (in once mode it exits when its batch is done) is most likely still there,
+                // where a fixed 4 s after receipt found it gone when the whole batch settled in under 4 s
+                long after;
+                synchronized (random) {
+                    after = 300 + random.nextInt(700);
+                }
+                scheduler.schedule(() -> pass(body, headers, true), after, TimeUnit.MILLISECONDS);
+            }
+        }, delay, TimeUnit.MILLISECONDS);
     }
 
     int distinctBodies() {
@@ -89,7 +100,8 @@ final class WebhookRelay implements AutoCloseable {
                 + " passed on (" + replayed + " of them replays), " + failed + " passes unanswered";
     }
 
-    private void pass(byte[] body, Map<String, List<String>> headers, boolean replay) {
+    /** Passes one webhook on; true when the product answered it. */
+    private boolean pass(byte[] body, Map<String, List<String>> headers, boolean replay) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(target)).timeout(Duration.ofSeconds(5))
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body));
         headers.forEach((name, values) -> {
@@ -103,12 +115,14 @@ final class WebhookRelay implements AutoCloseable {
             if (replay) {
                 replayed.incrementAndGet();
             }
+            return true;
         } catch (IOException e) {
             // the product is not listening (between runs): counted, so that a case can tell whether its webhooks landed
             failed.incrementAndGet();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        return false;
     }
 
     @Override

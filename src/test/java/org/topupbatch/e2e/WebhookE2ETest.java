@@ -33,11 +33,13 @@ class WebhookE2ETest {
                 + "WE-2,STEAM90K,b@example.com\nWE-3,STEAM45K,c@example.com\n");
         Process process = run.start();
         try {
-            int answered = flood(run.webhookPort(), process);
+            Flood flood = flood(run.webhookPort(), process);
+            int answered = flood.answered();
             assertThat(process.waitFor(90, TimeUnit.SECONDS)).as(run.output()).isTrue();
             assertThat(process.exitValue()).as(run.output()).isZero();
             String log = run.output();
-            System.out.println("JUNK WEBHOOKS answered 200: " + answered + "; log lines of the receiver:");
+            System.out.println("JUNK WEBHOOKS answered 200: " + answered + ", answer lost: " + flood.unanswered()
+                    + "; log lines of the receiver:");
             log.lines().filter(l -> l.contains("WebhookReceiver")).forEach(System.out::println);
             assertThat(answered).as("junk webhooks answered 200 while the run was on").isPositive();
             assertThat(log).contains("Webhooks are verified with the embedded sandbox's demo webhook secret")
@@ -49,7 +51,9 @@ class WebhookE2ETest {
             assertThat(log.lines().filter(l -> l.contains("WebhookReceiver"))).hasSizeLessThanOrEqualTo(6);
             long summed = log.lines().filter(l -> l.contains("settled nothing"))
                     .mapToLong(l -> Long.parseLong(l.replaceAll(".*WebhookReceiver\\s+(\\d+) webhooks? settled.*", "$1"))).sum();
-            assertThat(summed).as("every junk webhook counted, the last ones at shutdown").isEqualTo(answered);
+            // a post whose answer was lost (the run ending under it, a slow answer) may or may not have been counted
+            assertThat(summed).as("every junk webhook counted, the last ones at shutdown (%s)", flood)
+                    .isBetween((long) answered, (long) answered + flood.unanswered());
             Report report = Report.read(run.reports, "steam", ',');
             assertThat(report.rows()).extracting(r -> r.get("status")).containsExactly("success", "success", "success");
         } finally {
@@ -57,11 +61,16 @@ class WebhookE2ETest {
         }
     }
 
-    /** Posts junk webhooks as fast as one client can, once the receiver listens; returns how many got 200. */
-    private static int flood(int port, Process process) throws Exception {
+    /** Junk posts answered 200, and posts sent that got no answer (the receiver may have taken them all the same). */
+    record Flood(int answered, int unanswered) {
+    }
+
+    /** Posts junk webhooks as fast as one client can, once the receiver listens. */
+    private static Flood flood(int port, Process process) throws Exception {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         URI uri = URI.create("http://127.0.0.1:" + port + "/webhook");
         int answered = 0;
+        int unanswered = 0;
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         for (int i = 0; answered < JUNK && process.isAlive() && System.nanoTime() < deadline; i++) {
             String body = switch (i % 3) {
@@ -76,10 +85,13 @@ class WebhookE2ETest {
                 if (r.statusCode() == 200) {
                     answered++;
                 }
-            } catch (java.io.IOException notYetOrNoLonger) {
+            } catch (java.net.ConnectException notListening) {
                 Thread.sleep(50); // paces the next junk request while the port is not (or no longer) open
+            } catch (java.io.IOException answerLost) {
+                unanswered++; // sent, but the answer never came: the run ended under it, or it was too slow
+                Thread.sleep(50);
             }
         }
-        return answered;
+        return new Flood(answered, unanswered);
     }
 }
