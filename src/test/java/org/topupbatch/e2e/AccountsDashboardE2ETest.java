@@ -118,8 +118,11 @@ class AccountsDashboardE2ETest {
                 .setLatency(DurationRange.of(Duration.ofMillis(10), Duration.ofMillis(40))));
         ProductFixture.twoAccounts(run.env, main, dfz);
         run.drop("dash-accounts.csv", AccountsRunE2ETest.mixedBatch("DA-", ROWS));
-        long started = System.nanoTime();
         Process p = run.start();
+        // the rate windows are 60 s from the product's first request; the jar's start (seconds on a loaded machine) is not in them
+        Poll.until("the product's first request", Duration.ofSeconds(90),
+                () -> main.stats().totalRequests() + dfz.stats().totalRequests(), n -> n > 0 || !p.isAlive(), run::output);
+        long started = System.nanoTime();
 
         // Telkomsel down at main once some of its rows are ordered there: the rest move to dfz as REF-F2
         Poll.until("main's ledger holds some orders", Duration.ofSeconds(60), () -> main.ledger().size(),

@@ -25,7 +25,9 @@ import org.topupbatch.testing.Poll;
 class OperatorHandE2ETest {
 
     static final Duration TAKES_EFFECT = Duration.ofSeconds(2);
-    static final int ROWS = 60;
+    // at the sandbox's 2 orders a second, 100 s of sending: a hold and a cancel each cost a command JVM
+    // (4-5 s at load 5, up to 24 s at load 26), and 60 rows could all be sent before the cancel took
+    static final int ROWS = 200;
     static final int NIGHTLY_ROWS = 60;
     static final Duration HELD_FOR = Duration.ofSeconds(15);
 

@@ -17,6 +17,7 @@ import org.topupbatch.sandbox.LedgerEntry;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxDialect;
 import org.topupbatch.sandbox.SandboxProvider;
+import org.topupbatch.testing.AwayFromMidnight;
 import org.topupbatch.testing.Poll;
 
 /**
@@ -39,6 +40,8 @@ class ReconcileEveryRupiahE2ETest {
     final Path home = product.home();
     SandboxProvider sandbox;
     final JarRun run = product.run();
+    /** The business zone: one where it is about noon, so that "today" cannot turn during the test (Jakarta's does at 17:00 UTC). */
+    final ZoneId zone = AwayFromMidnight.zone();
 
     private void startSandbox(Provider provider) {
         SandboxConfig config = SandboxConfig.defaults().setSeed(37L)
@@ -61,6 +64,7 @@ class ReconcileEveryRupiahE2ETest {
         run.env.put("TOPUP_MODE", "once");
         run.env.put("TOPUP_SUBMIT_CONCURRENCY", "1");
         run.env.put("TOPUP_PENDING_TIMEOUT", "60s");
+        run.env.put("TOPUP_BUSINESS_ZONE", zone.getId());
     }
 
     static String batch() {
@@ -75,7 +79,7 @@ class ReconcileEveryRupiahE2ETest {
     @EnumSource(Provider.class)
     void a_deposit_mid_day_is_explained_to_the_rupiah_without_check_order(Provider provider) throws Exception {
         startSandbox(provider);
-        LocalDate day = LocalDate.now(ZoneId.of("Asia/Jakarta"));
+        LocalDate day = LocalDate.now(zone);
         long balanceAtStart = sandbox.balance();
         // another client's order on the account before the product read anything
         LedgerEntry foreign = sandbox.foreignOrder("OTHER-37", "TSEL10", "081299990001", null);

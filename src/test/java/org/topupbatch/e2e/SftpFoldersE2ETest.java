@@ -74,14 +74,16 @@ class SftpFoldersE2ETest {
         String first = batch("SFTP1", 20);
         run.start();
         awaitOutput("Ready: watching inbox", Duration.ofMinutes(1));
-        // the ERP writes slowly: 20 pieces cut anywhere (mostly mid-row), 700 ms apart, so that the
-        // relay polls (every 5 s) while the file is still growing
+        // the ERP writes slowly: 40 pieces cut anywhere (mostly mid-row), 300 ms apart, so that the
+        // relay polls (every 5 s) while the file is still growing; the relay's read lock takes a file
+        // unchanged for 2 s, so a pause between pieces that long (a stalled test JVM) would hand it half
+        // a file: 300 ms leaves 1.7 s for stalls where 700 ms left 1.3 s
         Path growing = inbox.resolve("daily.csv");
-        int pieces = 20;
+        int pieces = 40;
         for (int i = 0; i < pieces; i++) {
             String piece = first.substring(first.length() * i / pieces, first.length() * (i + 1) / pieces);
             Files.writeString(growing, piece, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-            Thread.sleep(700); // pacing the writer, not waiting for a condition
+            Thread.sleep(300); // pacing the writer, not waiting for a condition
         }
 
         awaitFile(reports.resolve("daily.summary.json"), Duration.ofMinutes(2));
