@@ -53,7 +53,9 @@ class AccountsWebhookE2ETest {
     @Test
     void each_accounts_signed_webhooks_settle_its_own_orders_only() throws Exception {
         int port = run.webhookPort();
-        DurationRange settle = DurationRange.of(Duration.ofSeconds(12), Duration.ofSeconds(12));
+        // long enough that every hint and forged post below lands while the orders are pending (a loaded machine
+        // takes seconds over them), short of the first look-up (75 s): the signed webhooks still settle them
+        DurationRange settle = DurationRange.of(Duration.ofSeconds(25), Duration.ofSeconds(25));
         DurationRange latency = DurationRange.of(Duration.ofMillis(10), Duration.ofMillis(40));
         // STEAM90K down at main: those rows go to dfz under their own ref_id
         main = product.startSandbox(SandboxConfig.defaults().setSeed(81L).setLatency(latency).setSettleDelay(settle)
@@ -78,7 +80,6 @@ class AccountsWebhookE2ETest {
 
         Poll.until("all 8 orders made", Duration.ofSeconds(60), () -> main.ledger().size() + dfz.ledger().size(),
                 n -> n >= 8 || !p.isAlive(), run::output);
-        Thread.sleep(1000); // the create-order answers journaled: the rows are pending now
         String mainFirst = ledgerRefs(main);
         assertThat(mainFirst).as(run.output()).isEqualTo("AW-1,AW-2,AW-5,AW-7");
         assertThat(ledgerRefs(dfz)).as(run.output()).isEqualTo("AW-3,AW-4,AW-6,AW-8");
@@ -86,13 +87,10 @@ class AccountsWebhookE2ETest {
         // unsigned, each at its account's address: a hint, that account is asked at once (no look-up is due for 75 s)
         long checksAtMain = operations(main, "check-order");
         long sentAtDfz = operations(dfz, "create-order");
-        assertThat(post("/webhook/main", mainHook("AW-7", "STEAM45K", "a7@example.com", "success", null), null)).isEqualTo("ok");
-        byte[] unsignedAtDfz = dfzHook("AW-8", "STEAM90K", "a8@example.com", "Sukses");
-        assertThat(post("/webhook/dfz", unsignedAtDfz, null)).isEqualTo("ok");
-        Poll.until("main asked about AW-7", Duration.ofSeconds(8), () -> operations(main, "check-order"),
-                n -> n > checksAtMain, run::output);
-        Poll.until("dfz asked about AW-8 (the same transaction sent again)", Duration.ofSeconds(8),
-                () -> operations(dfz, "create-order"), n -> n > sentAtDfz, run::output);
+        hintUntilAsked("/webhook/main", mainHook("AW-7", "STEAM45K", "a7@example.com", "success", null), "main asked about AW-7",
+                () -> operations(main, "check-order") > checksAtMain);
+        hintUntilAsked("/webhook/dfz", dfzHook("AW-8", "STEAM90K", "a8@example.com", "Sukses"),
+                "dfz asked about AW-8 (the same transaction sent again)", () -> operations(dfz, "create-order") > sentAtDfz);
 
         // forged failures: none may settle anything
         // signed with the other account's secret, each in its address's own scheme
@@ -111,7 +109,7 @@ class AccountsWebhookE2ETest {
         assertThat(post("/webhook/dfz", "{\"data\": [".getBytes(StandardCharsets.UTF_8), "sha1=00")).isEqualTo("ignored");
         assertThat(post("/webhook/main", new byte[200_000], null)).isEqualTo("ignored");
 
-        assertThat(p.waitFor(90, TimeUnit.SECONDS)).as("the run ends once every row is final; its output:\n%s", run.output())
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("the run ends once every row is final; its output:\n%s", run.output())
                 .isTrue();
         String out = run.output();
         assertThat(p.exitValue()).as(out).isZero();
@@ -174,6 +172,23 @@ class AccountsWebhookE2ETest {
     }
 
     /** Posts a webhook to the run's receiver; returns the answer's body, which must come with HTTP 200. */
+    /**
+     * Posts an unsigned hint, again every 2 s, until the account is asked about the order (at most 20 s). A hint
+     * that arrives while the create-order's answer is still being journaled is overtaken by that answer's
+     * schedule (the first look-up 75 s on); each later one meets a pending order, and it is asked at once.
+     */
+    private void hintUntilAsked(String path, byte[] hint, String asked, java.util.function.BooleanSupplier askedYet)
+            throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        do {
+            assertThat(post(path, hint, null)).isEqualTo("ok");
+            if (Poll.atMost(Duration.ofSeconds(2), askedYet::getAsBoolean, yes -> yes)) {
+                return;
+            }
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("not within 20 s of hints: " + asked + "\n" + run.output());
+    }
+
     private String post(String path, byte[] body, String hubSignature) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + run.webhookPort() + path))
                 .timeout(Duration.ofSeconds(10)).header("Content-Type", "application/json")
