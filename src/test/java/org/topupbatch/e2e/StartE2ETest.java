@@ -54,9 +54,10 @@ class StartE2ETest {
 
     @Test
     void the_webhook_receiver_answers_while_the_start_up_checks_still_wait_for_a_slow_provider() throws Exception {
-        // Every provider request takes 8 s: the start-up checks (the account's limits) wait that long.
+        // Every provider request takes 20 s: the start-up checks (the account's limits) wait that long, and a
+        // loaded machine's slow route start still has the receiver up well before (the test ends at its answer)
         try (SandboxProvider slow = product.startSandbox(SandboxConfig.defaults()
-                .setLatency(DurationRange.of(Duration.ofSeconds(8), Duration.ofSeconds(8))))) {
+                .setLatency(DurationRange.of(Duration.ofSeconds(20), Duration.ofSeconds(20))))) {
             JarRun run = product.run();
             run.provider(slow.baseUrl());
             process = run.start();
@@ -65,7 +66,7 @@ class StartE2ETest {
             HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
             // the port opens a moment before the receiver's route runs: a webhook in that moment gets 404
             // (the start looks pending orders up within 5 s for that reason); the receiver must answer
-            // while the checks still wait 8 s for the provider
+            // while the checks still wait 20 s for the provider
             HttpResponse<String> answer = Poll.atMost(Duration.ofSeconds(60), () -> {
                 try {
                     return http.send(HttpRequest.newBuilder(webhook).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
