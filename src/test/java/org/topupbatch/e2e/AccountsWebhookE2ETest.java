@@ -171,7 +171,6 @@ class AccountsWebhookE2ETest {
         return "sha1=" + new HmacUtils(HmacAlgorithms.HMAC_SHA_1, secret).hmacHex(body);
     }
 
-    /** Posts a webhook to the run's receiver; returns the answer's body, which must come with HTTP 200. */
     /**
      * Posts an unsigned hint, again every 2 s, until the account is asked about the order (at most 20 s). A hint
      * that arrives while the create-order's answer is still being journaled is overtaken by that answer's
@@ -189,6 +188,7 @@ class AccountsWebhookE2ETest {
         throw new AssertionError("not within 20 s of hints: " + asked + "\n" + run.output());
     }
 
+    /** Posts a webhook to the run's receiver; returns the answer's body, which must come with HTTP 200. */
     private String post(String path, byte[] body, String hubSignature) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + run.webhookPort() + path))
                 .timeout(Duration.ofSeconds(10)).header("Content-Type", "application/json")

@@ -39,14 +39,9 @@ public final class FreePorts {
 
     /** The ports [low, high) of a test JVM with this fork number (1, 2, ...); the whole range for none. */
     static int[] band(String forkNumber) {
-        int fork;
-        try {
-            fork = Integer.parseInt(forkNumber == null ? "" : forkNumber.trim());
-        } catch (NumberFormatException none) {
-            return new int[] {RANGE_LOW, RANGE_HIGH};
-        }
+        int fork = forkNumber != null && forkNumber.trim().matches("\\d{1,6}") ? Integer.parseInt(forkNumber.trim()) : 0;
         if (fork < 1) {
-            return new int[] {RANGE_LOW, RANGE_HIGH};
+            return new int[] {RANGE_LOW, RANGE_HIGH}; // no fork number: an IDE's run, or a placeholder left unreplaced
         }
         int width = (RANGE_HIGH - RANGE_LOW) / BANDS;
         int low = RANGE_LOW + ((fork - 1) % BANDS) * width;
