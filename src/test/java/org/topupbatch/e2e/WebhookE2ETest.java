@@ -51,9 +51,13 @@ class WebhookE2ETest {
             assertThat(log.lines().filter(l -> l.contains("WebhookReceiver"))).hasSizeLessThanOrEqualTo(6);
             long summed = log.lines().filter(l -> l.contains("settled nothing"))
                     .mapToLong(l -> Long.parseLong(l.replaceAll(".*WebhookReceiver\\s+(\\d+) webhooks? settled.*", "$1"))).sum();
-            // a post whose answer was lost (the run ending under it, a slow answer) may or may not have been counted
-            assertThat(summed).as("every junk webhook counted, the last ones at shutdown (%s)", flood)
-                    .isBetween((long) answered, (long) answered + flood.unanswered());
+            // a post whose answer was lost (the run ending under it, a slow answer) may or may not have been counted;
+            // so may the sandbox's own signed webhook for an order a hint's look-up settled first (WE-3)
+            long settledBySigned = log.lines().filter(l -> l.matches(".*Order WE-\\d is success \\(signed webhook\\).*")).count();
+            long signedTooLate = 3 - settledBySigned;
+            assertThat(summed).as("every junk webhook counted, the last ones at shutdown (%s, %d signed webhooks too late)",
+                            flood, signedTooLate)
+                    .isBetween((long) answered, (long) answered + flood.unanswered() + signedTooLate);
             Report report = Report.read(run.reports, "steam", ',');
             assertThat(report.rows()).extracting(r -> r.get("status")).containsExactly("success", "success", "success");
         } finally {
