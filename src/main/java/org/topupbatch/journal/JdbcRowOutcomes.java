@@ -28,6 +28,8 @@ final class JdbcRowOutcomes implements RowOutcomes {
             UPDATE batch_row SET state = 'ACCEPTED', sent_at = NULL, checks = 0,
             next_check_at = NULL, updated_at = ? WHERE id = ? AND state = 'UNKNOWN'""";
     private static final String SCHEDULE_CHECK = "UPDATE batch_row SET next_check_at = ?, checks = ? WHERE id = ?";
+    // a row is sent with no check counted (queued rows have none): a count now is a hint's, made during the send
+    private static final String SCHEDULE_FIRST_CHECK = "UPDATE batch_row SET next_check_at = ? WHERE id = ? AND checks = 0";
 
     private final JdbcSupport jdbc;
     private final Clock clock;
@@ -103,6 +105,14 @@ final class JdbcRowOutcomes implements RowOutcomes {
             Columns.setInstant(ps, 1, nextCheckAt);
             ps.setInt(2, checks);
             ps.setLong(3, rowId);
+        });
+    }
+
+    @Override
+    public void scheduleFirstCheck(long rowId, Instant nextCheckAt) {
+        jdbc.update(SCHEDULE_FIRST_CHECK, ps -> {
+            Columns.setInstant(ps, 1, nextCheckAt);
+            ps.setLong(2, rowId);
         });
     }
 }

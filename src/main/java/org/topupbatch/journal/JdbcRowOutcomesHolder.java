@@ -34,4 +34,9 @@ abstract class JdbcRowOutcomesHolder implements RowOutcomes {
     public void scheduleCheck(long rowId, Instant nextCheckAt, int checks) {
         outcomes.scheduleCheck(rowId, nextCheckAt, checks);
     }
+
+    @Override
+    public void scheduleFirstCheck(long rowId, Instant nextCheckAt) {
+        outcomes.scheduleFirstCheck(rowId, nextCheckAt);
+    }
 }

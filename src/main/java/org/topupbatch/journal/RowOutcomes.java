@@ -16,6 +16,13 @@ public interface RowOutcomes {
     void scheduleCheck(long rowId, Instant nextCheckAt, int checks);
 
     /**
+     * Plans the first look-up of an order its create-order answer left pending, unless a webhook's hint
+     * arrived while that create-order was on its way and planned a look-up already (a check counted):
+     * the hinted look-up stands, which the answer's later schedule would otherwise put off.
+     */
+    void scheduleFirstCheck(long rowId, Instant nextCheckAt);
+
+    /**
      * An order of unknown outcome that the provider has proven it never took, of a batch the operator
      * cancelled: REJECTED with {@code message} instead of being sent again. Its ref_id stays with the
      * row (so that nothing else takes it), its repeat key is freed. False when the row is no longer UNKNOWN.

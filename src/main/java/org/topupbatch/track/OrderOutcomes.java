@@ -22,11 +22,23 @@ public final class OrderOutcomes {
     }
 
     /**
-     * Records the provider's answer to a create-order for the row, on a first submission or when the
-     * same ref_id is sent again while reconciling: an answer that does not describe this order leaves
-     * its outcome unknown (looked up again soon); a pending order gets its first check scheduled.
+     * Records the provider's answer to the row's first create-order: an answer that does not describe
+     * this order leaves its outcome unknown (looked up again soon); a pending order gets its first check
+     * scheduled, unless a webhook's hint that came while the create-order was on its way scheduled one.
      */
     public static void recordAnswer(RowOutcomes journal, Clock clock, RowRecord row, Order order) {
+        record(journal, clock, row, order, false);
+    }
+
+    /**
+     * As {@link #recordAnswer}, for the same ref_id sent again while reconciling an unknown outcome: the
+     * checks made while it was unknown are done with, a pending order starts its schedule afresh.
+     */
+    public static void recordResentAnswer(RowOutcomes journal, Clock clock, RowRecord row, Order order) {
+        record(journal, clock, row, order, true);
+    }
+
+    private static void record(RowOutcomes journal, Clock clock, RowRecord row, Order order, boolean resent) {
         if (order.status() == null || !matches(row, order.refId(), order.productSku(), order.customerNo())) {
             String message = "the provider's answer does not describe this order";
             journal.recordOutcome(row.id(), RowState.UNKNOWN, null, null, message);
@@ -36,8 +48,10 @@ public final class OrderOutcomes {
         }
         RowState state = stateOf(order.status());
         journal.recordOutcome(row.id(), state, order.serialNumber(), order.price(), messageOr(order.message(), order.status().wire()));
-        if (state == RowState.PENDING) {
+        if (state == RowState.PENDING && resent) {
             journal.scheduleCheck(row.id(), CheckSchedule.next(clock.instant(), 0, false), 0);
+        } else if (state == RowState.PENDING) {
+            journal.scheduleFirstCheck(row.id(), CheckSchedule.next(clock.instant(), 0, false));
         }
     }
 

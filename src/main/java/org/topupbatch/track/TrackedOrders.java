@@ -80,7 +80,7 @@ public class TrackedOrders {
      * answer that does not describe this order leaves its outcome unknown.
      */
     void recordResent(RowRecord row, Order order) {
-        OrderOutcomes.recordAnswer(journal, clock, row, order);
+        OrderOutcomes.recordResentAnswer(journal, clock, row, order);
     }
 
     /** The provider refused the order: it never existed. */

@@ -372,6 +372,24 @@ abstract class JournalContractTest extends JournalPerTest {
     }
 
     @Test
+    void aFirstCheckIsPlannedUnlessAHintCountedOneWhileTheRowWasSent() {
+        batchOf(accepted(0, "F-1"), accepted(1, "F-2"));
+        long fresh = order("F-1").id();
+        long hinted = order("F-2").id();
+        journal.submission().markSending(fresh, T0);
+        journal.submission().markSending(hinted, T0);
+        journal.tracking().scheduleCheck(hinted, T0.plusMillis(200), 1); // a webhook's hint, before the answer
+        for (long id : new long[] {fresh, hinted}) {
+            journal.submission().recordOutcome(id, RowState.PENDING, null, null, "pending");
+            journal.submission().scheduleFirstCheck(id, T0.plusSeconds(5));
+        }
+        assertThat(order("F-1").nextCheckAt()).isEqualTo(T0.plusSeconds(5));
+        assertThat(order("F-1").checks()).isZero();
+        assertThat(order("F-2").nextCheckAt()).isEqualTo(T0.plusMillis(200));
+        assertThat(order("F-2").checks()).isEqualTo(1);
+    }
+
+    @Test
     void recordOutcomeFollowsTheStateMachineAndKeepsStoredValuesForNulls() {
         batchOf(accepted(0, "O-1"), accepted(1, "O-2"), accepted(2, "O-3"));
         long id = order("O-1").id();

@@ -255,6 +255,11 @@ class AccountWebhooksTest {
         }
 
         @Override
+        public void scheduleFirstCheck(long rowId, Instant nextCheckAt) {
+            throw new UnsupportedOperationException(); // the receiver never answers a create-order
+        }
+
+        @Override
         public boolean rejectNeverTaken(long rowId, String message) {
             throw new UnsupportedOperationException();
         }

@@ -103,6 +103,30 @@ class TrackingDecisionsTest {
     }
 
     @Test
+    void a_hint_that_comes_while_the_create_order_is_on_its_way_is_not_put_off_by_its_pending_answer() {
+        inJournal.batch(slowOrder(0, "H-1"), slowOrder(1, "H-2"));
+        for (String refId : List.of("H-1", "H-2")) {
+            journal.submission().markSending(inJournal.row(refId).id(), clock.instant());
+        }
+        // signed webhooks settle orders here; an unsigned one about H-1 comes before its create-order's answer
+        WebhookReceiver receiver = new WebhookReceiver(journal.tracking(), new WebhookAuthenticator("whsec-test"), clock);
+        assertThat(receiver.handle("{\"event\":\"order.updated\",\"data\":{\"ref_id\":\"H-1\",\"status\":\"success\"}}"
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8))).isEqualTo("ok");
+        clock.advance(Duration.ofMillis(300));
+        for (String refId : List.of("H-1", "H-2")) {
+            RowRecord row = inJournal.row(refId);
+            OrderOutcomes.recordAnswer(journal.submission(), clock, row, new org.topupbatch.provider.Order(refId, "GI60",
+                    "812345678", org.topupbatch.provider.OrderStatus.PENDING, null, 20_000L, null, null, "pending"));
+        }
+
+        DueOrders.Round round = new DueOrders(journal.tracking(), clock, true).take(300);
+
+        assertThat(round.pendingByProduct()).as("H-1 hinted, looked up at once; H-2 waits for its signed webhook")
+                .extracting(g -> g.stream().map(RowRecord::refId).toList()).containsExactly(List.of("H-1"));
+        assertThat(inJournal.row("H-2").checks()).isZero();
+    }
+
+    @Test
     void a_products_orders_due_in_the_next_seconds_join_the_look_up_one_of_them_makes_now() {
         inJournal.batch(order(0, "G-1", "ML86", "123456789"), order(1, "G-2", "ML86", "123456780"),
                 order(2, "G-3", "ML86", "123456781"), order(3, "G-4", "ML86", "123456782"),
