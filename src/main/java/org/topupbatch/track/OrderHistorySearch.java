@@ -17,7 +17,8 @@ import org.topupbatch.provider.ProviderGateway;
 
 /**
  * Finds tracked orders in the provider's order history, narrowed by product, the dates they were
- * sent and, for pending ones, by final status: a page of 100 answers for many orders at once.
+ * sent and, for pending ones, by status (the newest page in any status, then those still pending,
+ * then success and failed): a page of 100 answers for many orders at once.
  */
 public class OrderHistorySearch {
 
@@ -35,18 +36,27 @@ public class OrderHistorySearch {
         this.clock = clock;
     }
 
-    /** Pending orders of one product: those found final are settled, the others looked at again later. */
+    private static final OrderStatus[] FINAL_STATUSES = {OrderStatus.SUCCESS, OrderStatus.FAILED};
+
+    /**
+     * Pending orders of one product: those found final are settled, the others looked at again later.
+     * First the product's newest page in any status: the orders due are mostly the ones sent in the
+     * last seconds, so that one page answers for all of them, the pending and the final alike. The
+     * rest (older orders looked at again, backing off) among the orders still pending: they are few
+     * (those in flight), so one page answers for all of them, and one found there is looked at again
+     * later without paging through the day's final orders, which grow by the thousand. Only the
+     * orders not found so far are searched among the final ones.
+     */
     void findFinal(List<RowRecord> sameProduct) {
         Map<String, RowRecord> wanted = new HashMap<>();
         sameProduct.forEach(r -> wanted.put(r.orderRefId(), r));
         LocalDate[] dates = dateRange(sameProduct);
-        for (OrderStatus status : new OrderStatus[] {OrderStatus.SUCCESS, OrderStatus.FAILED}) {
-            if (wanted.isEmpty()) {
-                break;
-            }
-            HistoryQuery q = HistoryQuery.all().status(status).dates(dates[0], dates[1])
-                    .productSku(sameProduct.get(0).orderSku()).limit(PAGE_SIZE);
-            search(q, wanted);
+        HistoryQuery ofProduct = HistoryQuery.all().dates(dates[0], dates[1])
+                .productSku(sameProduct.get(0).orderSku()).limit(PAGE_SIZE);
+        search(ofProduct, wanted, 1);
+        search(ofProduct.status(OrderStatus.PENDING), wanted);
+        for (OrderStatus status : FINAL_STATUSES) {
+            search(ofProduct.status(status), wanted);
         }
         wanted.values().forEach(tracked::lookAgain);
     }
@@ -76,8 +86,13 @@ public class OrderHistorySearch {
 
     /** Pages through history, settling every entry that answers for a wanted row; removes found ones. */
     private void search(HistoryQuery query, Map<String, RowRecord> wanted) {
+        search(query, wanted, Integer.MAX_VALUE);
+    }
+
+    /** As {@link #search(HistoryQuery, Map)}, reading at most {@code atMost} pages. */
+    private void search(HistoryQuery query, Map<String, RowRecord> wanted, int atMost) {
         int page = 1;
-        while (!wanted.isEmpty()) {
+        while (!wanted.isEmpty() && page <= atMost) {
             OrderHistoryPage answer = gateway.orderHistory(query.page(page));
             for (OrderListEntry entry : answer.orders()) {
                 RowRecord row = wanted.get(entry.refId());

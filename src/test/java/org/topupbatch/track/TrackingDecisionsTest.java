@@ -24,6 +24,7 @@ import org.topupbatch.sandbox.LedgerEntry;
 import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.testing.MutableClock;
+import org.topupbatch.testing.Poll;
 import org.topupbatch.testing.SandboxClient;
 
 /**
@@ -288,5 +289,98 @@ class TrackingDecisionsTest {
         assertThat(after.state()).isEqualTo(RowState.PENDING);
         assertThat(after.checks()).isEqualTo(1);
         assertThat(after.nextCheckAt()).isEqualTo(CheckSchedule.next(T0, 1, false));
+    }
+
+    static final Duration PENDING_FOR_LONG = Duration.ofMinutes(10);
+
+    /**
+     * At the sandbox, in this order: {@code olderFinal} orders final, {@code olderPending} orders still
+     * pending, a day's 250 more GI60 orders final (2.5 pages of 100), {@code recentFinal} orders final
+     * too, then {@code recentPending} orders still pending. Each named one is also a row of ours,
+     * pending, sent at T0; the sandbox keeps T0 as its clock, so history's dates match. History lists
+     * the newest first.
+     */
+    List<RowRecord> pendingRows(List<String> olderFinal, List<String> olderPending, List<String> recentFinal,
+                                List<String> recentPending) {
+        sandbox.setClock(clock);
+        settling(Duration.ZERO, olderFinal);
+        settling(PENDING_FOR_LONG, olderPending);
+        List<String> others = java.util.stream.IntStream.range(0, 250).mapToObj(i -> "OTHER-" + i).toList();
+        settling(Duration.ZERO, others);
+        settling(Duration.ZERO, recentFinal);
+        Poll.until("the sandbox's final orders settled", Duration.ofSeconds(20), () -> sandbox.ledger().stream()
+                .filter(e -> !olderPending.contains(e.refId())).allMatch(e -> e.settledAt() != null));
+        settling(PENDING_FOR_LONG, recentPending);
+        List<String> ours = new java.util.ArrayList<>(olderFinal);
+        ours.addAll(olderPending);
+        ours.addAll(recentFinal);
+        ours.addAll(recentPending);
+        for (int i = 0; i < ours.size(); i++) {
+            inJournal.batch(slowOrder(i, ours.get(i)));
+            inJournal.sentWith(ours.get(i), RowState.PENDING);
+        }
+        return ours.stream().map(inJournal::row).toList();
+    }
+
+    /** GI60 orders placed at the sandbox that settle after {@code delay}; ours for our rows' customer. */
+    void settling(Duration delay, List<String> refIds) {
+        sandbox.config().setSettleDelay(DurationRange.of(delay, delay));
+        for (String refId : refIds) {
+            String customer = refId.startsWith("OTHER-") ? Integer.toString(800_000_000 + sandbox.ledger().size()) : "812345678";
+            sandbox.foreignOrder(refId, "GI60", customer, "asia");
+        }
+    }
+
+    long historyPagesAsked() {
+        return sandbox.stats().requestsPerOperation().getOrDefault("order-history", 0L);
+    }
+
+    /** Polls the rows as the track route does, and returns the history pages that took. */
+    long pollCountingPages(List<RowRecord> sameProduct) {
+        TrackedOrders tracked = new TrackedOrders(journal.tracking(), clock, false);
+        long before = historyPagesAsked();
+        new PendingOrderPolling(gateway, new OrderHistorySearch(gateway, tracked, clock), tracked).poll(sameProduct);
+        return historyPagesAsked() - before;
+    }
+
+    void assertLookedAtAgain(String... refIds) {
+        for (String refId : refIds) {
+            assertThat(inJournal.row(refId).state()).as(refId).isEqualTo(RowState.PENDING);
+            assertThat(inJournal.row(refId).checks()).as(refId + " looked at once, backing off").isEqualTo(1);
+        }
+    }
+
+    // Asked by final status alone, an order still pending cost every page of the day's successes
+    // (3 here) and one of failed: 4 pages in each of these cases.
+
+    @Test
+    void orders_sent_lately_pending_and_final_alike_are_answered_by_the_products_newest_page() {
+        List<RowRecord> rows = pendingRows(List.of(), List.of(), List.of("N-1"), List.of("N-2", "N-3"));
+
+        assertThat(pollCountingPages(rows)).as("history pages asked").isEqualTo(1);
+
+        assertThat(inJournal.row("N-1").state()).isEqualTo(RowState.SUCCESS);
+        assertThat(inJournal.row("N-1").serialNumber()).isNotBlank();
+        assertLookedAtAgain("N-2", "N-3");
+    }
+
+    @Test
+    void older_orders_still_pending_are_found_on_the_page_of_pending_orders_not_by_paging_through_the_final_ones() {
+        List<RowRecord> rows = pendingRows(List.of(), List.of("O-1", "O-2", "O-3"), List.of(), List.of());
+
+        assertThat(pollCountingPages(rows)).as("the newest page, then the pending one").isEqualTo(2);
+
+        assertLookedAtAgain("O-1", "O-2", "O-3");
+    }
+
+    @Test
+    void an_older_order_found_neither_lately_nor_pending_is_then_searched_among_the_final_ones() {
+        List<RowRecord> rows = pendingRows(List.of("P-1"), List.of("P-2", "P-3"), List.of(), List.of());
+
+        // the worst case, an order final long ago: newest, pending, then success pages 1-3 (it is on the last)
+        assertThat(pollCountingPages(rows)).as("history pages asked").isEqualTo(5);
+
+        assertThat(inJournal.row("P-1").state()).isEqualTo(RowState.SUCCESS);
+        assertLookedAtAgain("P-2", "P-3");
     }
 }
