@@ -54,8 +54,9 @@ class TrackWebhookRouteTest extends RouteTestSupport {
     @Test
     void only_a_signed_webhook_settles_an_order_and_every_webhook_gets_200() throws Exception {
         drop("hook.csv", "ref_id,product_sku,customer_no\nWH-0001,STEAM45K,buyer@example.com\n");
-        RowRecord pending = Poll.until("WH-0001 is pending", WAIT, () -> rows("hook.csv"),
-                r -> r.size() == 1 && r.get(0).state() == RowState.PENDING).get(0);
+        // pending, and its first look-up planned: the answer's outcome and its schedule are two statements
+        RowRecord pending = Poll.until("WH-0001 is pending with its first look-up planned", WAIT, () -> rows("hook.csv"),
+                r -> r.size() == 1 && r.get(0).state() == RowState.PENDING && r.get(0).nextCheckAt() != null).get(0);
         long lookUps = lookUps();
 
         // forged: claims success, signed with another secret
