@@ -1,6 +1,7 @@
 package org.topupbatch.sftp;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.camel.health.HealthCheckResultBuilder;
@@ -103,16 +104,35 @@ public final class SftpAccess extends AbstractHealthCheck {
         } else if (lower.contains("connection refused")) {
             why = "nothing answers at " + folder.host() + ":" + folder.port()
                     + " (connection refused): is the SFTP server running, and are the host and port right?";
-        } else if (lower.contains("session is down")) {
-            // JSch's words when the connection it held (or was opening) is gone: the server stopped or
-            // dropped it, or the network between broke
+        } else if (CONNECTION_LOST.stream().anyMatch(lower::contains) || channelNeverOpened(lower)) {
             why = "the connection to " + folder.host() + ":" + folder.port()
-                    + " broke (session is down): is the SFTP server running, are the host and port right, and does the"
-                    + " network between here and there let the connection through (firewall, VPN)?";
+                    + " broke (the server or the network closed it): is the SFTP server running, are the host and port"
+                    + " right, and does the network between here and there let the connection through (firewall, VPN)?";
         } else {
             why = root;
         }
         return login.masked(why);
+    }
+
+    /**
+     * JSch's and the JVM's words when the connection it held (or was opening) is gone: the server
+     * stopped or dropped it, or the network between broke. Which one an operator sees depends on the
+     * moment the server went (all seen against OpenSSH's sshd stopped under a running consumer).
+     */
+    private static final List<String> CONNECTION_LOST = List.of("session is down", "channel is down",
+            "channel is broken", "channel is not opened", "inputstream is closed", "end of io stream read",
+            "connection is closed by foreign host", "connection reset", "broken pipe",
+            // java.io's piped streams, which JSch's channels read through
+            "pipe closed", "pipe broken", "write end dead", "read end dead");
+
+    /**
+     * The server went away while camel-ftp opened its SFTP channel on a session it had just made: it
+     * then calls on a channel JSch never gave it, and the only message is the JVM's own ("Cannot invoke
+     * "com.jcraft.jsch.ChannelSftp.connect(int)" because "this.channel" is null"), which tells an
+     * operator nothing (seen against OpenSSH's sshd stopped under a running consumer).
+     */
+    private static boolean channelNeverOpened(String lowerMessage) {
+        return lowerMessage.contains("com.jcraft.jsch.channel") && lowerMessage.contains("is null");
     }
 
     /** The known_hosts file JSch reads: the configured one, else the user's own (camel-ftp's default). */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.jcraft.jsch.JSchException;
 import java.nio.file.Path;
+import java.util.List;
 import org.apache.camel.component.file.GenericFileOperationFailedException;
 import org.junit.jupiter.api.Test;
 import org.topupbatch.settings.SftpFolder;
@@ -32,8 +33,18 @@ class SftpAccessTest {
     @Test
     void a_broken_connection_says_what_to_check() {
         assertThat(explain(password, "session is down")).isEqualTo("the connection to files.example.com:2222 broke "
-                + "(session is down): is the SFTP server running, are the host and port right, and does the network "
-                + "between here and there let the connection through (firewall, VPN)?");
+                + "(the server or the network closed it): is the SFTP server running, are the host and port right, and "
+                + "does the network between here and there let the connection through (firewall, VPN)?");
+        // the same break met at other moments: JSch reading from a closed socket, or the server's end gone
+        for (String lost : List.of("inputstream is closed", "channel is broken", "End of IO Stream Read",
+                "java.net.SocketException: Connection reset", "java.io.IOException: Pipe closed")) {
+            assertThat(explain(password, lost)).as(lost).isEqualTo(explain(password, "session is down"));
+        }
+        // the server gone while camel-ftp opened its channel: the JVM's words about a channel never opened
+        Exception noChannel = new GenericFileOperationFailedException("Cannot connect to sftp://erp@files.example.com:2222/out",
+                new NullPointerException("Cannot invoke \"com.jcraft.jsch.ChannelSftp.connect(int)\" because \"this.channel\" is null"));
+        assertThat(new SftpAccess("inbox", folder, password).explain(noChannel))
+                .isEqualTo(explain(password, "session is down"));
         assertThat(explain(password, "java.net.ConnectException: Connection refused")).isEqualTo(
                 "nothing answers at files.example.com:2222 (connection refused): is the SFTP server running, and are "
                         + "the host and port right?");
