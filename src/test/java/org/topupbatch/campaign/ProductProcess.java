@@ -13,7 +13,6 @@ import java.util.concurrent.TimeUnit;
 import org.topupbatch.testing.BoundedProcess;
 import org.topupbatch.testing.BuiltJar;
 import org.topupbatch.testing.FreePorts;
-import org.topupbatch.testing.StartArchive;
 
 /**
  * The built jar in a folder of its own (inbox, reports, data), run as separate processes one after
@@ -81,15 +80,8 @@ final class ProductProcess {
     /** Starts one run; {@code crashAt} ({@code point:n}) arms the product's test-only crash hook, null for none. */
     Process start(String crashAt) throws IOException {
         List<String> cmd = new ArrayList<>(launcher);
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("-Xmx256m");
-        cmd.add("-XX:TieredStopAtLevel=1"); // short runs: start-up matters more than peak speed
-        cmd.addAll(StartArchive.jvmOptions());
-        if (crashAt != null) {
-            cmd.add("-Dtopup.internal.crash-at=" + crashAt);
-        }
-        cmd.add("-jar");
-        cmd.add(BuiltJar.path().toAbsolutePath().toString());
+        cmd.addAll(crashAt == null ? BuiltJar.javaCommand("-Xmx256m")
+                : BuiltJar.javaCommand("-Xmx256m", "-Dtopup.internal.crash-at=" + crashAt));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(home.toFile()).redirectErrorStream(true);
         log = home.resolve("run-" + (++runs) + ".log");
         pb.redirectOutput(log.toFile());
@@ -117,10 +109,7 @@ final class ProductProcess {
     }
 
     private String commandOnce(String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1"));
-        cmd.addAll(StartArchive.jvmOptions());
-        cmd.addAll(List.of("-jar", BuiltJar.path().toAbsolutePath().toString()));
+        List<String> cmd = BuiltJar.javaCommand();
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(home.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("TOPUP_"));
@@ -143,10 +132,7 @@ final class ProductProcess {
      * {@code limit} is killed and reported with exit -1.
      */
     CommandOutcome commandOutcome(Duration limit, String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1"));
-        cmd.addAll(StartArchive.jvmOptions());
-        cmd.addAll(List.of("-jar", BuiltJar.path().toAbsolutePath().toString()));
+        List<String> cmd = BuiltJar.javaCommand();
         cmd.addAll(List.of(args));
         Path out = Files.createTempFile(home, "command-", ".out");
         Path err = Files.createTempFile(home, "command-", ".err");

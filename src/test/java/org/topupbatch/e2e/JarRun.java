@@ -17,7 +17,6 @@ import java.util.concurrent.TimeUnit;
 import org.topupbatch.testing.BuiltJar;
 import org.topupbatch.testing.FreePorts;
 import org.topupbatch.testing.PostgresServer;
-import org.topupbatch.testing.StartArchive;
 
 /**
  * The built jar run as a separate process, in a folder of its own (inbox, reports, data),
@@ -140,15 +139,9 @@ final class JarRun {
     }
 
     Process start(String... args) throws IOException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("-Xmx512m");
-        // short runs, many at once on two cores: start-up matters more than peak speed (as the campaign's)
-        cmd.add("-XX:TieredStopAtLevel=1");
-        cmd.addAll(StartArchive.jvmOptions());
-        cmd.addAll(jvm);
-        cmd.add("-jar");
-        cmd.add(BuiltJar.path().toAbsolutePath().toString());
+        List<String> options = new ArrayList<>(List.of("-Xmx512m"));
+        options.addAll(jvm);
+        List<String> cmd = BuiltJar.javaCommand(options.toArray(String[]::new));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(home.toFile()).redirectErrorStream(true);
         log = home.resolve("run-" + (++runs) + ".log");

@@ -2,6 +2,8 @@ package org.topupbatch.testing;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /** The product's jar as {@code mvn package} built it, which the end-to-end tests run as a process. */
 public final class BuiltJar {
@@ -9,7 +11,36 @@ public final class BuiltJar {
     /** A command's longest run: a JVM start and a journal query take seconds even on a loaded CI machine. */
     private static final java.time.Duration COMMAND_LIMIT = java.time.Duration.ofMinutes(2);
 
+    /**
+     * The JVM options of the suite's jar runs: hundreds of short runs, many at once on two cores, where
+     * start-up matters more than peak speed. The C2 compiler alone cost a command about 0.6 s of CPU time
+     * (1.5 s -> 0.9 s without it); one C1 compiler thread and the serial collector took a once run on the
+     * sandbox from 2.73 s to 2.54 s of CPU time (2026-12-03, means of four). The product runs the same code.
+     */
+    static final List<String> SHORT_RUN = List.of("-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-XX:+UseSerialGC");
+
     private BuiltJar() {
+    }
+
+    /**
+     * The command line that starts the built jar as the suite runs it: java, {@link #SHORT_RUN}, the
+     * class-data archive ({@link StartArchive}), then {@code jvmOptions}, then {@code -jar JAR}; the
+     * caller adds the jar's arguments to the list it gets (a new one each time).
+     */
+    public static List<String> javaCommand(String... jvmOptions) {
+        List<String> line = new ArrayList<>();
+        line.add(java());
+        line.addAll(SHORT_RUN);
+        line.addAll(StartArchive.jvmOptions());
+        line.addAll(List.of(jvmOptions));
+        line.add("-jar");
+        line.add(path().toAbsolutePath().toString());
+        return line;
+    }
+
+    /** The java launcher of the JDK that runs the tests. */
+    static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
     public static Path path() {
@@ -27,14 +58,8 @@ public final class BuiltJar {
      */
     public static String command(java.util.Map<String, String> env, String... args)
             throws java.io.IOException, InterruptedException {
-        java.util.List<String> line = new java.util.ArrayList<>(java.util.List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        // a short run, many at once on two cores: start-up matters more than peak speed (as JarRun's);
-        // the C2 compiler alone cost a command about 0.6 s of CPU time (1.5 s -> 0.9 s without it)
-        line.add("-XX:TieredStopAtLevel=1");
-        line.addAll(StartArchive.jvmOptions());
-        line.addAll(java.util.List.of("-jar", path().toAbsolutePath().toString()));
-        line.addAll(java.util.List.of(args));
+        List<String> line = javaCommand();
+        line.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(line);
         pb.environment().keySet().removeIf(k -> k.startsWith("TOPUP_"));
         pb.environment().putAll(env);

@@ -18,15 +18,15 @@ import java.util.concurrent.ThreadLocalRandom;
  * <p>Each test JVM of a build takes its ports from a band of its own, chosen by its fork number
  * ({@code topup.test.fork}, Surefire's and Failsafe's {@code surefire.forkNumber}, set in pom.xml):
  * a port is free when picked but bound only when the jar started for it listens, seconds later,
- * and seven JVMs picking at random from one range could both pick it meanwhile. Without a fork
+ * and nine JVMs picking at random from one range could both pick it meanwhile. Without a fork
  * number (a test run from an IDE) the whole range is used.
  */
 public final class FreePorts {
 
     private static final int RANGE_LOW = 20_000;
     private static final int RANGE_HIGH = 32_000;
-    /** Bands the range is cut into: more than the suite's test JVMs (seven in CI's one pool). */
-    private static final int BANDS = 8;
+    /** Bands the range is cut into: more than the suite's test JVMs (nine in CI's one pool). */
+    private static final int BANDS = 12;
     private static final int LOW;
     private static final int HIGH;
     private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();

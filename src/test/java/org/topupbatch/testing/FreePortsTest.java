@@ -10,17 +10,17 @@ import org.junit.jupiter.api.Test;
 class FreePortsTest {
 
     @Test
-    void forks_one_to_eight_get_bands_that_do_not_overlap() {
-        for (int a = 1; a <= 8; a++) {
-            for (int b = a + 1; b <= 8; b++) {
+    void forks_one_to_twelve_get_bands_that_do_not_overlap() {
+        for (int a = 1; a <= 12; a++) {
+            for (int b = a + 1; b <= 12; b++) {
                 int[] first = FreePorts.band(Integer.toString(a));
                 int[] second = FreePorts.band(Integer.toString(b));
                 assertThat(first[1] <= second[0] || second[1] <= first[0]).as("forks %d and %d", a, b).isTrue();
             }
         }
-        assertThat(FreePorts.band("1")).containsExactly(20_000, 21_500);
-        assertThat(FreePorts.band("8")).containsExactly(30_500, 32_000);
-        assertThat(FreePorts.band("9")).as("a ninth fork shares the first band").containsExactly(20_000, 21_500);
+        assertThat(FreePorts.band("1")).containsExactly(20_000, 21_000);
+        assertThat(FreePorts.band("12")).containsExactly(31_000, 32_000);
+        assertThat(FreePorts.band("13")).as("a thirteenth fork shares the first band").containsExactly(20_000, 21_000);
     }
 
     @Test

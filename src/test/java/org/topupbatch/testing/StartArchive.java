@@ -81,8 +81,10 @@ public final class StartArchive {
                 ARCHIVE-2,ML172,987654321,1234,40000,SO-2,Training,
                 """);
         Path made = archive.resolveSibling(archive.getFileName() + ".part"); // beside it: the move is atomic
-        List<String> line = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:ArchiveClassesAtExit=" + made, "-XX:TieredStopAtLevel=1", "-jar", jar.toString()));
+        // the runs' own options, so that the archive is made by the JVM that will map it
+        List<String> line = new ArrayList<>(List.of(BuiltJar.java()));
+        line.addAll(BuiltJar.SHORT_RUN);
+        line.addAll(List.of("-XX:ArchiveClassesAtExit=" + made, "-jar", jar.toString()));
         ProcessBuilder pb = new ProcessBuilder(line).directory(home.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("TOPUP_"));
         pb.environment().putAll(Map.of("TOPUP_MODE", "once", "TOPUP_INBOX", inbox.toString(),
