@@ -9,6 +9,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.topupbatch.testing.FreePorts;
 
 /**
  * A real headless browser for the dashboard tests (Debian's chromium with its chromedriver), started
@@ -36,8 +37,11 @@ final class HeadlessChromium implements AfterEachCallback {
         options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--window-size=1280,720", "--user-data-dir=" + profile());
+        // a port of this test JVM's own band: Selenium's "any free port" is drawn from 1024 to the
+        // ephemeral range, so it can land in another test JVM's band, on a port picked there for a jar
+        // that binds it seconds later ("Address already in use" in that jar)
         ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
+                .usingDriverExecutable(CHROMEDRIVER.toFile()).usingPort(FreePorts.pick()).build();
         browser = new ChromeDriver(service, options);
         return browser;
     }
