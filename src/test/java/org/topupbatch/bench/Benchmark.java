@@ -16,6 +16,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.topupbatch.testing.BuiltJar;
 
 /**
  * Prints the performance figures of BENCHMARKS.md; asserts nothing. One figure or all:
@@ -173,7 +174,7 @@ public final class Benchmark {
 
     /** Runs {@link IntakeRun} with -Xmx256m and returns its key=value lines. */
     private static Map<String, String> child(Path csv, Path data, String url, String... login) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(Machine.java(), "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+        List<String> cmd = new ArrayList<>(List.of(BuiltJar.java(), "-Xmx256m", "-cp", System.getProperty("java.class.path"),
                 IntakeRun.class.getName(), csv.toString(), data == null ? "-" : data.toString(), url));
         cmd.addAll(List.of(login));
         Path log = Files.createTempFile("intake-run", ".log");

@@ -10,10 +10,6 @@ final class Machine {
     private Machine() {
     }
 
-    static String java() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    }
-
     /** The 1, 5 and 15 minute load averages (what uptime prints). */
     static String load() {
         try {

@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.Locale;
 import org.topupbatch.sandbox.LedgerEntry;
 import org.topupbatch.sandbox.SandboxProvider;
+import org.topupbatch.testing.BuiltJar;
 import org.topupbatch.testing.Poll;
 
 /**
@@ -58,7 +59,7 @@ final class OperatorFigures {
             jar.start();
             Poll.atMost(Duration.ofMinutes(5), () -> sandbox.ledger().size(), n -> n >= 100);
             Instant asked = Instant.now();
-            ProcessBuilder pb = new ProcessBuilder(Machine.java(), "-jar",
+            ProcessBuilder pb = new ProcessBuilder(BuiltJar.java(), "-jar",
                     Path.of(System.getProperty("topup.jar", "target/topup-batch.jar")).toAbsolutePath().toString(), "cancel", "wrong.csv")
                     .directory(jar.home.toFile()).redirectErrorStream(true);
             pb.environment().putAll(jar.env);

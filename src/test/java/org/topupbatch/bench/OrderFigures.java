@@ -26,6 +26,7 @@ import org.topupbatch.sandbox.SandboxConfig;
 import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.sandbox.SandboxStats;
 import org.topupbatch.sandbox.SandboxTier;
+import org.topupbatch.testing.BuiltJar;
 import org.topupbatch.testing.FreePorts;
 import org.topupbatch.testing.Poll;
 
@@ -289,7 +290,7 @@ final class OrderFigures {
 
         void start() throws IOException {
             Path jarFile = Path.of(System.getProperty("topup.jar", "target/topup-batch.jar")).toAbsolutePath();
-            ProcessBuilder pb = new ProcessBuilder(Machine.java(), "-jar", jarFile.toString())
+            ProcessBuilder pb = new ProcessBuilder(BuiltJar.java(), "-jar", jarFile.toString())
                     .directory(home.toFile()).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(home.resolve("run.log").toFile()));
             pb.environment().putAll(env);

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import org.topupbatch.testing.BuiltJar;
 
 /**
  * The plan-scale figure: {@code java -Xmx256m -jar topup-batch.jar plan FILE} on the intake
@@ -35,7 +36,7 @@ final class PlanScale {
             Path jar = Path.of(System.getProperty("topup.jar", "target/topup-batch.jar")).toAbsolutePath();
             Path log = home.resolve("plan.out");
             long start = System.nanoTime();
-            Process p = new ProcessBuilder(List.of(Machine.java(), "-Xmx256m",
+            Process p = new ProcessBuilder(List.of(BuiltJar.java(), "-Xmx256m",
                     "-Dtopup.sandbox.balance=1000000000000000", "-jar", jar.toString(), "plan", csv.toString()))
                     .directory(home.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
             long peakKb = 0;

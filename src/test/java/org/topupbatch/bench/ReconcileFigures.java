@@ -18,6 +18,7 @@ import org.topupbatch.journal.RowState;
 import org.topupbatch.sandbox.LedgerEntry;
 import org.topupbatch.sandbox.SandboxProvider;
 import org.topupbatch.sandbox.SandboxStats;
+import org.topupbatch.testing.BuiltJar;
 import org.topupbatch.testing.Poll;
 
 /**
@@ -71,8 +72,8 @@ final class ReconcileFigures {
             long before = sandbox.stats().totalRequests();
             Poll.until("the running batch sending", Duration.ofMinutes(2), () -> sandbox.stats().totalRequests() > before + 30);
 
-            List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-jar", Path.of(System.getProperty("topup.jar", "target/topup-batch.jar")).toAbsolutePath().toString(),
+            List<String> cmd = new ArrayList<>(List.of(BuiltJar.java(),
+                    "-jar", BuiltJar.path().toAbsolutePath().toString(),
                     "reconcile", LocalDate.now(ZoneId.of("Asia/Jakarta")).toString()));
             ProcessBuilder pb = new ProcessBuilder(cmd).directory(jar.home.toFile()).redirectErrorStream(true);
             pb.environment().keySet().removeIf(k -> k.startsWith("TOPUP_"));

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.topupbatch.testing.BuiltJar;
 
 /**
  * The intake figure on the path users run: {@code java -jar target/topup-batch.jar} in watch mode on
@@ -40,7 +41,7 @@ final class UserPathIntake {
         try {
             Path inbox = Files.createDirectories(home.resolve("inbox"));
             Path jar = Path.of(System.getProperty("topup.jar", "target/topup-batch.jar")).toAbsolutePath();
-            List<String> cmd = new ArrayList<>(List.of(Machine.java()));
+            List<String> cmd = new ArrayList<>(List.of(BuiltJar.java()));
             // as users start it: no heap flag unless asked for (-Dbench.userpath.jvm=-Xmx256m)
             String jvm = System.getProperty("bench.userpath.jvm", "").trim();
             if (!jvm.isEmpty()) {

@@ -80,8 +80,11 @@ final class ProductProcess {
     /** Starts one run; {@code crashAt} ({@code point:n}) arms the product's test-only crash hook, null for none. */
     Process start(String crashAt) throws IOException {
         List<String> cmd = new ArrayList<>(launcher);
-        cmd.addAll(crashAt == null ? BuiltJar.javaCommand("-Xmx256m")
-                : BuiltJar.javaCommand("-Xmx256m", "-Dtopup.internal.crash-at=" + crashAt));
+        List<String> options = new ArrayList<>(List.of("-Xmx256m"));
+        if (crashAt != null) {
+            options.add("-Dtopup.internal.crash-at=" + crashAt);
+        }
+        cmd.addAll(BuiltJar.javaCommand(options));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(home.toFile()).redirectErrorStream(true);
         log = home.resolve("run-" + (++runs) + ".log");
         pb.redirectOutput(log.toFile());

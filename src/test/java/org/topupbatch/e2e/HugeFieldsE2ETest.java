@@ -92,7 +92,7 @@ class HugeFieldsE2ETest {
 
     /** Runs the built jar with a small heap and the run's settings; its output to {@code log}. */
     private int jar(Path log, Duration limit, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        List<String> cmd = new ArrayList<>(List.of(BuiltJar.java(),
                 HEAP, "-XX:+ExitOnOutOfMemoryError", "-jar", BuiltJar.path().toAbsolutePath().toString()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(home.toFile()).redirectErrorStream(true)

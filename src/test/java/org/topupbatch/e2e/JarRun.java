@@ -141,7 +141,7 @@ final class JarRun {
     Process start(String... args) throws IOException {
         List<String> options = new ArrayList<>(List.of("-Xmx512m"));
         options.addAll(jvm);
-        List<String> cmd = BuiltJar.javaCommand(options.toArray(String[]::new));
+        List<String> cmd = BuiltJar.javaCommand(options);
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(home.toFile()).redirectErrorStream(true);
         log = home.resolve("run-" + (++runs) + ".log");

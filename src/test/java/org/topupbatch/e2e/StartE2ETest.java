@@ -86,7 +86,7 @@ class StartE2ETest {
     @Test
     void the_jar_serves_the_sandbox_alone_and_says_where() throws Exception {
         int port = FreePorts.pick();
-        process = product.killedAfter(new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        process = product.killedAfter(new ProcessBuilder(BuiltJar.java(),
                 "-jar", BuiltJar.path().toAbsolutePath().toString(), "sandbox", "--port", Integer.toString(port))
                 .redirectErrorStream(true).start());
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));

@@ -106,7 +106,7 @@ class TrialRunE2ETest {
             Files.writeString(Path.of(args[1]), args[2], StandardCharsets.UTF_8);
             argv.remove(2);
         }
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        List<String> cmd = new ArrayList<>(List.of(BuiltJar.java(),
                 "-jar", BuiltJar.path().toAbsolutePath().toString()));
         cmd.addAll(argv);
         Path out = home.resolve("command.out");

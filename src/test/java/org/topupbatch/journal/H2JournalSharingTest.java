@@ -17,6 +17,7 @@ import org.h2.tools.Shell;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.topupbatch.testing.BuiltJar;
 
 /**
  * An embedded H2 journal held by a running product (a child JVM) can be read by another process,
@@ -37,7 +38,7 @@ class H2JournalSharingTest {
 
     @Test
     void a_reader_reads_beside_the_product_and_a_second_product_is_refused() throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String java = BuiltJar.java();
         holder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
                 H2JournalSharingTest.class.getName(), data.toString()).redirectErrorStream(true).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));

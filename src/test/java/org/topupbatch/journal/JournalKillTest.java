@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.topupbatch.testing.BuiltJar;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,7 +23,7 @@ class JournalKillTest {
 
     @Test
     void committedWorkSurvivesAHaltedProcess() throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String java = BuiltJar.java();
         Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
                 JournalKillTest.class.getName(), data.toString())
                 .redirectErrorStream(true).start();

@@ -5,18 +5,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.topupbatch.testing.BuiltJar;
 
 /** The standalone server as a real process. */
 class SandboxMainTest {
 
     private static Process launch(String... args) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String java = BuiltJar.java();
         List<String> command = new java.util.ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
                 "-Dtopup.sandbox.tier=silver", SandboxMain.class.getName()));
         command.addAll(List.of(args));

@@ -27,19 +27,24 @@ public final class BuiltJar {
      * class-data archive ({@link StartArchive}), then {@code jvmOptions}, then {@code -jar JAR}; the
      * caller adds the jar's arguments to the list it gets (a new one each time).
      */
-    public static List<String> javaCommand(String... jvmOptions) {
+    public static List<String> javaCommand(List<String> jvmOptions) {
         List<String> line = new ArrayList<>();
         line.add(java());
         line.addAll(SHORT_RUN);
         line.addAll(StartArchive.jvmOptions());
-        line.addAll(List.of(jvmOptions));
+        line.addAll(jvmOptions);
         line.add("-jar");
         line.add(path().toAbsolutePath().toString());
         return line;
     }
 
-    /** The java launcher of the JDK that runs the tests. */
-    static String java() {
+    /** {@link #javaCommand(List)} with no options of the caller's own. */
+    public static List<String> javaCommand() {
+        return javaCommand(List.of());
+    }
+
+    /** The java launcher of the JDK that runs the tests (and every process they start on the JVM). */
+    public static String java() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
